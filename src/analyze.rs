@@ -1,0 +1,379 @@
+//! Per-skill analysis: read and hash every file once, parse the entry file,
+//! run every check. Runs in parallel, one skill per task.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::discover::{Entry, EntryKind, Group, SkillDir};
+use crate::finding::{Finding, Location};
+use crate::hash;
+use crate::inventory::{
+    Artifact, ArtifactKind, FileEntry, FileKind, LinkState, SymlinkInfo, classify,
+};
+use crate::rules::{self, Cx, ids};
+use crate::text::sanitize_line;
+
+/// Limits for reading files.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Files larger than this are streamed through the hash but not parsed.
+    pub max_file_size: u64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            max_file_size: 10 * 1024 * 1024,
+        }
+    }
+}
+
+/// Opens a path for reading without following a final symlink and without
+/// blocking on a FIFO that might have been swapped in after the walk.
+fn open_regular(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = o.open(path)?;
+    let m = f.metadata()?;
+    if !m.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(f)
+}
+
+struct ReadResult {
+    sha256: String,
+    size: u64,
+    head: Vec<u8>,
+    bytes: Option<Vec<u8>>,
+    too_large: bool,
+}
+
+fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResult> {
+    let f = open_regular(path)?;
+    let len = f.metadata()?.len();
+    if len > opts.max_file_size {
+        let mut head = vec![0u8; 512];
+        let mut f = f;
+        let n = f.read(&mut head)?;
+        head.truncate(n);
+        let (sha, total) = hash::sha256_reader(io::Cursor::new(head.clone()).chain(f))?;
+        return Ok(ReadResult {
+            sha256: sha,
+            size: total,
+            head,
+            bytes: None,
+            too_large: true,
+        });
+    }
+    let mut buf = Vec::with_capacity(len as usize);
+    f.take(opts.max_file_size + 1).read_to_end(&mut buf)?;
+    let sha = hash::sha256_hex(&buf);
+    let head = buf[..buf.len().min(512)].to_vec();
+    Ok(ReadResult {
+        sha256: sha,
+        size: buf.len() as u64,
+        head,
+        bytes: keep.then_some(buf),
+        too_large: false,
+    })
+}
+
+/// Context shared by all skill analyses of one scan.
+pub struct Shared<'a> {
+    pub entries: &'a [Entry],
+    pub groups: &'a [Group],
+    /// Symlinked directories by relative path.
+    pub dir_links: &'a BTreeMap<String, SymlinkInfo>,
+    pub read: &'a ReadOptions,
+    /// Test hook: panic while analysing the skill with this directory name.
+    pub panic_on: Option<&'a str>,
+}
+
+/// Analyses one skill; returns its artifact record and findings.
+pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Finding>) {
+    let dir_name = sd.rel.rsplit('/').next().unwrap_or(&sd.rel).to_owned();
+    if shared.panic_on == Some(dir_name.as_str()) {
+        panic!("test hook: forced panic while analysing `{dir_name}`");
+    }
+    let prefix_len = if sd.rel.is_empty() {
+        0
+    } else {
+        sd.rel.len() + 1
+    };
+    let mut files: Vec<FileEntry> = Vec::with_capacity(sd.members.len());
+    let mut entry_bytes: Option<Vec<u8>> = None;
+    let mut entry_unreadable: Option<String> = None;
+    let mut pending: Vec<(&'static str, String, Location, String)> = Vec::new();
+
+    for &ei in &sd.members {
+        let e = &shared.entries[ei];
+        let path = e.rel[prefix_len.min(e.rel.len())..].to_owned();
+        let is_entry = path == sd.entry;
+        match &e.kind {
+            EntryKind::Dir => {}
+            EntryKind::Special(kind) => {
+                pending.push((
+                    ids::SPECIAL_FILE,
+                    format!("`{}` is a {kind}; skillguard never opens it, and a skill has no reason to contain one. Remove it.", sanitize_line(&path)),
+                    Location::file(e.rel.clone()),
+                    format!("special:{path}"),
+                ));
+                files.push(FileEntry {
+                    path,
+                    size: 0,
+                    kind: FileKind::Special,
+                    executable: false,
+                    sha256: None,
+                    symlink: None,
+                });
+            }
+            EntryKind::Symlink(info) => {
+                let shown = sanitize_line(&info.target).into_owned();
+                let mut fe = FileEntry {
+                    path: path.clone(),
+                    size: 0,
+                    kind: FileKind::Symlink,
+                    executable: false,
+                    sha256: None,
+                    symlink: Some(info.clone()),
+                };
+                match info.state {
+                    LinkState::Inside if !info.target_is_dir => {
+                        let real = std::fs::canonicalize(&e.abs);
+                        match real.and_then(|r| read_file(&r, is_entry, shared.read)) {
+                            Ok(r) => {
+                                fe.size = r.size;
+                                fe.kind = if is_entry { FileKind::Entry } else { classify(&path, Some(&r.head)) };
+                                fe.sha256 = Some(r.sha256);
+                                if is_entry {
+                                    entry_bytes = r.bytes;
+                                }
+                            }
+                            Err(err) => {
+                                if is_entry {
+                                    entry_unreadable = Some(err.to_string());
+                                }
+                                pending.push((
+                                    ids::PATH_UNREADABLE,
+                                    format!("symlink `{}` -> `{shown}` could not be read ({err}). Fix the link or the permissions.", sanitize_line(&path)),
+                                    Location::file(e.rel.clone()),
+                                    format!("unreadable:{path}"),
+                                ));
+                            }
+                        }
+                    }
+                    LinkState::Inside => {}
+                    LinkState::EscapesRoot => pending.push((
+                        ids::SYMLINK_ESCAPES_ROOT,
+                        format!(
+                            "`{}` is a symlink to `{shown}`, outside the scanned root; it was not followed, and a harness that follows it loads unreviewed content. Replace the link with the file itself.",
+                            sanitize_line(&path)
+                        ),
+                        Location::file(e.rel.clone()),
+                        format!("escape:{path}"),
+                    )),
+                    LinkState::Dangling | LinkState::Loop => pending.push((
+                        ids::SYMLINK_DANGLING,
+                        format!(
+                            "`{}` is a symlink to `{shown}`, which {}; every harness sees nothing here. Fix or remove the link.",
+                            sanitize_line(&path),
+                            if info.state == LinkState::Loop { "loops back on itself" } else { "does not exist" }
+                        ),
+                        Location::file(e.rel.clone()),
+                        format!("dangling:{path}"),
+                    )),
+                }
+                files.push(fe);
+            }
+            EntryKind::File => {
+                let mut fe = FileEntry {
+                    path: path.clone(),
+                    size: e.size,
+                    kind: FileKind::Unknown,
+                    executable: e.executable,
+                    sha256: None,
+                    symlink: None,
+                };
+                match read_file(&e.abs, is_entry, shared.read) {
+                    Ok(r) => {
+                        fe.size = r.size;
+                        fe.sha256 = Some(r.sha256);
+                        fe.kind = if is_entry {
+                            FileKind::Entry
+                        } else {
+                            classify(&path, Some(&r.head))
+                        };
+                        if r.too_large {
+                            pending.push((
+                                ids::FILE_TOO_LARGE,
+                                format!(
+                                    "`{}` is {} bytes, over the {}-byte limit (--max-file-size); it was hashed but not parsed. Shrink or remove it, or raise the limit.",
+                                    sanitize_line(&path),
+                                    r.size,
+                                    shared.read.max_file_size
+                                ),
+                                Location::file(e.rel.clone()),
+                                format!("large:{path}"),
+                            ));
+                            if is_entry {
+                                entry_unreadable = Some("over the size limit".into());
+                            }
+                        } else if is_entry {
+                            entry_bytes = r.bytes;
+                        }
+                    }
+                    Err(err) => {
+                        fe.kind = classify(&path, None);
+                        if is_entry {
+                            entry_unreadable = Some(err.to_string());
+                        }
+                        pending.push((
+                            ids::PATH_UNREADABLE,
+                            format!("`{}` could not be read ({err}); it was not scanned. Fix its permissions.", sanitize_line(&path)),
+                            Location::file(e.rel.clone()),
+                            format!("unreadable:{path}"),
+                        ));
+                    }
+                }
+                files.push(fe);
+            }
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+
+    // First pass with the directory name; the frontmatter name replaces it once read.
+    let skill_path = sd.rel.clone();
+    let mut cx = Cx {
+        skill: &dir_name,
+        skill_path: &skill_path,
+        dir_name: &dir_name,
+        entry_path: if sd.rel.is_empty() {
+            sd.entry.clone()
+        } else {
+            format!("{}/{}", sd.rel, sd.entry)
+        },
+        files: &files,
+        findings: Vec::new(),
+    };
+    let doc = entry_bytes
+        .as_deref()
+        .map(|b| rules::parsing::parse_entry(b, &mut cx));
+    let fm_name = doc
+        .as_ref()
+        .and_then(|d| d.root())
+        .and_then(|r| r.get("name"))
+        .and_then(|n| n.as_str())
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| sanitize_line(&crate::text::truncate(n, 128)).into_owned());
+    let name = fm_name.clone().unwrap_or_else(|| dir_name.clone());
+    let parse_findings = std::mem::take(&mut cx.findings);
+    let mut cx = Cx {
+        skill: &name,
+        skill_path: &skill_path,
+        dir_name: &dir_name,
+        entry_path: cx.entry_path,
+        files: &files,
+        findings: parse_findings,
+    };
+    if let Some(doc) = &doc {
+        for (_, check) in rules::CHECKS {
+            check(doc, &mut cx);
+        }
+    }
+    for (rule, msg, loc, anchor) in pending {
+        cx.emit(rule, msg, loc, &anchor);
+    }
+    rules::inventory::check_scripts(&mut cx);
+    rules::inventory::check_filename(&mut cx, &sd.entry, &sd.variants);
+    rules::inventory::check_nested(&mut cx, &sd.entry, sd.nested_in.as_deref());
+
+    // The skill folder (or an ancestor below the boundary) or its entry file is a link.
+    let group = shared.groups.get(sd.group);
+    let mut link: Option<(String, SymlinkInfo)> = None;
+    let mut p = sd.rel.as_str();
+    loop {
+        if let Some(info) = shared.dir_links.get(p) {
+            link = Some((p.to_owned(), info.clone()));
+            break;
+        }
+        if group.is_some_and(|g| p == g.boundary_rel) || p.is_empty() {
+            break;
+        }
+        p = p.rfind('/').map(|i| &p[..i]).unwrap_or("");
+    }
+    let entry_link = files
+        .iter()
+        .find(|f| f.path == sd.entry)
+        .and_then(|f| f.symlink.clone());
+    if let Some((at, info)) = &link {
+        cx.emit(
+            ids::SYMLINKED_SKILL,
+            format!(
+                "skill folder is reached through the symlink `{}` -> `{}`: Claude Code and Codex follow it, Microsoft Agent Framework 1.18+ skips it. Use a real copy if the skill must load everywhere.",
+                sanitize_line(at),
+                sanitize_line(&info.target)
+            ),
+            Location::file(at.clone()),
+            "symlinked-dir",
+        );
+    }
+    if let Some(info) = &entry_link {
+        if info.state == LinkState::Inside {
+            cx.emit(
+                ids::SYMLINKED_SKILL,
+                format!(
+                    "`{}` is a symlink to `{}`: harnesses that skip links (MAF 1.18+) do not load this skill. Use a real file if it must load everywhere.",
+                    sd.entry,
+                    sanitize_line(&info.target)
+                ),
+                Location::file(cx.entry_path.clone()),
+                "symlinked-entry",
+            );
+        }
+    }
+    // An unreadable entry file was already reported (path-unreadable / file-too-large).
+    let _ = entry_unreadable;
+
+    let mut findings: Vec<Finding> = cx
+        .findings
+        .into_iter()
+        .map(|f| {
+            let anchor = f.anchor.clone();
+            f.for_skill(Some(&name), Some(&skill_path), &anchor)
+        })
+        .collect();
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let excluded = findings
+        .iter()
+        .any(|f| crate::catalog::get(f.rule_id).is_some_and(|m| m.excludes_skill))
+        || doc.is_none();
+    let frontmatter = doc
+        .as_ref()
+        .and_then(|d| d.root())
+        .map(|r| r.to_json())
+        .unwrap_or(serde_json::Value::Null);
+    let group = shared.groups.get(sd.group);
+    let artifact = Artifact {
+        kind: ArtifactKind::Skill,
+        path: sd.rel.clone(),
+        repo: group.and_then(|g| g.repo.clone()),
+        convention: sd.convention.map(|c| c.path.to_owned()),
+        entry: sd.entry.clone(),
+        name,
+        dir_name,
+        frontmatter,
+        excluded,
+        symlink: link.map(|(_, i)| i),
+        nested_in: sd.nested_in.clone(),
+        files,
+    };
+    (artifact, findings)
+}

@@ -1,0 +1,265 @@
+//! The rule catalog: one Markdown file per rule under `rules/`, YAML frontmatter
+//! for metadata, body for documentation. The files are compiled into the binary
+//! and parsed once; `skillguard rules`, `skillguard explain`, SARIF `rules[]` and
+//! `docs/rules.md` all read from here.
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use crate::finding::{Confidence, Severity};
+use crate::parse::frontmatter;
+
+/// Metadata and documentation of one rule.
+#[derive(Debug, Clone)]
+pub struct RuleMeta {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    /// `compliance`, `loader`, `integrity` or `security/<family>`.
+    pub category: &'static str,
+    /// AgentEval's name for the same rule, if it has one.
+    pub agenteval: Option<&'static str>,
+    pub since: &'static str,
+    /// `stable` or `preview`.
+    pub status: &'static str,
+    /// True when a strict loader (the specification, MAF) does not load a skill with this finding.
+    pub excludes_skill: bool,
+    /// One-line remediation.
+    pub fix: &'static str,
+    /// Markdown documentation (the file body).
+    pub docs: &'static str,
+    /// File name inside `rules/`.
+    pub file: &'static str,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawMeta {
+    id: String,
+    title: String,
+    severity: String,
+    confidence: String,
+    category: String,
+    #[serde(default)]
+    agenteval: Option<String>,
+    since: String,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    excludes_skill: bool,
+    fix: String,
+}
+
+macro_rules! rule_files {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../rules/", $name)))),*]
+    };
+}
+
+/// Every catalog file, in id order. `tests/catalog.rs` checks this list against `rules/`.
+pub const RULE_FILES: &[(&str, &str)] = rule_files![
+    "allowed-tools-experimental.md",
+    "allowed-tools-nonstandard-form.md",
+    "body-too-long.md",
+    "compatibility-invalid.md",
+    "compatibility-too-long.md",
+    "description-missing.md",
+    "description-too-long.md",
+    "file-invalid-utf8.md",
+    "file-reference-broken.md",
+    "file-reference-escapes-skill.md",
+    "file-too-large.md",
+    "frontmatter-bom.md",
+    "frontmatter-crlf.md",
+    "frontmatter-delimiter-malformed.md",
+    "frontmatter-document-end-marker.md",
+    "frontmatter-extension-key.md",
+    "frontmatter-leading-blank-lines.md",
+    "frontmatter-missing.md",
+    "frontmatter-unclosed.md",
+    "frontmatter-unknown-key.md",
+    "internal-error.md",
+    "metadata-not-string-map.md",
+    "name-consecutive-hyphens.md",
+    "name-directory-mismatch.md",
+    "name-invalid-chars.md",
+    "name-leading-trailing-hyphen.md",
+    "name-missing.md",
+    "name-too-long.md",
+    "path-not-utf8.md",
+    "path-unreadable.md",
+    "script-requires-governance-review.md",
+    "skill-filename-noncanonical.md",
+    "skill-nested.md",
+    "special-file.md",
+    "symlink-dangling.md",
+    "symlink-escapes-root.md",
+    "symlinked-skill.md",
+    "walk-limit-reached.md",
+    "yaml-budget-exceeded.md",
+    "yaml-duplicate-key.md",
+    "yaml-not-mapping.md",
+    "yaml-strictyaml-incompatible.md",
+    "yaml-syntax-error.md",
+];
+
+/// Error in a catalog file (a build-time bug; tests catch it).
+#[derive(Debug, thiserror::Error)]
+#[error("rules/{file}: {message}")]
+pub struct CatalogError {
+    pub file: String,
+    pub message: String,
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// Parses one catalog file.
+pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMeta, CatalogError> {
+    let err = |message: String| CatalogError {
+        file: file.to_owned(),
+        message,
+    };
+    let split = frontmatter::split(text);
+    let (yaml, body) = match (&split.yaml, split.body_start) {
+        (Some(y), Some(b)) => (&text[y.clone()], &text[b..]),
+        _ => return Err(err("missing or unclosed `---` frontmatter".into())),
+    };
+    let raw: RawMeta = serde_saphyr::from_str(yaml).map_err(|e| err(e.to_string()))?;
+    let severity = Severity::parse(&raw.severity)
+        .ok_or_else(|| err(format!("unknown severity `{}`", raw.severity)))?;
+    let confidence = Confidence::parse(&raw.confidence)
+        .ok_or_else(|| err(format!("unknown confidence `{}`", raw.confidence)))?;
+    let category_ok = matches!(raw.category.as_str(), "compliance" | "loader" | "integrity")
+        || raw
+            .category
+            .strip_prefix("security/")
+            .is_some_and(|f| !f.is_empty());
+    if !category_ok {
+        return Err(err(format!("unknown category `{}`", raw.category)));
+    }
+    let status = raw.status.unwrap_or_else(|| "stable".into());
+    if status != "stable" && status != "preview" {
+        return Err(err(format!("unknown status `{status}`")));
+    }
+    if format!("{}.md", raw.id) != file {
+        return Err(err(format!("id `{}` does not match the file name", raw.id)));
+    }
+    Ok(RuleMeta {
+        id: leak(raw.id),
+        title: leak(raw.title),
+        severity,
+        confidence,
+        category: leak(raw.category),
+        agenteval: raw.agenteval.map(leak),
+        since: leak(raw.since),
+        status: leak(status),
+        excludes_skill: raw.excludes_skill,
+        fix: leak(raw.fix.trim().to_owned()),
+        docs: body.trim(),
+        file,
+    })
+}
+
+static CATALOG: LazyLock<Vec<RuleMeta>> = LazyLock::new(|| {
+    let mut v: Vec<RuleMeta> = RULE_FILES
+        .iter()
+        .map(|(f, t)| parse_rule_file(f, t).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    v.sort_by(|a, b| a.id.cmp(b.id));
+    v
+});
+
+/// All rules, sorted by id.
+pub fn all() -> &'static [RuleMeta] {
+    &CATALOG
+}
+
+/// Looks a rule up by id or by its AgentEval alias (case-insensitive for aliases).
+pub fn get(id: &str) -> Option<&'static RuleMeta> {
+    let c = all();
+    c.binary_search_by(|m| m.id.cmp(id))
+        .ok()
+        .map(|i| &c[i])
+        .or_else(|| {
+            c.iter()
+                .find(|m| m.agenteval.is_some_and(|a| a.eq_ignore_ascii_case(id)))
+        })
+}
+
+/// Index of a rule in [`all`] (SARIF `ruleIndex`).
+pub fn index_of(id: &str) -> Option<usize> {
+    all().binary_search_by(|m| m.id.cmp(id)).ok()
+}
+
+/// Renders `docs/rules.md` from the catalog.
+pub fn render_rules_markdown() -> String {
+    let mut out = String::new();
+    out.push_str("<!-- GENERATED from rules/*.md by `skillguard rules --format markdown`; do not edit. -->\n");
+    out.push_str("# Rules\n\n");
+    out.push_str(
+        "Every rule skillguard can report. Each entry is generated from its catalog file in\n",
+    );
+    out.push_str(
+        "`rules/`; `skillguard explain <id>` prints the same text. Severity is the default;\n",
+    );
+    out.push_str(
+        "`--fail-on` compares against it. *Excludes* means a strict loader (the Agent Skills\n",
+    );
+    out.push_str(
+        "specification, Microsoft Agent Framework) does not load a skill with this finding.\n\n",
+    );
+    out.push_str("| ID | Title | Category | Severity | Confidence | AgentEval | Excludes |\n");
+    out.push_str("|---|---|---|---|---|---|---|\n");
+    for m in all() {
+        out.push_str(&format!(
+            "| [`{id}`](#{id}) | {title} | {cat} | {sev} | {conf} | {ae} | {ex} |\n",
+            id = m.id,
+            title = m.title,
+            cat = m.category,
+            sev = m.severity,
+            conf = m.confidence,
+            ae = m.agenteval.map(|a| format!("`{a}`")).unwrap_or_default(),
+            ex = if m.excludes_skill { "yes" } else { "" },
+        ));
+    }
+    for m in all() {
+        out.push_str(&format!("\n## `{}`\n\n", m.id));
+        out.push_str(&format!(
+            "**{}** · category `{}` · severity `{}` · confidence `{}` · since {} · {}{}\n\n",
+            m.title,
+            m.category,
+            m.severity,
+            m.confidence,
+            m.since,
+            m.status,
+            m.agenteval
+                .map(|a| format!(" · AgentEval `{a}`"))
+                .unwrap_or_default()
+        ));
+        out.push_str(&format!("**Fix:** {}\n\n", m.fix));
+        out.push_str(&demote_headings(m.docs));
+        out.push('\n');
+    }
+    out
+}
+
+/// Shifts `##` headings in rule bodies one level down so they nest under the rule heading.
+fn demote_headings(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 32);
+    let mut in_fence = false;
+    for line in s.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if !in_fence && line.starts_with('#') {
+            out.push('#');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,1017 @@
+//! Discovery: plan the roots to walk (one skills root, a repository's conventions,
+//! or every repository of a workspace), walk them in one parallel pass with the
+//! `ignore` crate, and group the entries into skills.
+//!
+//! Symbolic links are never followed out of their boundary (the scanned path, or
+//! the repository in repository and workspace scans). A directory link that stays
+//! inside is walked once, under the link's own path, so harnesses that follow
+//! links are emulated; links found inside such a walk are recorded, not followed.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use ignore::{WalkBuilder, WalkState};
+
+use crate::conventions::{self, Convention};
+use crate::inventory::{LinkState, SymlinkInfo};
+use crate::rules::ids;
+
+/// Bounds and switches for the walk.
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    /// Directories deeper than this below a walk root are not entered.
+    pub max_depth: usize,
+    /// Directories per repository (or per scanned path) before the walk stops descending.
+    pub max_dirs: usize,
+    pub threads: usize,
+    pub respect_gitignore: bool,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            max_depth: 12,
+            max_dirs: 50_000,
+            threads: 0,
+            respect_gitignore: false,
+        }
+    }
+}
+
+/// A directory to walk.
+#[derive(Debug, Clone)]
+pub struct StartRoot {
+    /// What to walk on disk.
+    pub abs: PathBuf,
+    /// Its path relative to the scan base (`""` for the base itself).
+    pub rel: String,
+    /// Index of the repository (or 0) for per-repository bounds.
+    pub group: usize,
+}
+
+/// A repository (or the single scanned tree) and where its symlinks must stay.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Repository folder name in a workspace scan.
+    pub repo: Option<String>,
+    /// Canonical path every symlink must resolve under.
+    pub boundary: PathBuf,
+    /// The boundary relative to the scan base.
+    pub boundary_rel: String,
+    /// Convention roots found in this group: (root rel to base, convention).
+    pub convention_roots: Vec<(String, &'static Convention)>,
+    /// Conventions that were looked for and not present (repository scans).
+    pub absent_conventions: Vec<&'static str>,
+    /// Error that prevented scanning the group at all.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Dir,
+    Symlink(SymlinkInfo),
+    Special(&'static str),
+}
+
+/// One walked path.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Relative to the scan base, `/`-separated.
+    pub rel: String,
+    /// Where to read it (for links walked under their own path, the real location).
+    pub abs: PathBuf,
+    pub kind: EntryKind,
+    pub size: u64,
+    pub executable: bool,
+    pub group: usize,
+}
+
+/// A problem the walk itself hit; turned into a finding later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkIssue {
+    pub rule: &'static str,
+    pub rel: String,
+    pub message: String,
+    pub group: usize,
+}
+
+/// The result of discovery.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub groups: Vec<Group>,
+    pub entries: Vec<Entry>,
+    pub issues: Vec<WalkIssue>,
+}
+
+/// How the scan base maps to groups and roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `scan PATH`: a skill or a skills root.
+    Path,
+    /// `scan --repo ROOT`.
+    Repo,
+    /// `scan-workspace DIR`.
+    Workspace,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Path => "path",
+            Mode::Repo => "repo",
+            Mode::Workspace => "workspace",
+        }
+    }
+}
+
+/// Error that prevents a scan from starting (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("{path}: no such file or directory")]
+    NotFound { path: String },
+    #[error("{path}: not a directory")]
+    NotADirectory { path: String },
+    #[error("{path}: cannot read: {source}")]
+    Unreadable { path: String, source: io::Error },
+}
+
+fn join_rel(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_owned(),
+        (_, true) => a.to_owned(),
+        _ => format!("{a}/{b}"),
+    }
+}
+
+fn rel_of(path: &Path, base: &Path) -> Option<String> {
+    let p = path.strip_prefix(base).ok()?;
+    let mut parts = Vec::new();
+    for c in p.components() {
+        parts.push(c.as_os_str().to_str()?.to_owned());
+    }
+    Some(parts.join("/"))
+}
+
+fn lossy_rel(path: &Path, base: &Path) -> String {
+    let p = path.strip_prefix(base).unwrap_or(path);
+    p.to_string_lossy().replace('\\', "/")
+}
+
+/// Resolves a symlink at `abs` (relative path `rel`) against `group`'s boundary.
+pub fn resolve_link(abs: &Path, group: &Group) -> SymlinkInfo {
+    let target = fs::read_link(abs)
+        .map(|t| t.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match fs::canonicalize(abs) {
+        Ok(real) => {
+            if let Ok(inner) = real.strip_prefix(&group.boundary) {
+                let inner_rel: Option<String> = inner
+                    .components()
+                    .map(|c| c.as_os_str().to_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.join("/"));
+                let is_dir = real.is_dir();
+                // A link to one of its own ancestors would make a harness loop.
+                let parent_real = abs
+                    .parent()
+                    .and_then(|p| fs::canonicalize(p).ok())
+                    .unwrap_or_default();
+                let state = if is_dir && parent_real.starts_with(&real) {
+                    LinkState::Loop
+                } else {
+                    LinkState::Inside
+                };
+                SymlinkInfo {
+                    target,
+                    state,
+                    resolved: inner_rel.map(|r| join_rel(&group.boundary_rel, &r)),
+                    target_is_dir: is_dir,
+                }
+            } else {
+                SymlinkInfo {
+                    target,
+                    state: LinkState::EscapesRoot,
+                    resolved: None,
+                    target_is_dir: real.is_dir(),
+                }
+            }
+        }
+        Err(e) => SymlinkInfo {
+            target,
+            state: if e.raw_os_error() == Some(40) {
+                LinkState::Loop
+            } else {
+                LinkState::Dangling
+            },
+            resolved: None,
+            target_is_dir: false,
+        },
+    }
+}
+
+fn canonical_dir(path: &Path) -> Result<PathBuf, DiscoverError> {
+    let shown = path.display().to_string();
+    let meta = fs::metadata(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => DiscoverError::NotFound {
+            path: shown.clone(),
+        },
+        _ => DiscoverError::Unreadable {
+            path: shown.clone(),
+            source: e,
+        },
+    })?;
+    if !meta.is_dir() {
+        return Err(DiscoverError::NotADirectory { path: shown });
+    }
+    fs::read_dir(path).map_err(|e| DiscoverError::Unreadable {
+        path: shown.clone(),
+        source: e,
+    })?;
+    fs::canonicalize(path).map_err(|e| DiscoverError::Unreadable {
+        path: shown,
+        source: e,
+    })
+}
+
+/// Is `name` a skill entry file name (`SKILL.md` in any capitalisation)?
+pub fn is_skill_file_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("skill.md")
+}
+
+/// What to walk: the groups (repositories), the disjoint walk roots, problems
+/// found while planning, and how many hidden workspace entries were skipped.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub groups: Vec<Group>,
+    pub starts: Vec<StartRoot>,
+    pub issues: Vec<WalkIssue>,
+    pub hidden: usize,
+}
+
+/// Plans the roots for a `scan PATH`.
+pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
+    // A path to a SKILL.md file means its directory.
+    let path = if path.is_file()
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_skill_file_name)
+    {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        path.to_path_buf()
+    };
+    let path = if path.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        path
+    };
+    let canon = canonical_dir(&path)?;
+    let is_skill = fs::read_dir(&canon)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .any(|e| e.file_name().to_str().is_some_and(is_skill_file_name))
+        })
+        .unwrap_or(false);
+    let (base, rel) = if is_skill {
+        // Show the skill's own directory name in paths: base is its parent.
+        let name = canon
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_owned)
+            .unwrap_or_else(|| "skill".into());
+        (
+            canon
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| canon.clone()),
+            name,
+        )
+    } else {
+        (canon.clone(), String::new())
+    };
+    let group = Group {
+        repo: None,
+        boundary: canon.clone(),
+        boundary_rel: rel.clone(),
+        convention_roots: Vec::new(),
+        absent_conventions: Vec::new(),
+        error: None,
+    };
+    let start = StartRoot {
+        abs: canon,
+        rel,
+        group: 0,
+    };
+    let _ = base;
+    Ok(Plan {
+        groups: vec![group],
+        starts: vec![start],
+        ..Plan::default()
+    })
+}
+
+/// Finds the convention roots of one repository.
+fn plan_repo_group(
+    repo_abs: &Path,
+    rel_prefix: &str,
+    repo: Option<String>,
+    group_idx: usize,
+    starts: &mut Vec<StartRoot>,
+    issues: &mut Vec<WalkIssue>,
+) -> Group {
+    let mut group = Group {
+        repo,
+        boundary: repo_abs.to_path_buf(),
+        boundary_rel: rel_prefix.to_owned(),
+        convention_roots: Vec::new(),
+        absent_conventions: Vec::new(),
+        error: None,
+    };
+    let mut found: BTreeMap<String, (&'static Convention, PathBuf)> = BTreeMap::new();
+    for conv in conventions::CONVENTIONS {
+        let mut candidates: Vec<String> = vec![String::new()];
+        for seg in conv.path.split('/') {
+            let mut next = Vec::new();
+            for c in &candidates {
+                if seg == "*" {
+                    let dir = repo_abs.join(c);
+                    if let Ok(rd) = fs::read_dir(&dir) {
+                        let mut names: Vec<String> = rd
+                            .filter_map(Result::ok)
+                            .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+                            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                            .collect();
+                        names.sort();
+                        names.truncate(10_000);
+                        for n in names {
+                            next.push(join_rel(c, &n));
+                        }
+                    }
+                } else {
+                    next.push(join_rel(c, seg));
+                }
+            }
+            candidates = next;
+        }
+        let mut any = false;
+        for cand in candidates {
+            let abs = repo_abs.join(&cand);
+            let Ok(meta) = fs::symlink_metadata(&abs) else {
+                continue;
+            };
+            let rel = join_rel(rel_prefix, &cand);
+            if meta.is_dir() {
+                found.insert(rel, (conv, abs));
+                any = true;
+            } else if meta.file_type().is_symlink() {
+                any = true;
+                let info = resolve_link(&abs, &group);
+                match info.state {
+                    LinkState::Inside if info.target_is_dir => {
+                        let real = fs::canonicalize(&abs).unwrap_or(abs);
+                        found.insert(rel, (conv, real));
+                    }
+                    LinkState::EscapesRoot => issues.push(WalkIssue {
+                        rule: ids::SYMLINK_ESCAPES_ROOT,
+                        rel,
+                        message: format!(
+                            "skills folder `{}` is a symlink to `{}`, outside the repository; it was not followed. Replace the link with the skills it should contain.",
+                            cand, info.target
+                        ),
+                        group: group_idx,
+                    }),
+                    LinkState::Dangling | LinkState::Loop => issues.push(WalkIssue {
+                        rule: ids::SYMLINK_DANGLING,
+                        rel,
+                        message: format!(
+                            "skills folder `{}` is a symlink to `{}`, which does not resolve. Fix or remove the link.",
+                            cand, info.target
+                        ),
+                        group: group_idx,
+                    }),
+                    LinkState::Inside => {}
+                }
+            }
+        }
+        if !any {
+            group.absent_conventions.push(conv.path);
+        }
+    }
+    // Walk only roots not already inside another root; attribution keeps all.
+    let mut walked: Vec<&String> = Vec::new();
+    for (rel, (conv, abs)) in &found {
+        group.convention_roots.push((rel.clone(), conv));
+        let covered = walked
+            .iter()
+            .any(|w| rel.starts_with(w.as_str()) && rel.as_bytes().get(w.len()) == Some(&b'/'));
+        if !covered {
+            starts.push(StartRoot {
+                abs: abs.clone(),
+                rel: rel.clone(),
+                group: group_idx,
+            });
+            walked.push(rel);
+        }
+    }
+    group
+}
+
+/// Plans a `scan --repo ROOT`.
+pub fn plan_repo(root: &Path) -> Result<Plan, DiscoverError> {
+    let canon = canonical_dir(root)?;
+    let mut starts = Vec::new();
+    let mut issues = Vec::new();
+    let g = plan_repo_group(&canon, "", None, 0, &mut starts, &mut issues);
+    Ok(Plan {
+        groups: vec![g],
+        starts,
+        issues,
+        hidden: 0,
+    })
+}
+
+/// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
+pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
+    let canon = canonical_dir(dir)?;
+    let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
+        path: dir.display().to_string(),
+        source: e,
+    })?;
+    let mut names: Vec<(String, fs::FileType)> = Vec::new();
+    let mut hidden = 0usize;
+    let mut issues = Vec::new();
+    for e in rd.filter_map(Result::ok) {
+        let Some(name) = e.file_name().to_str().map(str::to_owned) else {
+            issues.push(WalkIssue {
+                rule: ids::PATH_NOT_UTF8,
+                rel: e.file_name().to_string_lossy().into_owned(),
+                message: "workspace entry name is not valid UTF-8; it was skipped. Rename it."
+                    .into(),
+                group: usize::MAX,
+            });
+            continue;
+        };
+        if name.starts_with('.') {
+            hidden += 1;
+            continue;
+        }
+        if let Ok(t) = e.file_type() {
+            names.push((name, t));
+        }
+    }
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut groups = Vec::new();
+    let mut starts = Vec::new();
+    for (name, ft) in names {
+        let abs = canon.join(&name);
+        let idx = groups.len();
+        if ft.is_dir() {
+            match fs::read_dir(&abs) {
+                Ok(_) => {
+                    let g = plan_repo_group(
+                        &abs,
+                        &name,
+                        Some(name.clone()),
+                        idx,
+                        &mut starts,
+                        &mut issues,
+                    );
+                    groups.push(g);
+                }
+                Err(e) => {
+                    issues.push(WalkIssue {
+                        rule: ids::PATH_UNREADABLE,
+                        rel: name.clone(),
+                        message: format!("repository `{name}` could not be read ({e}); it was skipped and the other repositories were scanned. Fix its permissions."),
+                        group: idx,
+                    });
+                    groups.push(Group {
+                        repo: Some(name.clone()),
+                        boundary: abs,
+                        boundary_rel: name,
+                        convention_roots: Vec::new(),
+                        absent_conventions: Vec::new(),
+                        error: Some(e.to_string()),
+                    });
+                }
+            }
+        } else if ft.is_symlink() {
+            let pseudo = Group {
+                repo: Some(name.clone()),
+                boundary: canon.clone(),
+                boundary_rel: String::new(),
+                convention_roots: Vec::new(),
+                absent_conventions: Vec::new(),
+                error: Some("symbolic link; not scanned as a repository".into()),
+            };
+            let info = resolve_link(&abs, &pseudo);
+            issues.push(WalkIssue {
+                rule: match info.state {
+                    LinkState::EscapesRoot => ids::SYMLINK_ESCAPES_ROOT,
+                    LinkState::Inside => ids::SYMLINKED_SKILL,
+                    _ => ids::SYMLINK_DANGLING,
+                },
+                rel: name.clone(),
+                message: format!(
+                    "workspace entry `{name}` is a symlink to `{}`; symlinked repositories are not followed. Clone the repository into the workspace instead.",
+                    info.target
+                ),
+                group: idx,
+            });
+            groups.push(pseudo);
+        }
+    }
+    Ok(Plan {
+        groups,
+        starts,
+        issues,
+        hidden,
+    })
+}
+
+fn is_executable(meta: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+fn special_kind(ft: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "FIFO";
+        }
+        if ft.is_socket() {
+            return "socket";
+        }
+        if ft.is_block_device() {
+            return "block device";
+        }
+        if ft.is_char_device() {
+            return "character device";
+        }
+    }
+    let _ = ft;
+    "special file"
+}
+
+struct Collector<'a> {
+    groups: &'a [Group],
+    opts: &'a WalkOptions,
+    dirs: Vec<AtomicUsize>,
+    dir_limit_hit: Vec<AtomicBool>,
+    entries: Mutex<Vec<Entry>>,
+    issues: Mutex<Vec<WalkIssue>>,
+}
+
+impl Collector<'_> {
+    fn issue(&self, rule: &'static str, rel: String, message: String, group: usize) {
+        self.issues
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(WalkIssue {
+                rule,
+                rel,
+                message,
+                group,
+            });
+    }
+
+    /// Handles one entry; returns whether to descend.
+    fn visit(
+        &self,
+        start: &StartRoot,
+        res: Result<ignore::DirEntry, ignore::Error>,
+        local: &mut Vec<Entry>,
+    ) -> WalkState {
+        let group = start.group;
+        let entry = match res {
+            Ok(e) => e,
+            Err(err) => {
+                let (path, msg) = error_path(&err);
+                let rel = path
+                    .as_deref()
+                    .map(|p| join_rel(&start.rel, &lossy_rel(p, &start.abs)))
+                    .unwrap_or_else(|| start.rel.clone());
+                self.issue(
+                    ids::PATH_UNREADABLE,
+                    rel,
+                    format!("could not be read during the walk ({msg}); its contents were not scanned. Fix the permissions."),
+                    group,
+                );
+                return WalkState::Continue;
+            }
+        };
+        let path = entry.path();
+        let Some(inner) = rel_of(path, &start.abs) else {
+            let rel = join_rel(&start.rel, &lossy_rel(path, &start.abs));
+            self.issue(
+                ids::PATH_NOT_UTF8,
+                rel,
+                "path is not valid UTF-8 and was not scanned (shown with replacement characters). Rename it using UTF-8.".into(),
+                group,
+            );
+            return WalkState::Skip;
+        };
+        let rel = join_rel(&start.rel, &inner);
+        let Some(ft) = entry.file_type() else {
+            return WalkState::Continue;
+        };
+        if ft.is_dir() {
+            if entry.depth() > 0 {
+                let n = self.dirs[group].fetch_add(1, Ordering::Relaxed) + 1;
+                if n > self.opts.max_dirs {
+                    if !self.dir_limit_hit[group].swap(true, Ordering::Relaxed) {
+                        self.issue(
+                            ids::WALK_LIMIT_REACHED,
+                            rel,
+                            format!(
+                                "the walk reached {} directories (--max-dirs) and stopped descending here; later directories were not scanned. Raise --max-dirs if this tree is legitimate.",
+                                self.opts.max_dirs
+                            ),
+                            group,
+                        );
+                    }
+                    return WalkState::Skip;
+                }
+            }
+            if entry.depth() >= self.opts.max_depth {
+                let nonempty = fs::read_dir(path)
+                    .map(|mut r| r.next().is_some())
+                    .unwrap_or(false);
+                local.push(Entry {
+                    rel: rel.clone(),
+                    abs: path.to_path_buf(),
+                    kind: EntryKind::Dir,
+                    size: 0,
+                    executable: false,
+                    group,
+                });
+                if nonempty {
+                    self.issue(
+                        ids::WALK_LIMIT_REACHED,
+                        rel,
+                        format!(
+                            "directory is {} levels below its walk root (--max-depth {}); its contents were not scanned. Raise --max-depth if this nesting is legitimate.",
+                            entry.depth(),
+                            self.opts.max_depth
+                        ),
+                        group,
+                    );
+                }
+                return WalkState::Skip;
+            }
+            local.push(Entry {
+                rel,
+                abs: path.to_path_buf(),
+                kind: EntryKind::Dir,
+                size: 0,
+                executable: false,
+                group,
+            });
+            return WalkState::Continue;
+        }
+        if ft.is_symlink() {
+            let info = resolve_link(path, &self.groups[group]);
+            local.push(Entry {
+                rel,
+                abs: path.to_path_buf(),
+                kind: EntryKind::Symlink(info),
+                size: 0,
+                executable: false,
+                group,
+            });
+            return WalkState::Continue;
+        }
+        let meta = entry.metadata().ok();
+        if ft.is_file() {
+            local.push(Entry {
+                rel,
+                abs: path.to_path_buf(),
+                kind: EntryKind::File,
+                size: meta.as_ref().map(|m| m.len()).unwrap_or(0),
+                executable: meta.as_ref().map(is_executable).unwrap_or(false),
+                group,
+            });
+        } else {
+            local.push(Entry {
+                rel,
+                abs: path.to_path_buf(),
+                kind: EntryKind::Special(special_kind(&ft)),
+                size: 0,
+                executable: false,
+                group,
+            });
+        }
+        WalkState::Continue
+    }
+}
+
+fn error_path(err: &ignore::Error) -> (Option<PathBuf>, String) {
+    match err {
+        ignore::Error::WithPath { path, err } => (Some(path.clone()), err.to_string()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Partial(v) => v.first().map(error_path).unwrap_or((None, err.to_string())),
+        other => (None, other.to_string()),
+    }
+}
+
+fn builder(path: &Path, opts: &WalkOptions) -> WalkBuilder {
+    let mut b = WalkBuilder::new(path);
+    b.standard_filters(false)
+        .hidden(false)
+        .follow_links(false)
+        .skip_stdout(true)
+        .same_file_system(false);
+    if opts.respect_gitignore {
+        b.git_ignore(true)
+            .git_exclude(true)
+            .parents(true)
+            .require_git(false)
+            .ignore(true);
+    }
+    b
+}
+
+/// Walks `starts` (disjoint roots) in one parallel pass, then walks directory
+/// symlinks that stay inside their boundary once, under the link's path.
+pub fn walk(
+    groups: &[Group],
+    starts: &[StartRoot],
+    opts: &WalkOptions,
+) -> (Vec<Entry>, Vec<WalkIssue>) {
+    let collector = Collector {
+        groups,
+        opts,
+        dirs: (0..groups.len().max(1))
+            .map(|_| AtomicUsize::new(0))
+            .collect(),
+        dir_limit_hit: (0..groups.len().max(1))
+            .map(|_| AtomicBool::new(false))
+            .collect(),
+        entries: Mutex::new(Vec::new()),
+        issues: Mutex::new(Vec::new()),
+    };
+    run_parallel(&collector, starts, opts, opts.threads, false);
+
+    // Second pass: directory links that stay inside, each walked under its own path.
+    let mut link_starts: Vec<StartRoot> = collector
+        .entries
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EntryKind::Symlink(info) if info.state == LinkState::Inside && info.target_is_dir => {
+                fs::canonicalize(&e.abs).ok().map(|abs| StartRoot {
+                    abs,
+                    rel: e.rel.clone(),
+                    group: e.group,
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    link_starts.sort_by(|a, b| a.rel.cmp(&b.rel));
+    link_starts.truncate(10_000);
+    for ls in &link_starts {
+        run_parallel(&collector, std::slice::from_ref(ls), opts, 1, true);
+    }
+
+    let mut entries = collector
+        .entries
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    let mut issues = collector
+        .issues
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    entries.dedup_by(|a, b| a.rel == b.rel);
+    issues.sort_by(|a, b| (&a.rel, a.rule, &a.message).cmp(&(&b.rel, b.rule, &b.message)));
+    issues.dedup();
+    (entries, issues)
+}
+
+fn run_parallel(
+    collector: &Collector<'_>,
+    starts: &[StartRoot],
+    opts: &WalkOptions,
+    threads: usize,
+    link_walk: bool,
+) {
+    if starts.is_empty() {
+        return;
+    }
+    let mut b = builder(&starts[0].abs, opts);
+    for s in &starts[1..] {
+        b.add(&s.abs);
+    }
+    b.threads(threads);
+    b.build_parallel().run(|| {
+        let mut local: Vec<Entry> = Vec::new();
+        let mut flush = LocalFlush {
+            target: &collector.entries,
+            local: Vec::new(),
+        };
+        Box::new(move |res| {
+            let start = match &res {
+                Ok(e) => {
+                    // The root of a link walk is the link itself, already recorded.
+                    if link_walk && e.depth() == 0 {
+                        return WalkState::Continue;
+                    }
+                    find_start(starts, e.path())
+                }
+                Err(err) => error_path(err)
+                    .0
+                    .as_deref()
+                    .and_then(|p| find_start(starts, p)),
+            };
+            let Some(start) = start else {
+                return WalkState::Continue;
+            };
+            let st = collector.visit(start, res, &mut local);
+            flush.local.append(&mut local);
+            if flush.local.len() >= 4096 {
+                flush.flush();
+            }
+            st
+        })
+    });
+}
+
+struct LocalFlush<'a> {
+    target: &'a Mutex<Vec<Entry>>,
+    local: Vec<Entry>,
+}
+
+impl LocalFlush<'_> {
+    fn flush(&mut self) {
+        if !self.local.is_empty() {
+            self.target
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .append(&mut self.local);
+        }
+    }
+}
+
+impl Drop for LocalFlush<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+fn find_start<'a>(starts: &'a [StartRoot], path: &Path) -> Option<&'a StartRoot> {
+    starts
+        .iter()
+        .filter(|s| path.starts_with(&s.abs))
+        .max_by_key(|s| s.abs.as_os_str().len())
+}
+
+/// A skill directory found among the entries.
+#[derive(Debug, Clone)]
+pub struct SkillDir {
+    pub rel: String,
+    pub group: usize,
+    /// Name of the entry file chosen (`SKILL.md` preferred), and other variants present.
+    pub entry: String,
+    pub variants: Vec<String>,
+    /// Enclosing skill directory, if nested.
+    pub nested_in: Option<String>,
+    /// Convention root this skill was discovered through.
+    pub convention: Option<&'static Convention>,
+    /// Indices into the entry list of the files (and links, specials) that belong to it.
+    pub members: Vec<usize>,
+}
+
+fn parent_rel(rel: &str) -> &str {
+    rel.rfind('/').map(|i| &rel[..i]).unwrap_or("")
+}
+
+fn file_name(rel: &str) -> &str {
+    rel.rfind('/').map(|i| &rel[i + 1..]).unwrap_or(rel)
+}
+
+/// Groups entries into skills: every directory holding a `SKILL.md` (any case).
+pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
+    let mut by_dir: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut dir_group: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in entries {
+        let name = file_name(&e.rel);
+        if is_skill_file_name(name) && !matches!(e.kind, EntryKind::Dir) {
+            let dir = parent_rel(&e.rel);
+            by_dir.entry(dir).or_default().push(name);
+            dir_group.insert(dir, e.group);
+        }
+    }
+    let skill_dirs: BTreeSet<&str> = by_dir.keys().copied().collect();
+    let mut skills: Vec<SkillDir> = by_dir
+        .iter()
+        .map(|(dir, names)| {
+            let mut names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
+            names.sort();
+            let entry = if names.iter().any(|n| n == "SKILL.md") {
+                "SKILL.md".to_owned()
+            } else if names.iter().any(|n| n == "skill.md") {
+                "skill.md".to_owned()
+            } else {
+                names[0].clone()
+            };
+            let variants = names.into_iter().filter(|n| *n != entry).collect();
+            let mut nested_in = None;
+            let mut p = *dir;
+            while !p.is_empty() {
+                p = parent_rel(p);
+                if skill_dirs.contains(p) && p != *dir {
+                    nested_in = Some(p.to_owned());
+                    break;
+                }
+            }
+            let group = dir_group[dir];
+            let convention = groups.get(group).and_then(|g| {
+                g.convention_roots
+                    .iter()
+                    .filter(|(root, _)| {
+                        dir.starts_with(root.as_str())
+                            && (dir.len() == root.len()
+                                || dir.as_bytes().get(root.len()) == Some(&b'/'))
+                    })
+                    .max_by_key(|(root, _)| root.len())
+                    .map(|(_, c)| *c)
+            });
+            SkillDir {
+                rel: (*dir).to_owned(),
+                group,
+                entry,
+                variants,
+                nested_in,
+                convention,
+                members: Vec::new(),
+            }
+        })
+        .collect();
+    let index: BTreeMap<String, usize> = skills
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.rel.clone(), i))
+        .collect();
+    let skill_set: HashSet<&str> = skills.iter().map(|s| s.rel.as_str()).collect();
+    let _ = skill_set;
+    for (ei, e) in entries.iter().enumerate() {
+        if matches!(e.kind, EntryKind::Dir) {
+            continue;
+        }
+        let mut p = parent_rel(&e.rel);
+        loop {
+            if let Some(&si) = index.get(p) {
+                skills[si].members.push(ei);
+                break;
+            }
+            if p.is_empty() {
+                break;
+            }
+            p = parent_rel(p);
+        }
+    }
+    skills
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skill_file_names() {
+        assert!(is_skill_file_name("SKILL.md"));
+        assert!(is_skill_file_name("skill.md"));
+        assert!(is_skill_file_name("Skill.Md"));
+        assert!(!is_skill_file_name("SKILLS.md"));
+    }
+
+    #[test]
+    fn rel_helpers() {
+        assert_eq!(join_rel("", "a"), "a");
+        assert_eq!(join_rel("a", ""), "a");
+        assert_eq!(join_rel("a", "b"), "a/b");
+        assert_eq!(parent_rel("a/b/c"), "a/b");
+        assert_eq!(parent_rel("a"), "");
+        assert_eq!(file_name("a/b"), "b");
+    }
+}

@@ -1,0 +1,260 @@
+//! The inventory model: artifacts (skills today; custom agents, prompt and
+//! instruction files and plugin manifests later) and the files that make them up.
+
+use serde::Serialize;
+
+/// Kind of customization artifact. Only skills are discovered so far; the other
+/// kinds are part of the model so reports and baselines need no reshaping when
+/// they arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    /// A folder holding `SKILL.md`.
+    Skill,
+    /// `.github/agents/*.agent.md`, `.claude/agents/**/*.md` (not yet discovered).
+    Agent,
+    /// `*.prompt.md`, `.claude/commands/*.md` (not yet discovered).
+    Prompt,
+    /// `*.instructions.md`, `AGENTS.md`, `CLAUDE.md` (not yet discovered).
+    Instructions,
+    /// `.claude-plugin/plugin.json`, `.mcp.json`, `hooks/hooks.json` (not yet discovered).
+    PluginManifest,
+}
+
+impl ArtifactKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArtifactKind::Skill => "skill",
+            ArtifactKind::Agent => "agent",
+            ArtifactKind::Prompt => "prompt",
+            ArtifactKind::Instructions => "instructions",
+            ArtifactKind::PluginManifest => "plugin-manifest",
+        }
+    }
+}
+
+/// What a file is, from its name and its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// The artifact's entry file (`SKILL.md`).
+    Entry,
+    Markdown,
+    Script,
+    /// Structured text: JSON, YAML, TOML, CSV, XML.
+    Data,
+    Text,
+    /// ELF, PE or Mach-O executable, or other binary content.
+    Binary,
+    Archive,
+    Symlink,
+    /// FIFO, socket or device (never opened).
+    Special,
+    /// Not read (too large, unreadable).
+    Unknown,
+}
+
+impl FileKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Entry => "entry",
+            FileKind::Markdown => "markdown",
+            FileKind::Script => "script",
+            FileKind::Data => "data",
+            FileKind::Text => "text",
+            FileKind::Binary => "binary",
+            FileKind::Archive => "archive",
+            FileKind::Symlink => "symlink",
+            FileKind::Special => "special",
+            FileKind::Unknown => "unknown",
+        }
+    }
+}
+
+/// Where a symbolic link points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SymlinkInfo {
+    /// The link text as stored (lossy UTF-8).
+    pub target: String,
+    pub state: LinkState,
+    /// Resolved target relative to the scanned root, when it stays inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<String>,
+    pub target_is_dir: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkState {
+    /// Resolves inside the scanned root.
+    Inside,
+    /// Resolves outside the scanned root (never followed).
+    EscapesRoot,
+    /// Target does not exist.
+    Dangling,
+    /// Target is an ancestor of the link, or resolution loops.
+    Loop,
+}
+
+/// One file of an artifact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileEntry {
+    /// Path relative to the artifact's directory, `/`-separated.
+    pub path: String,
+    pub size: u64,
+    pub kind: FileKind,
+    pub executable: bool,
+    /// Lowercase hex SHA-256 of the bytes; absent when the file could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symlink: Option<SymlinkInfo>,
+}
+
+/// A discovered artifact and its inventory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Artifact {
+    pub kind: ArtifactKind,
+    /// Directory relative to the scan base, `/`-separated.
+    pub path: String,
+    /// Repository folder (workspace scans).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    /// Convention path (`.claude/skills`, ...), if discovered through one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convention: Option<String>,
+    /// Entry file name inside the directory (`SKILL.md`, or a variant such as `skill.md`).
+    pub entry: String,
+    /// Frontmatter `name` when readable, else the directory name.
+    pub name: String,
+    pub dir_name: String,
+    /// Parsed frontmatter as JSON (null when it could not be read).
+    pub frontmatter: serde_json::Value,
+    /// True when a strict loader would not load this skill.
+    pub excluded: bool,
+    /// The skill directory itself is a symbolic link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symlink: Option<SymlinkInfo>,
+    /// Directory of the enclosing skill, for nested skills.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nested_in: Option<String>,
+    pub files: Vec<FileEntry>,
+}
+
+impl Artifact {
+    pub fn script_count(&self) -> usize {
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::Script)
+            .count()
+    }
+
+    /// Files other than the entry and scripts (what `read` stages can load).
+    pub fn resource_count(&self) -> usize {
+        self.files
+            .iter()
+            .filter(|f| {
+                !matches!(
+                    f.kind,
+                    FileKind::Entry | FileKind::Script | FileKind::Special | FileKind::Symlink
+                )
+            })
+            .count()
+    }
+
+    pub fn total_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.size).sum()
+    }
+}
+
+const SCRIPT_EXT: &[&str] = &[
+    "py", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "mts", "cts", "ps1", "psm1", "cs", "csx",
+    "rb", "pl", "php", "lua", "bat", "cmd", "fish",
+];
+const DATA_EXT: &[&str] = &[
+    "json", "jsonl", "yaml", "yml", "toml", "csv", "tsv", "xml", "ini", "cfg", "conf",
+];
+const TEXT_EXT: &[&str] = &[
+    "txt", "rst", "html", "htm", "css", "svg", "tex", "log", "env", "",
+];
+const ARCHIVE_EXT: &[&str] = &[
+    "zip", "tar", "gz", "tgz", "bz2", "xz", "7z", "rar", "jar", "whl", "skill",
+];
+
+fn ext(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(i) if i > 0 => name[i + 1..].to_ascii_lowercase(),
+        _ => String::new(),
+    }
+}
+
+/// Classifies a file from its name and (when read) its first bytes.
+pub fn classify(path: &str, head: Option<&[u8]>) -> FileKind {
+    if let Some(h) = head {
+        if h.starts_with(b"\x7fELF")
+            || h.starts_with(b"MZ")
+            || h.starts_with(&[0xfe, 0xed, 0xfa, 0xce])
+            || h.starts_with(&[0xfe, 0xed, 0xfa, 0xcf])
+            || h.starts_with(&[0xcf, 0xfa, 0xed, 0xfe])
+            || h.starts_with(&[0xce, 0xfa, 0xed, 0xfe])
+            || h.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+        {
+            return FileKind::Binary;
+        }
+        if h.starts_with(b"PK\x03\x04")
+            || h.starts_with(&[0x1f, 0x8b])
+            || h.starts_with(b"7z\xbc\xaf")
+        {
+            return FileKind::Archive;
+        }
+    }
+    let e = ext(path);
+    if e == "md" || e == "markdown" || e == "mdx" {
+        return FileKind::Markdown;
+    }
+    if SCRIPT_EXT.contains(&e.as_str()) {
+        return FileKind::Script;
+    }
+    if let Some(h) = head {
+        if h.starts_with(b"#!") {
+            return FileKind::Script;
+        }
+    }
+    if DATA_EXT.contains(&e.as_str()) {
+        return FileKind::Data;
+    }
+    if ARCHIVE_EXT.contains(&e.as_str()) {
+        return FileKind::Archive;
+    }
+    match head {
+        Some(h) if h.contains(&0) => FileKind::Binary,
+        Some(_) if TEXT_EXT.contains(&e.as_str()) => FileKind::Text,
+        Some(h) if std::str::from_utf8(h).is_ok() => FileKind::Text,
+        Some(_) => FileKind::Binary,
+        None => FileKind::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification() {
+        assert_eq!(
+            classify("scripts/run.py", Some(b"print(1)")),
+            FileKind::Script
+        );
+        assert_eq!(classify("tool", Some(b"#!/bin/sh\n")), FileKind::Script);
+        assert_eq!(classify("bin/x", Some(b"\x7fELF....")), FileKind::Binary);
+        assert_eq!(classify("a.txt", Some(b"PK\x03\x04")), FileKind::Archive);
+        assert_eq!(
+            classify("references/a.md", Some(b"# x")),
+            FileKind::Markdown
+        );
+        assert_eq!(classify("data.json", Some(b"{}")), FileKind::Data);
+        assert_eq!(classify("LICENSE", Some(b"MIT")), FileKind::Text);
+        assert_eq!(classify(".hidden", Some(b"x")), FileKind::Text);
+    }
+}

@@ -1,0 +1,51 @@
+//! The `skillguard` binary: parse arguments, run, map the outcome to an exit code.
+#![forbid(unsafe_code)]
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use skillguard::cli::{self, Cli, Error, ExitStatus};
+
+fn is_broken_pipe(e: &Error) -> bool {
+    match e {
+        Error::Io(io) => io.kind() == io::ErrorKind::BrokenPipe,
+        _ => false,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut err = io::stderr();
+    let res = cli::run(cli, &mut out, &mut err);
+    let flushed = out.flush();
+    match res {
+        Ok(ExitStatus::Clean) => match flushed {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                let _ = writeln!(err, "skillguard: error: {e}");
+                ExitCode::from(2)
+            }
+            _ => ExitCode::SUCCESS,
+        },
+        Ok(ExitStatus::Findings) => ExitCode::from(1),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "skillguard: error: {}",
+                skillguard::text::sanitize_line(&e.to_string())
+            );
+            ExitCode::from(2)
+        }
+    }
+}

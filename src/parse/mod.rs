@@ -1,0 +1,6 @@
+//! Parsers for the entry file: the byte-exact frontmatter split, the YAML
+//! frontmatter tree with spans, and the Markdown body.
+
+pub mod frontmatter;
+pub mod markdown;
+pub mod yaml;

@@ -1,0 +1,216 @@
+//! Console renderer: findings grouped by skill, colour only when asked for,
+//! a coverage line and a summary line with counts per severity. Every piece of
+//! scanned text goes through [`sanitize`] first.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use super::{RenderOptions, VERSION};
+use crate::finding::{Finding, Severity};
+use crate::scan::ScanResult;
+use crate::text::{sanitize, sanitize_line};
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn sev(&self, s: Severity) -> String {
+        let label = format!("{:<8}", s.as_str());
+        if !self.on {
+            return label;
+        }
+        let code = match s {
+            Severity::Critical => "1;35",
+            Severity::High => "1;31",
+            Severity::Medium => "33",
+            Severity::Low => "34",
+            Severity::Info => "2",
+        };
+        format!("\x1b[{code}m{label}\x1b[0m")
+    }
+
+    fn bold(&self, s: &str) -> String {
+        if self.on {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+
+    fn dim(&self, s: &str) -> String {
+        if self.on {
+            format!("\x1b[2m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+}
+
+fn write_finding(out: &mut dyn Write, p: &Paint, f: &Finding) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {} {}  {}",
+        p.sev(f.severity),
+        p.bold(f.rule_id),
+        sanitize_line(&f.location.to_string())
+    )?;
+    for line in sanitize(&f.message).lines() {
+        writeln!(out, "           {line}")?;
+    }
+    for r in &f.related {
+        writeln!(
+            out,
+            "           {} {}",
+            p.dim("related:"),
+            sanitize_line(&format!("{} ({})", r.location, r.message))
+        )?;
+    }
+    Ok(())
+}
+
+pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let p = Paint { on: opts.color };
+    let excluded = r.artifacts.iter().filter(|a| a.excluded).count();
+    writeln!(
+        out,
+        "skillguard {VERSION}: {} scan of {}: {} skill(s) ({} excluded by strict loaders), {} file(s)",
+        r.mode.as_str(),
+        sanitize_line(&r.target),
+        r.artifacts.len(),
+        excluded,
+        r.files_scanned
+    )?;
+
+    // Findings grouped by skill path; findings outside any skill go last.
+    let mut by_skill: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+    let mut loose: Vec<&Finding> = Vec::new();
+    for f in &r.findings {
+        match &f.skill_path {
+            Some(sp) => by_skill.entry(sp.as_str()).or_default().push(f),
+            None => loose.push(f),
+        }
+    }
+    for a in &r.artifacts {
+        let fs = by_skill.remove(a.path.as_str()).unwrap_or_default();
+        let status = if a.excluded { "  EXCLUDED" } else { "" };
+        writeln!(out)?;
+        let conv = a
+            .convention
+            .as_deref()
+            .map(|c| format!(", {c}"))
+            .unwrap_or_default();
+        let path_shown = if a.path.is_empty() {
+            "."
+        } else {
+            a.path.as_str()
+        };
+        writeln!(
+            out,
+            "{}  {}{}",
+            p.bold(&sanitize_line(path_shown)),
+            p.dim(&format!(
+                "({}{conv}, {} file(s))",
+                sanitize_line(&a.name),
+                a.files.len()
+            )),
+            if a.excluded {
+                p.bold(status)
+            } else {
+                String::new()
+            }
+        )?;
+        if fs.is_empty() {
+            writeln!(out, "  {}", p.dim("no findings"))?;
+        }
+        for f in fs {
+            write_finding(out, &p, f)?;
+        }
+    }
+    // Findings whose skill path did not match an artifact (should not happen) join the loose ones.
+    for (_, fs) in by_skill {
+        loose.extend(fs);
+    }
+    if !loose.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{}", p.bold("outside any skill"))?;
+        for f in loose {
+            write_finding(out, &p, f)?;
+        }
+    }
+
+    if r.repos.len() > 1 || r.repos.iter().any(|g| g.repo.is_some()) {
+        writeln!(out)?;
+        writeln!(out, "{}", p.bold("repositories"))?;
+        for g in &r.repos {
+            let name = g.repo.as_deref().unwrap_or(".");
+            match &g.error {
+                Some(e) => writeln!(
+                    out,
+                    "  {}: SKIPPED ({})",
+                    sanitize_line(name),
+                    sanitize_line(e)
+                )?,
+                None => writeln!(
+                    out,
+                    "  {}: {} skill(s), {} excluded, {} finding(s)",
+                    sanitize_line(name),
+                    g.skills,
+                    g.excluded,
+                    g.findings
+                )?,
+            }
+        }
+    } else if let Some(g) = r.repos.first() {
+        if !g.conventions.is_empty() {
+            writeln!(out)?;
+            writeln!(out, "{}", p.bold("conventions"))?;
+            for c in &g.conventions {
+                writeln!(out, "  {}: {} skill(s)", sanitize_line(&c.path), c.skills)?;
+            }
+        }
+    }
+
+    let c = &r.coverage;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "coverage: {} loadable skill(s), {} with resources, {} with scripts, {} silently excluded",
+        c.skill_count, c.with_resources, c.with_scripts, c.silently_excluded_count
+    )?;
+    if c.silently_excluded_count > 0 {
+        writeln!(
+            out,
+            "{}",
+            p.bold(&format!(
+                "SILENTLY EXCLUDED: {} skill folder(s) would not be loaded by a strict loader (see the findings marked EXCLUDED)",
+                c.silently_excluded_count
+            ))
+        )?;
+    }
+    let counts = r.counts();
+    let per: Vec<String> = Severity::ALL
+        .iter()
+        .rev()
+        .map(|s| format!("{} {}", counts.get(*s), s.as_str()))
+        .collect();
+    let gate = match opts.fail_on {
+        Some(t) => format!(
+            "; {} at or above --fail-on {}",
+            counts.at_or_above(t),
+            t.as_str()
+        ),
+        None => String::new(),
+    };
+    if counts.total() == 0 {
+        writeln!(out, "summary: no findings{gate}")?;
+    } else {
+        writeln!(
+            out,
+            "summary: {} finding(s): {}{gate}",
+            counts.total(),
+            per.join(", ")
+        )?;
+    }
+    Ok(())
+}

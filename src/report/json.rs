@@ -1,0 +1,146 @@
+//! JSON renderer: a versioned document (`"version": 1`) of frozen DTOs — never
+//! the internal structs — with enums as strings and a deterministic order.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{RenderOptions, VERSION};
+use crate::catalog;
+use crate::finding::{Finding, Location, SeverityCounts};
+use crate::inventory::Artifact;
+use crate::scan::{Coverage, RepoSummary, ScanResult};
+
+/// Current JSON format version.
+pub const JSON_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    version: u32,
+    tool: Tool,
+    mode: &'static str,
+    target: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fail_on: Option<&'static str>,
+    summary: Summary,
+    coverage: CoverageDto<'a>,
+    repositories: &'a [RepoSummary],
+    skills: &'a [Artifact],
+    findings: Vec<FindingDto<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    findings: usize,
+    counts: SeverityCounts,
+    skills: usize,
+    files: usize,
+    bytes: u64,
+    hidden_entries_skipped: usize,
+}
+
+/// AgentEval's coverage names, in PascalCase for drop-in comparison.
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct CoverageDto<'a> {
+    skill_count: usize,
+    with_resources: usize,
+    with_scripts: usize,
+    stage_histogram: &'a std::collections::BTreeMap<String, usize>,
+    silently_excluded_count: usize,
+    discovered: usize,
+}
+
+impl<'a> From<&'a Coverage> for CoverageDto<'a> {
+    fn from(c: &'a Coverage) -> Self {
+        CoverageDto {
+            skill_count: c.skill_count,
+            with_resources: c.with_resources,
+            with_scripts: c.with_scripts,
+            stage_histogram: &c.stage_histogram,
+            silently_excluded_count: c.silently_excluded_count,
+            discovered: c.discovered,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct FindingDto<'a> {
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agenteval_alias: Option<&'static str>,
+    category: &'a str,
+    severity: &'static str,
+    confidence: &'static str,
+    message: &'a str,
+    location: &'a Location,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<RelatedDto<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skill: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skill_path: Option<&'a str>,
+    fingerprint: &'a str,
+}
+
+#[derive(Serialize)]
+struct RelatedDto<'a> {
+    location: &'a Location,
+    message: &'a str,
+}
+
+fn finding_dto(f: &Finding) -> FindingDto<'_> {
+    FindingDto {
+        rule_id: f.rule_id,
+        agenteval_alias: catalog::get(f.rule_id).and_then(|m| m.agenteval),
+        category: f.category,
+        severity: f.severity.as_str(),
+        confidence: f.confidence.as_str(),
+        message: &f.message,
+        location: &f.location,
+        related: f
+            .related
+            .iter()
+            .map(|r| RelatedDto {
+                location: &r.location,
+                message: &r.message,
+            })
+            .collect(),
+        skill: f.skill.as_deref(),
+        skill_path: f.skill_path.as_deref(),
+        fingerprint: &f.fingerprint,
+    }
+}
+
+pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let doc = Doc {
+        version: JSON_VERSION,
+        tool: Tool {
+            name: "skillguard",
+            version: VERSION,
+        },
+        mode: r.mode.as_str(),
+        target: &r.target,
+        fail_on: opts.fail_on.map(|s| s.as_str()),
+        summary: Summary {
+            findings: r.findings.len(),
+            counts: r.counts(),
+            skills: r.artifacts.len(),
+            files: r.files_scanned,
+            bytes: r.bytes_scanned,
+            hidden_entries_skipped: r.hidden_skipped,
+        },
+        coverage: (&r.coverage).into(),
+        repositories: &r.repos,
+        skills: &r.artifacts,
+        findings: r.findings.iter().map(finding_dto).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    writeln!(out)
+}

@@ -1,0 +1,147 @@
+//! Markdown renderer for pull-request comments and CI step summaries. Every
+//! piece of scanned text is escaped with [`escape_markdown`].
+
+use std::io::{self, Write};
+
+use super::{RenderOptions, VERSION};
+use crate::finding::Severity;
+use crate::scan::ScanResult;
+use crate::text::{escape_markdown, truncate};
+
+pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let counts = r.counts();
+    writeln!(out, "## skillguard report")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "skillguard {VERSION} · {} scan of `{}`",
+        r.mode.as_str(),
+        escape_markdown(&r.target).replace('`', "'")
+    )?;
+    writeln!(out)?;
+    let c = &r.coverage;
+    writeln!(
+        out,
+        "| Skills found | Loadable | Excluded | With resources | With scripts | Files |"
+    )?;
+    writeln!(out, "|---:|---:|---:|---:|---:|---:|")?;
+    writeln!(
+        out,
+        "| {} | {} | {} | {} | {} | {} |",
+        c.discovered,
+        c.skill_count,
+        c.silently_excluded_count,
+        c.with_resources,
+        c.with_scripts,
+        r.files_scanned
+    )?;
+    writeln!(out)?;
+    if c.silently_excluded_count > 0 {
+        writeln!(
+            out,
+            "> **SILENTLY EXCLUDED:** {} skill folder(s) would not be loaded by a strict loader.",
+            c.silently_excluded_count
+        )?;
+        writeln!(out)?;
+    }
+    let per: Vec<String> = Severity::ALL
+        .iter()
+        .rev()
+        .map(|s| format!("{} {}", counts.get(*s), s.as_str()))
+        .collect();
+    write!(
+        out,
+        "**{} finding(s):** {}",
+        counts.total(),
+        per.join(" · ")
+    )?;
+    if let Some(t) = opts.fail_on {
+        write!(
+            out,
+            " · {} at or above `--fail-on {}`",
+            counts.at_or_above(t),
+            t.as_str()
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out)?;
+
+    if r.findings.is_empty() {
+        writeln!(out, "No findings — every scanned skill is clean.")?;
+    } else {
+        writeln!(out, "### Findings")?;
+        writeln!(out)?;
+        writeln!(out, "| Severity | Rule | Skill | Location | Message |")?;
+        writeln!(out, "|---|---|---|---|---|")?;
+        let mut fs: Vec<_> = r.findings.iter().collect();
+        fs.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then_with(|| a.sort_key().cmp(&b.sort_key()))
+        });
+        for f in fs {
+            writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} |",
+                f.severity,
+                f.rule_id,
+                f.skill.as_deref().map(escape_markdown).unwrap_or_default(),
+                escape_markdown(&f.location.to_string()),
+                escape_markdown(&truncate(&f.message, 600)),
+            )?;
+        }
+        writeln!(out)?;
+    }
+
+    if !r.artifacts.is_empty() {
+        writeln!(
+            out,
+            "<details><summary>Skills ({})</summary>",
+            r.artifacts.len()
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| Skill | Path | Convention | Files | Status |")?;
+        writeln!(out, "|---|---|---|---:|---|")?;
+        for a in &r.artifacts {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                escape_markdown(&a.name),
+                escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
+                a.convention
+                    .as_deref()
+                    .map(escape_markdown)
+                    .unwrap_or_default(),
+                a.files.len(),
+                if a.excluded { "excluded" } else { "loadable" }
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(out, "</details>")?;
+    }
+    if r.repos.iter().any(|g| g.repo.is_some()) {
+        writeln!(out)?;
+        writeln!(out, "### Repositories")?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "| Repository | Skills | Excluded | Findings | Status |"
+        )?;
+        writeln!(out, "|---|---:|---:|---:|---|")?;
+        for g in &r.repos {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                escape_markdown(g.repo.as_deref().unwrap_or(".")),
+                g.skills,
+                g.excluded,
+                g.findings,
+                g.error
+                    .as_deref()
+                    .map(|e| format!("skipped: {}", escape_markdown(e)))
+                    .unwrap_or_else(|| "scanned".into())
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! SARIF 2.1.0 renderer: `rules[]` with help from the catalog, levels from
+//! severity, GitHub's `security-severity`, 1-based regions in code points,
+//! related locations and versioned `partialFingerprints`.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::{RenderOptions, VERSION};
+use crate::catalog::{self, RuleMeta};
+use crate::finding::{FINGERPRINT_VERSION, Finding, Location, Severity};
+use crate::scan::ScanResult;
+
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// SARIF `level` for a severity.
+pub fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Info => "note",
+        Severity::Low => "note",
+        Severity::Medium => "warning",
+        Severity::High | Severity::Critical => "error",
+    }
+}
+
+/// GitHub code scanning's numeric `security-severity` (≥9 critical, 7-8.9 high, 4-6.9 medium, <4 low).
+pub fn security_severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Info => "0.0",
+        Severity::Low => "2.0",
+        Severity::Medium => "5.0",
+        Severity::High => "7.5",
+        Severity::Critical => "9.5",
+    }
+}
+
+fn precision(m: &RuleMeta) -> &'static str {
+    match m.confidence {
+        crate::finding::Confidence::High => "high",
+        crate::finding::Confidence::Medium => "medium",
+        crate::finding::Confidence::Low => "low",
+    }
+}
+
+fn rule_json(m: &RuleMeta) -> Value {
+    let mut tags = vec![json!(m.category)];
+    if m.category.starts_with("security/") {
+        tags.push(json!("security"));
+    }
+    let mut props = json!({
+        "category": m.category,
+        "precision": precision(m),
+        "problem.severity": level(m.severity),
+        "security-severity": security_severity(m.severity),
+        "severity": m.severity.as_str(),
+        "tags": tags,
+    });
+    if let Some(a) = m.agenteval {
+        props["agentevalAlias"] = json!(a);
+    }
+    json!({
+        "id": m.id,
+        "name": m.id,
+        "shortDescription": { "text": m.title },
+        "fullDescription": { "text": m.fix },
+        "help": {
+            "text": format!("{}\n\nFix: {}", m.title, m.fix),
+            "markdown": format!("**{}**\n\n**Fix:** {}\n\n{}", m.title, m.fix, m.docs),
+        },
+        "helpUri": format!("https://github.com/skillguard/skillguard/blob/main/docs/rules.md#{}", m.id),
+        "defaultConfiguration": { "level": level(m.severity) },
+        "properties": props,
+    })
+}
+
+fn physical(l: &Location) -> Value {
+    let mut p = json!({
+        "artifactLocation": { "uri": uri(&l.path), "uriBaseId": "SRCROOT" },
+    });
+    if let Some(line) = l.line {
+        let mut region = json!({ "startLine": line });
+        if let Some(col) = l.column {
+            region["startColumn"] = json!(col);
+        }
+        p["region"] = region;
+    }
+    p
+}
+
+/// Percent-encodes characters that are not allowed in a relative URI reference.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+            | b'@' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    if out.is_empty() { ".".into() } else { out }
+}
+
+fn result_json(f: &Finding) -> Value {
+    let mut props = json!({
+        "category": f.category,
+        "severity": f.severity.as_str(),
+        "confidence": f.confidence.as_str(),
+    });
+    if let Some(s) = &f.skill {
+        props["skill"] = json!(s);
+    }
+    if let Some(s) = &f.skill_path {
+        props["skillPath"] = json!(s);
+    }
+    if let Some(a) = catalog::get(f.rule_id).and_then(|m| m.agenteval) {
+        props["agentevalAlias"] = json!(a);
+    }
+    let mut r = json!({
+        "ruleId": f.rule_id,
+        "level": level(f.severity),
+        "message": { "text": f.message },
+        "locations": [ { "physicalLocation": physical(&f.location) } ],
+        "partialFingerprints": { FINGERPRINT_VERSION: f.fingerprint },
+        "properties": props,
+    });
+    if let Some(i) = catalog::index_of(f.rule_id) {
+        r["ruleIndex"] = json!(i);
+    }
+    if !f.related.is_empty() {
+        r["relatedLocations"] = Value::Array(
+            f.related
+                .iter()
+                .enumerate()
+                .map(|(i, rel)| {
+                    json!({
+                        "id": i + 1,
+                        "physicalLocation": physical(&rel.location),
+                        "message": { "text": rel.message },
+                    })
+                })
+                .collect(),
+        );
+    }
+    r
+}
+
+pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
+    let results: Vec<Value> = r.findings.iter().map(result_json).collect();
+    let doc = json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [ {
+            "tool": { "driver": {
+                "name": "skillguard",
+                "version": VERSION,
+                "semanticVersion": VERSION,
+                "informationUri": "https://github.com/skillguard/skillguard",
+                "rules": rules,
+            } },
+            "originalUriBaseIds": { "SRCROOT": { "description": { "text": "The scanned root." } } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+            "properties": {
+                "mode": r.mode.as_str(),
+                "skills": r.artifacts.len(),
+                "silentlyExcluded": r.coverage.silently_excluded_count,
+            },
+        } ],
+    });
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    writeln!(out)
+}

@@ -1,0 +1,93 @@
+//! Rule ids as constants, so a typo is a compile error. `ALL` lists every id;
+//! `tests/catalog.rs` checks it against the catalog in `rules/`.
+
+pub const ALLOWED_TOOLS_EXPERIMENTAL: &str = "allowed-tools-experimental";
+pub const ALLOWED_TOOLS_NONSTANDARD_FORM: &str = "allowed-tools-nonstandard-form";
+pub const BODY_TOO_LONG: &str = "body-too-long";
+pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
+pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
+pub const DESCRIPTION_MISSING: &str = "description-missing";
+pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
+pub const FILE_INVALID_UTF8: &str = "file-invalid-utf8";
+pub const FILE_REFERENCE_BROKEN: &str = "file-reference-broken";
+pub const FILE_REFERENCE_ESCAPES_SKILL: &str = "file-reference-escapes-skill";
+pub const FILE_TOO_LARGE: &str = "file-too-large";
+pub const FRONTMATTER_BOM: &str = "frontmatter-bom";
+pub const FRONTMATTER_CRLF: &str = "frontmatter-crlf";
+pub const FRONTMATTER_DELIMITER_MALFORMED: &str = "frontmatter-delimiter-malformed";
+pub const FRONTMATTER_DOCUMENT_END_MARKER: &str = "frontmatter-document-end-marker";
+pub const FRONTMATTER_EXTENSION_KEY: &str = "frontmatter-extension-key";
+pub const FRONTMATTER_LEADING_BLANK_LINES: &str = "frontmatter-leading-blank-lines";
+pub const FRONTMATTER_MISSING: &str = "frontmatter-missing";
+pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
+pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
+pub const INTERNAL_ERROR: &str = "internal-error";
+pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
+pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
+pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
+pub const NAME_INVALID_CHARS: &str = "name-invalid-chars";
+pub const NAME_LEADING_TRAILING_HYPHEN: &str = "name-leading-trailing-hyphen";
+pub const NAME_MISSING: &str = "name-missing";
+pub const NAME_TOO_LONG: &str = "name-too-long";
+pub const PATH_NOT_UTF8: &str = "path-not-utf8";
+pub const PATH_UNREADABLE: &str = "path-unreadable";
+pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
+pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
+pub const SKILL_NESTED: &str = "skill-nested";
+pub const SPECIAL_FILE: &str = "special-file";
+pub const SYMLINK_DANGLING: &str = "symlink-dangling";
+pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
+pub const SYMLINKED_SKILL: &str = "symlinked-skill";
+pub const WALK_LIMIT_REACHED: &str = "walk-limit-reached";
+pub const YAML_BUDGET_EXCEEDED: &str = "yaml-budget-exceeded";
+pub const YAML_DUPLICATE_KEY: &str = "yaml-duplicate-key";
+pub const YAML_NOT_MAPPING: &str = "yaml-not-mapping";
+pub const YAML_STRICTYAML_INCOMPATIBLE: &str = "yaml-strictyaml-incompatible";
+pub const YAML_SYNTAX_ERROR: &str = "yaml-syntax-error";
+
+/// Every rule id, sorted.
+pub const ALL: &[&str] = &[
+    ALLOWED_TOOLS_EXPERIMENTAL,
+    ALLOWED_TOOLS_NONSTANDARD_FORM,
+    BODY_TOO_LONG,
+    COMPATIBILITY_INVALID,
+    COMPATIBILITY_TOO_LONG,
+    DESCRIPTION_MISSING,
+    DESCRIPTION_TOO_LONG,
+    FILE_INVALID_UTF8,
+    FILE_REFERENCE_BROKEN,
+    FILE_REFERENCE_ESCAPES_SKILL,
+    FILE_TOO_LARGE,
+    FRONTMATTER_BOM,
+    FRONTMATTER_CRLF,
+    FRONTMATTER_DELIMITER_MALFORMED,
+    FRONTMATTER_DOCUMENT_END_MARKER,
+    FRONTMATTER_EXTENSION_KEY,
+    FRONTMATTER_LEADING_BLANK_LINES,
+    FRONTMATTER_MISSING,
+    FRONTMATTER_UNCLOSED,
+    FRONTMATTER_UNKNOWN_KEY,
+    INTERNAL_ERROR,
+    METADATA_NOT_STRING_MAP,
+    NAME_CONSECUTIVE_HYPHENS,
+    NAME_DIRECTORY_MISMATCH,
+    NAME_INVALID_CHARS,
+    NAME_LEADING_TRAILING_HYPHEN,
+    NAME_MISSING,
+    NAME_TOO_LONG,
+    PATH_NOT_UTF8,
+    PATH_UNREADABLE,
+    SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
+    SKILL_FILENAME_NONCANONICAL,
+    SKILL_NESTED,
+    SPECIAL_FILE,
+    SYMLINK_DANGLING,
+    SYMLINK_ESCAPES_ROOT,
+    SYMLINKED_SKILL,
+    WALK_LIMIT_REACHED,
+    YAML_BUDGET_EXCEEDED,
+    YAML_DUPLICATE_KEY,
+    YAML_NOT_MAPPING,
+    YAML_STRICTYAML_INCOMPATIBLE,
+    YAML_SYNTAX_ERROR,
+];

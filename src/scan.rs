@@ -1,0 +1,343 @@
+//! The scan pipeline: plan → one parallel walk → group into skills → analyse
+//! each skill in a rayon pool (panics caught per skill) → sort → summarise.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::analyze::{self, ReadOptions, Shared};
+use crate::discover::{self, DiscoverError, EntryKind, Mode, WalkIssue, WalkOptions};
+use crate::finding::{Finding, Location, SeverityCounts, sort_findings};
+use crate::inventory::{Artifact, ArtifactKind, LinkState, SymlinkInfo};
+use crate::rules::ids;
+
+/// Everything that shapes a scan.
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    pub walk: WalkOptions,
+    pub read: ReadOptions,
+    /// Worker threads for analysis and the walk (0 = one per core).
+    pub threads: usize,
+    /// Test hook: panic while analysing the skill in the directory with this name.
+    #[doc(hidden)]
+    pub panic_on_skill: Option<String>,
+}
+
+/// AgentEval-compatible coverage counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Coverage {
+    /// Skills a strict loader would load.
+    pub skill_count: usize,
+    pub with_resources: usize,
+    pub with_scripts: usize,
+    /// `load` / `read` / `run` stage counts, as AgentEval reports them.
+    pub stage_histogram: BTreeMap<String, usize>,
+    /// Skills discovered but excluded by a strict loader.
+    pub silently_excluded_count: usize,
+    /// Every skill directory discovered.
+    pub discovered: usize,
+}
+
+/// One convention root in a repository summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConventionSummary {
+    pub convention: String,
+    pub path: String,
+    pub skills: usize,
+}
+
+/// Per-repository (or per scanned tree) summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepoSummary {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    pub path: String,
+    pub skills: usize,
+    pub excluded: usize,
+    pub findings: usize,
+    pub counts: SeverityCounts,
+    pub conventions: Vec<ConventionSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent_conventions: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The result of a scan: the model every renderer consumes.
+#[derive(Debug, Clone)]
+pub struct ScanResult {
+    pub mode: Mode,
+    /// The scanned path as given on the command line (information only).
+    pub target: String,
+    pub artifacts: Vec<Artifact>,
+    pub findings: Vec<Finding>,
+    pub coverage: Coverage,
+    pub repos: Vec<RepoSummary>,
+    /// Hidden workspace entries skipped (`.git`, ...).
+    pub hidden_skipped: usize,
+    pub files_scanned: usize,
+    pub bytes_scanned: u64,
+}
+
+impl ScanResult {
+    pub fn counts(&self) -> SeverityCounts {
+        SeverityCounts::from_findings(&self.findings)
+    }
+}
+
+fn issue_to_finding(issue: &WalkIssue, owner: Option<(&str, &str)>) -> Finding {
+    let f = Finding::new(
+        issue.rule,
+        issue.message.clone(),
+        Location::file(issue.rel.clone()),
+    );
+    let anchor = format!("walk:{}", issue.rel);
+    match owner {
+        Some((name, path)) => f.for_skill(Some(name), Some(path), &anchor),
+        None => f.for_skill(None, None, &anchor),
+    }
+}
+
+/// Runs a scan.
+pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
+    let plan = match mode {
+        Mode::Path => discover::plan_path(target)?,
+        Mode::Repo => discover::plan_repo(target)?,
+        Mode::Workspace => discover::plan_workspace(target)?,
+    };
+    let discover::Plan {
+        groups,
+        starts,
+        mut issues,
+        hidden,
+    } = plan;
+    let mut walk_opts = opts.walk.clone();
+    walk_opts.threads = opts.threads;
+    let (entries, walk_issues) = discover::walk(&groups, &starts, &walk_opts);
+    issues.extend(walk_issues);
+
+    let skills = discover::group_skills(&entries, &groups);
+    let dir_links: BTreeMap<String, SymlinkInfo> = entries
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EntryKind::Symlink(i) if i.target_is_dir && i.state == LinkState::Inside => {
+                Some((e.rel.clone(), i.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    // Convention roots that are themselves symlinks were walked at their target;
+    // record them so their skills are reported as symlinked.
+    let mut dir_links = dir_links;
+    for g in &groups {
+        for (root, _) in &g.convention_roots {
+            let abs = g.boundary.join(
+                root.strip_prefix(&g.boundary_rel)
+                    .unwrap_or(root)
+                    .trim_start_matches('/'),
+            );
+            if std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink()) {
+                dir_links.insert(root.clone(), discover::resolve_link(&abs, g));
+            }
+        }
+    }
+
+    let read = opts.read.clone();
+    let shared = Shared {
+        entries: &entries,
+        groups: &groups,
+        dir_links: &dir_links,
+        read: &read,
+        panic_on: opts.panic_on_skill.as_deref(),
+    };
+    let run = || -> Vec<(Artifact, Vec<Finding>)> {
+        skills
+            .par_iter()
+            .map(|sd| {
+                catch_unwind(AssertUnwindSafe(|| analyze::analyze_skill(sd, &shared))).unwrap_or_else(|payload| {
+                    let msg = payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_else(|| "unknown panic".into());
+                    let dir_name = sd.rel.rsplit('/').next().unwrap_or(&sd.rel).to_owned();
+                    let entry_path = if sd.rel.is_empty() { sd.entry.clone() } else { format!("{}/{}", sd.rel, sd.entry) };
+                    let f = Finding::new(
+                        ids::INTERNAL_ERROR,
+                        format!(
+                            "skillguard failed while analysing this skill ({}); the other skills were scanned. Please report this.",
+                            crate::text::sanitize_line(&msg)
+                        ),
+                        Location::file(entry_path),
+                    )
+                    .for_skill(Some(&dir_name), Some(&sd.rel), "panic");
+                    let artifact = Artifact {
+                        kind: ArtifactKind::Skill,
+                        path: sd.rel.clone(),
+                        repo: groups.get(sd.group).and_then(|g| g.repo.clone()),
+                        convention: sd.convention.map(|c| c.path.to_owned()),
+                        entry: sd.entry.clone(),
+                        name: dir_name.clone(),
+                        dir_name,
+                        frontmatter: serde_json::Value::Null,
+                        excluded: true,
+                        symlink: None,
+                        nested_in: sd.nested_in.clone(),
+                        files: Vec::new(),
+                    };
+                    (artifact, vec![f])
+                })
+            })
+            .collect()
+    };
+    let results = if opts.threads == 0 {
+        run()
+    } else {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+        {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        }
+    };
+
+    let mut artifacts = Vec::with_capacity(results.len());
+    let mut findings = Vec::new();
+    for (a, f) in results {
+        artifacts.push(a);
+        findings.extend(f);
+    }
+
+    // Walk issues: attach to the skill that contains the path, if any.
+    let skill_index: BTreeMap<&str, &Artifact> =
+        artifacts.iter().map(|a| (a.path.as_str(), a)).collect();
+    for issue in &issues {
+        let mut owner = None;
+        let mut p = issue.rel.as_str();
+        loop {
+            if let Some(a) = skill_index.get(p) {
+                owner = Some((a.name.as_str(), a.path.as_str()));
+                break;
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => {
+                    if let Some(a) = skill_index.get("") {
+                        owner = Some((a.name.as_str(), a.path.as_str()));
+                    }
+                    break;
+                }
+            }
+        }
+        findings.push(issue_to_finding(issue, owner));
+    }
+    sort_findings(&mut findings);
+
+    let mut coverage = Coverage {
+        discovered: artifacts.len(),
+        ..Coverage::default()
+    };
+    for a in &artifacts {
+        if a.excluded {
+            coverage.silently_excluded_count += 1;
+            continue;
+        }
+        coverage.skill_count += 1;
+        if a.resource_count() > 0 {
+            coverage.with_resources += 1;
+        }
+        if a.script_count() > 0 {
+            coverage.with_scripts += 1;
+        }
+    }
+    if coverage.discovered > 0 || mode == Mode::Path {
+        coverage
+            .stage_histogram
+            .insert("load".into(), coverage.skill_count);
+        coverage
+            .stage_histogram
+            .insert("read".into(), coverage.with_resources);
+        coverage
+            .stage_histogram
+            .insert("run".into(), coverage.with_scripts);
+    }
+
+    let repos = groups
+        .iter()
+        .enumerate()
+        .map(|(gi, g)| {
+            let in_group = |path: &str| -> bool {
+                g.boundary_rel.is_empty()
+                    || path == g.boundary_rel
+                    || (path.starts_with(&g.boundary_rel)
+                        && path.as_bytes().get(g.boundary_rel.len()) == Some(&b'/'))
+            };
+            let arts: Vec<&Artifact> = if groups.len() == 1 {
+                artifacts.iter().collect()
+            } else {
+                artifacts.iter().filter(|a| in_group(&a.path)).collect()
+            };
+            let fs: Vec<&Finding> = if groups.len() == 1 {
+                findings.iter().collect()
+            } else {
+                findings
+                    .iter()
+                    .filter(|f| in_group(&f.location.path))
+                    .collect()
+            };
+            let mut conventions: Vec<ConventionSummary> = g
+                .convention_roots
+                .iter()
+                .map(|(root, c)| ConventionSummary {
+                    convention: c.path.to_owned(),
+                    path: root.clone(),
+                    skills: arts
+                        .iter()
+                        .filter(|a| {
+                            a.convention.as_deref() == Some(c.path)
+                                && (a.path.starts_with(&format!("{root}/")) || a.path == *root)
+                        })
+                        .count(),
+                })
+                .collect();
+            conventions.sort_by(|a, b| a.path.cmp(&b.path));
+            let _ = gi;
+            RepoSummary {
+                repo: g.repo.clone(),
+                path: g.boundary_rel.clone(),
+                skills: arts.len(),
+                excluded: arts.iter().filter(|a| a.excluded).count(),
+                findings: fs.len(),
+                counts: SeverityCounts::from_findings(fs.iter().copied()),
+                conventions,
+                absent_conventions: if mode == Mode::Path {
+                    Vec::new()
+                } else {
+                    g.absent_conventions
+                        .iter()
+                        .map(|s| (*s).to_owned())
+                        .collect()
+                },
+                error: g.error.clone(),
+            }
+        })
+        .collect();
+
+    let files_scanned = artifacts.iter().map(|a| a.files.len()).sum();
+    let bytes_scanned = artifacts.iter().map(|a| a.total_bytes()).sum();
+    Ok(ScanResult {
+        mode,
+        target: target.display().to_string(),
+        artifacts,
+        findings,
+        coverage,
+        repos,
+        hidden_skipped: hidden,
+        files_scanned,
+        bytes_scanned,
+    })
+}

@@ -1,0 +1,167 @@
+//! Text utilities: line index, code-point and UTF-16 lengths, and the
+//! sanitisers applied before scanned text reaches a terminal or a Markdown page.
+
+use std::borrow::Cow;
+
+/// Byte offsets of line starts, for offset → (line, column) conversion.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { starts }
+    }
+
+    /// Number of lines (a trailing newline does not open a new line).
+    pub fn line_count(&self, text: &str) -> usize {
+        if text.is_empty() {
+            0
+        } else if text.ends_with('\n') {
+            self.starts.len() - 1
+        } else {
+            self.starts.len()
+        }
+    }
+
+    /// 1-based line and 1-based column (in code points) of a byte offset.
+    pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
+        let offset = offset.min(text.len());
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.starts[line];
+        let mut end = offset;
+        while end > start && !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let col = text[start..end].chars().count();
+        (line as u32 + 1, col as u32 + 1)
+    }
+
+    /// Byte offset of the start of 1-based `line`.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line.checked_sub(1)?).copied()
+    }
+}
+
+/// Length in Unicode code points (the unit the Agent Skills spec and `skills-ref` use).
+pub fn code_points(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Length in UTF-16 code units (.NET `string.Length`, used by MAF and AgentEval).
+pub fn utf16_units(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+/// Replaces control characters (C0 except tab/newline, DEL, C1), bidi controls
+/// and other invisible format characters by a visible `\u{..}` escape, so scanned
+/// text cannot drive the terminal or hide content in a report.
+pub fn sanitize(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if needs_escape(c) {
+            out.push_str(&format!("\\u{{{:04X}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`sanitize`] but also flattens newlines and tabs into spaces (single-line contexts).
+pub fn sanitize_line(s: &str) -> Cow<'_, str> {
+    let s = sanitize(s);
+    if s.contains(['\n', '\t', '\r']) {
+        Cow::Owned(s.replace(['\n', '\t', '\r'], " "))
+    } else {
+        s
+    }
+}
+
+fn needs_escape(c: char) -> bool {
+    let u = c as u32;
+    (u < 0x20 && c != '\n' && c != '\t')
+        || (0x7f..=0x9f).contains(&u)
+        || matches!(u,
+            0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x2069
+            | 0xFEFF | 0xFFF9..=0xFFFB | 0xE0000..=0xE007F)
+}
+
+/// Escapes text for inclusion in GitHub-flavoured Markdown (tables and prose):
+/// sanitises control characters, then escapes Markdown and HTML metacharacters.
+pub fn escape_markdown(s: &str) -> String {
+    let s = sanitize_line(s);
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '!' | '~' | '{' | '}' | '(' | ')' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '@' => out.push_str("&#64;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Truncates to at most `max` code points, appending `…` when cut.
+pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some((i, _)) => Cow::Owned(format!("{}…", &s[..i])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        let t = "ab\nçd\n\nx";
+        let ix = LineIndex::new(t);
+        assert_eq!(ix.position(t, 0), (1, 1));
+        assert_eq!(ix.position(t, 3), (2, 1));
+        assert_eq!(ix.position(t, 5), (2, 2)); // after 'ç' (2 bytes)
+        assert_eq!(ix.position(t, 8), (4, 1));
+        assert_eq!(ix.line_count(t), 4);
+        assert_eq!(LineIndex::new("a\n").line_count("a\n"), 1);
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(code_points("😀a"), 2);
+        assert_eq!(utf16_units("😀a"), 3);
+    }
+
+    #[test]
+    fn sanitizes_controls_and_bidi() {
+        assert_eq!(sanitize("a\x1b[31mb"), "a\\u{001B}[31mb");
+        assert_eq!(sanitize("x\u{202E}y"), "x\\u{202E}y");
+        assert_eq!(sanitize("plain\n"), "plain\n");
+        assert_eq!(sanitize_line("a\nb"), "a b");
+    }
+
+    #[test]
+    fn escapes_markdown() {
+        assert_eq!(escape_markdown("a|b <script>"), "a\\|b &lt;script&gt;");
+        assert_eq!(
+            escape_markdown("[x](javascript:1)"),
+            "\\[x\\]\\(javascript:1\\)"
+        );
+    }
+}

@@ -253,6 +253,34 @@ pub struct Plan {
     pub hidden: usize,
 }
 
+impl Plan {
+    /// With `--respect-gitignore`, drops walk roots that a repository's root
+    /// `.gitignore` excludes (the walker itself applies `.gitignore` files below
+    /// each root, but never filters the root it starts from).
+    pub fn drop_gitignored_roots(&mut self) {
+        let groups = &self.groups;
+        self.starts.retain(|s| {
+            let Some(g) = groups.get(s.group) else {
+                return true;
+            };
+            let gi_path = g.boundary.join(".gitignore");
+            if !gi_path.is_file() {
+                return true;
+            }
+            let (gi, _) = ignore::gitignore::Gitignore::new(&gi_path);
+            let inner = s
+                .rel
+                .strip_prefix(g.boundary_rel.as_str())
+                .unwrap_or(&s.rel)
+                .trim_start_matches('/');
+            if inner.is_empty() {
+                return true;
+            }
+            !gi.matched_path_or_any_parents(inner, true).is_ignore()
+        });
+    }
+}
+
 /// Plans the roots for a `scan PATH`.
 pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
     // A path to a SKILL.md file means its directory.

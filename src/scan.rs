@@ -108,6 +108,10 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         Mode::Repo => discover::plan_repo(target)?,
         Mode::Workspace => discover::plan_workspace(target)?,
     };
+    let mut plan = plan;
+    if opts.walk.respect_gitignore {
+        plan.drop_gitignored_roots();
+    }
     let discover::Plan {
         groups,
         starts,

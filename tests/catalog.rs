@@ -1,0 +1,133 @@
+//! Catalog invariants: ids unique and kebab-case, catalog ↔ code bijection,
+//! every `rules/*.md` compiled in, a snapshot of the id set, generated docs fresh.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+
+use skillguard::catalog;
+use skillguard::rules::ids;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn ids_unique_kebab_and_match_code() {
+    let cat: Vec<&str> = catalog::all().iter().map(|m| m.id).collect();
+    let set: BTreeSet<&str> = cat.iter().copied().collect();
+    assert_eq!(set.len(), cat.len(), "duplicate ids in the catalog");
+    for id in &cat {
+        assert!(
+            id.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !id.starts_with('-')
+                && !id.ends_with('-')
+                && !id.contains("--"),
+            "id `{id}` is not kebab-case"
+        );
+    }
+    let code: BTreeSet<&str> = ids::ALL.iter().copied().collect();
+    assert_eq!(code, set, "src/rules/ids.rs ALL and the catalog differ");
+}
+
+#[test]
+fn every_rules_file_is_compiled_in() {
+    let mut on_disk: Vec<String> = fs::read_dir(root().join("rules"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    on_disk.sort();
+    let compiled: Vec<String> = catalog::RULE_FILES
+        .iter()
+        .map(|(f, _)| (*f).to_owned())
+        .collect();
+    assert_eq!(
+        on_disk, compiled,
+        "rules/*.md and catalog::RULE_FILES differ"
+    );
+}
+
+#[test]
+fn aliases_resolve_and_are_unique() {
+    let mut seen = BTreeSet::new();
+    for m in catalog::all() {
+        if let Some(a) = m.agenteval {
+            assert!(seen.insert(a), "alias {a} used twice");
+            assert_eq!(catalog::get(a).map(|x| x.id), Some(m.id));
+        }
+        assert!(!m.fix.is_empty(), "{}: empty fix", m.id);
+        assert!(
+            m.docs.contains("## What it does"),
+            "{}: docs lack 'What it does'",
+            m.id
+        );
+        assert!(
+            m.docs.contains("## Why it matters"),
+            "{}: docs lack 'Why it matters'",
+            m.id
+        );
+    }
+    // Every AgentEval rule reachable for file skills has a counterpart.
+    for a in [
+        "NameMissing",
+        "NameTooLong",
+        "NameInvalidChars",
+        "NameConsecutiveHyphens",
+        "NameMismatchesDirectory",
+        "DescriptionMissing",
+        "DescriptionTooLong",
+        "CompatibilityTooLong",
+        "ScriptRequiresGovernanceReview",
+        "AllowedToolsExperimental",
+    ] {
+        assert!(catalog::get(a).is_some(), "no rule aliases AgentEval's {a}");
+    }
+}
+
+/// A snapshot of the whole id set: renames and removals show up in review.
+#[test]
+fn id_set_snapshot() {
+    let got: Vec<&str> = catalog::all().iter().map(|m| m.id).collect();
+    let snapshot = root().join("tests/snapshots/rule-ids.txt");
+    let text = got.join("\n") + "\n";
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
+        fs::write(&snapshot, &text).unwrap();
+    }
+    let want = fs::read_to_string(&snapshot).unwrap_or_default();
+    assert_eq!(
+        want, text,
+        "rule id set changed; review and run `UPDATE_SNAPSHOTS=1 cargo test --test catalog`"
+    );
+}
+
+/// docs/rules.md is generated from the catalog and must be fresh.
+#[test]
+fn rules_doc_is_fresh() {
+    let want = catalog::render_rules_markdown();
+    let path = root().join("docs/rules.md");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        fs::write(&path, &want).unwrap();
+    }
+    let got = fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        got == want,
+        "docs/rules.md is stale; regenerate with `UPDATE_DOCS=1 cargo test --test catalog` (or `skillguard rules --format markdown > docs/rules.md`)"
+    );
+}
+
+/// docs/discovery.md lists every convention of the data table.
+#[test]
+fn discovery_doc_lists_every_convention() {
+    let doc = fs::read_to_string(root().join("docs/discovery.md")).unwrap();
+    for c in skillguard::conventions::CONVENTIONS {
+        assert!(
+            doc.contains(&format!("`{}`", c.path)),
+            "docs/discovery.md lacks `{}`",
+            c.path
+        );
+    }
+}

@@ -1,0 +1,622 @@
+//! CLI contract: formats, exit codes, determinism, escaping, bad input.
+#![allow(clippy::print_stderr)] // tests explain skipped checks on stderr
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run skillguard")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(p: &Path, s: &str) {
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, s).unwrap();
+}
+
+fn skill(root: &Path, rel: &str, name: &str) {
+    write(
+        &root.join(rel).join("SKILL.md"),
+        &format!(
+            "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n# {name}\n"
+        ),
+    );
+}
+
+#[test]
+fn demo_renders_in_all_formats() {
+    for fmt in ["console", "markdown", "json", "sarif"] {
+        let o = run(&["scan", "--repo", "fixtures/demo", "--format", fmt]);
+        assert_eq!(o.status.code(), Some(0), "{fmt}: {}", stderr(&o));
+        assert!(!o.stdout.is_empty(), "{fmt} produced no output");
+    }
+    let o = run(&["scan", "--repo", "fixtures/demo"]);
+    let out = stdout(&o);
+    for needle in [
+        ".claude/skills/expense-report",
+        ".agents/skills/expense-report",
+        "name-consecutive-hyphens",
+        "frontmatter-unclosed",
+        "yaml-syntax-error",
+        "skill-filename-noncanonical",
+        "script-requires-governance-review",
+        "summary:",
+    ] {
+        assert!(
+            out.contains(needle),
+            "console output lacks {needle}:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn exit_codes() {
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "--fail-on-noncompliant",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&["scan", "--repo", "fixtures/demo", "--fail-on", "critical"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["scan", "--repo", "fixtures/demo", "--fail-on", "info"]);
+    assert_eq!(o.status.code(), Some(1));
+    // A clean skill passes the strictest gate.
+    let o = run(&[
+        "scan",
+        "fixtures/demo/.github/skills/pdf-tools",
+        "--fail-on",
+        "info",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn unknown_format_is_a_usage_error_before_scanning() {
+    let o = run(&["scan", "/definitely/not/here", "--format", "yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("--format"), "{e}");
+    assert!(
+        !e.contains("/definitely/not/here: no such"),
+        "scanned before validating: {e}"
+    );
+}
+
+#[test]
+fn missing_root_exits_2_with_one_line() {
+    for args in [
+        vec!["scan", "/definitely/not/here"],
+        vec!["scan", "--repo", "/definitely/not/here"],
+        vec!["scan-workspace", "/definitely/not/here"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains("/definitely/not/here"), "{e}");
+        assert!(o.stdout.is_empty());
+    }
+    let o = run(&["scan", "Cargo.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a directory"));
+}
+
+#[test]
+fn json_is_versioned_with_string_enums_and_coverage() {
+    let o = run(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["tool"]["name"], "skillguard");
+    assert_eq!(v["mode"], "repo");
+    let cov = &v["coverage"];
+    for k in [
+        "SkillCount",
+        "WithResources",
+        "WithScripts",
+        "StageHistogram",
+        "SilentlyExcludedCount",
+    ] {
+        assert!(!cov[k].is_null(), "coverage lacks {k}");
+    }
+    assert_eq!(cov["StageHistogram"]["load"], cov["SkillCount"]);
+    let findings = v["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        assert!(
+            f["severity"].is_string() && f["confidence"].is_string() && f["category"].is_string()
+        );
+        assert_eq!(f["fingerprint"].as_str().unwrap().len(), 64);
+        assert!(!f["location"]["path"].as_str().unwrap().contains('\\'));
+    }
+    let gov = findings
+        .iter()
+        .find(|f| f["rule_id"] == "script-requires-governance-review")
+        .unwrap();
+    assert_eq!(gov["agenteval_alias"], "ScriptRequiresGovernanceReview");
+    let skills = v["skills"].as_array().unwrap();
+    let er = skills
+        .iter()
+        .find(|s| s["path"] == ".claude/skills/expense-report")
+        .unwrap();
+    assert_eq!(er["convention"], ".claude/skills");
+    assert_eq!(er["kind"], "skill");
+    let files = er["files"].as_array().unwrap();
+    assert!(
+        files
+            .iter()
+            .all(|f| f["sha256"].as_str().map(str::len) == Some(64))
+    );
+    assert!(files.iter().any(|f| f["kind"] == "script"));
+    assert_eq!(er["frontmatter"]["metadata"]["version"], "1.2");
+}
+
+#[test]
+fn fingerprints_do_not_depend_on_location() {
+    // The same skill under two conventions yields the same fingerprint for the same finding.
+    let o = run(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fps: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["rule_id"] == "script-requires-governance-review" && f["skill"] == "expense-report"
+        })
+        .map(|f| f["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(fps.len(), 2);
+    assert_eq!(fps[0], fps[1]);
+}
+
+#[test]
+fn sarif_validates_against_the_2_1_0_schema() {
+    let mut schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string("fixtures/sarif/sarif-schema-2.1.0.json").unwrap(),
+    )
+    .unwrap();
+    // The official schema's `language` patterns have a stray `]` that strict regex engines reject
+    // as a pattern; patch them in memory (the vendored file stays byte-identical to upstream).
+    fn patch(v: &mut serde_json::Value, n: &mut usize) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k == "pattern" && x == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" {
+                        *x = serde_json::json!("^[a-zA-Z]{2}$|^[a-zA-Z]{2}-[a-zA-Z]{2}$");
+                        *n += 1;
+                    } else {
+                        patch(x, n);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| patch(x, n)),
+            _ => {}
+        }
+    }
+    let mut patched = 0;
+    patch(&mut schema, &mut patched);
+    assert!(patched >= 1, "schema no longer needs the patch; remove it");
+    let validator = jsonschema::draft4::new(&schema).expect("schema compiles");
+    for target in [
+        vec!["scan", "--repo", "fixtures/demo"],
+        vec!["scan", "fixtures/demo/.github/skills"],
+    ] {
+        let mut args = target.clone();
+        args.extend(["--format", "sarif"]);
+        let o = run(&args);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&v)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "SARIF invalid: {errors:#?}");
+        let run0 = &v["runs"][0];
+        let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), skillguard::catalog::all().len());
+        for r in run0["results"].as_array().unwrap() {
+            let idx = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(rules[idx]["id"], r["ruleId"]);
+            assert!(r["partialFingerprints"]["skillguard/v1"].is_string());
+            if let Some(region) = r["locations"][0]["physicalLocation"].get("region") {
+                assert!(region["startLine"].as_u64().unwrap() >= 1);
+            }
+        }
+        for r in rules {
+            assert!(r["properties"]["security-severity"].is_string());
+            assert!(r["help"]["markdown"].as_str().unwrap().len() > 20);
+        }
+    }
+}
+
+fn big_tree() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        let conv = [
+            ".claude/skills",
+            ".agents/skills",
+            "skills",
+            ".github/skills",
+        ][i % 4];
+        let name = format!("skill-{i:03}");
+        skill(t.path(), &format!("{conv}/{name}"), &name);
+        write(
+            &t.path().join(format!("{conv}/{name}/scripts/run.py")),
+            "print('hi')\n",
+        );
+        if i % 7 == 0 {
+            write(
+                &t.path().join(format!("{conv}/{name}/SKILL.md")),
+                "---\nname: Bad_Name\n---\n",
+            );
+        }
+    }
+    t
+}
+
+#[test]
+fn single_thread_and_parallel_print_identical_bytes() {
+    let t = big_tree();
+    let root = t.path().to_str().unwrap();
+    for fmt in ["console", "json", "sarif", "markdown"] {
+        let a = run(&["scan", "--repo", root, "--format", fmt, "-j1"]);
+        let b = run(&["scan", "--repo", root, "--format", fmt, "-j4"]);
+        let c = run(&["scan", "--repo", root, "--format", fmt]);
+        assert_eq!(a.stdout, b.stdout, "{fmt}: -j1 and -j4 differ");
+        assert_eq!(a.stdout, c.stdout, "{fmt}: -j1 and default differ");
+    }
+    let a = run(&["scan-workspace", "fixtures", "--format", "json", "-j1"]);
+    let b = run(&["scan-workspace", "fixtures", "--format", "json", "-j3"]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let o = run(&["scan", "--repo", "fixtures/demo"]);
+    assert!(!o.stdout.contains(&0x1b), "colour on a pipe");
+    let o = run(&["scan", "--repo", "fixtures/demo", "--color", "always"]);
+    assert!(o.stdout.contains(&0x1b));
+    let o = run(&["scan", "--repo", "fixtures/demo", "--color", "never"]);
+    assert!(!o.stdout.contains(&0x1b));
+    let o = bin()
+        .args(["scan", "--repo", "fixtures/demo"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!o.stdout.contains(&0x1b));
+}
+
+#[test]
+fn output_file_and_diagnostics_on_stderr() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("report.sarif");
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "--format",
+        "sarif",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("report written to"));
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    // No temporary file is left behind.
+    let names: Vec<_> = fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    // An unwritable output location is an I/O error (exit 2).
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "-o",
+        "/definitely/not/here/report.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn hostile_text_is_sanitised_and_escaped() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        &t.path().join("skills/evil/SKILL.md"),
+        "---\nname: \"evil\\e[31m|<img src=x>\\u202e\"\ndescription: x\n---\n[a](missing|<b>.md)\n",
+    );
+    let root = t.path().to_str().unwrap();
+    let o = run(&["scan", "--repo", root]);
+    let out = stdout(&o);
+    assert!(!out.contains('\u{1b}'), "raw ESC in console output");
+    assert!(
+        !out.contains('\u{202e}'),
+        "raw bidi control in console output"
+    );
+    assert!(out.contains("\\u{001B}"), "{out}");
+    let o = run(&["scan", "--repo", root, "--format", "markdown"]);
+    let md = stdout(&o);
+    assert!(!md.contains("<img"), "{md}");
+    assert!(md.contains("&lt;img"), "{md}");
+    assert!(!md.contains('\u{1b}'));
+    // JSON keeps the exact text (escaped by JSON itself).
+    let o = run(&["scan", "--repo", root, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["skills"][0]["frontmatter"]["name"]
+            .as_str()
+            .unwrap()
+            .contains('\u{1b}')
+    );
+}
+
+#[test]
+fn single_skill_paths_and_skill_file_argument() {
+    let o = run(&[
+        "scan",
+        "fixtures/demo/.claude/skills/expense-report",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["skills"][0]["path"], "expense-report");
+    let o2 = run(&[
+        "scan",
+        "fixtures/demo/.claude/skills/expense-report/SKILL.md",
+        "--format",
+        "json",
+    ]);
+    let v2: serde_json::Value = serde_json::from_slice(&o2.stdout).unwrap();
+    assert_eq!(v["skills"], v2["skills"]);
+    assert_eq!(v["findings"], v2["findings"]);
+    assert_eq!(
+        v["findings"][0]["location"]["path"],
+        "expense-report/scripts/summarize.py"
+    );
+}
+
+#[test]
+fn workspace_reports_per_repository_and_survives_a_bad_repo() {
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), "repo-a/.claude/skills/alpha", "alpha");
+    skill(t.path(), "repo-b/.agents/skills/beta", "beta");
+    skill(t.path(), "repo-b/skills/gamma", "gamma");
+    fs::create_dir_all(t.path().join(".git")).unwrap();
+    write(&t.path().join("notes.txt"), "not a repo");
+    let root = t.path().to_str().unwrap();
+    let o = run(&["scan-workspace", root, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["mode"], "workspace");
+    assert_eq!(v["summary"]["hidden_entries_skipped"], 1);
+    let repos = v["repositories"].as_array().unwrap();
+    assert_eq!(repos.len(), 2);
+    assert_eq!(repos[0]["repo"], "repo-a");
+    assert_eq!(repos[0]["skills"], 1);
+    assert_eq!(repos[1]["skills"], 2);
+    let paths: Vec<&str> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "repo-a/.claude/skills/alpha",
+            "repo-b/.agents/skills/beta",
+            "repo-b/skills/gamma"
+        ]
+    );
+    assert!(stderr(&o).contains("repo-a: 1 skill(s)"));
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_repository_is_reported_and_others_continue() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), "good/.claude/skills/alpha", "alpha");
+    skill(t.path(), "locked/.claude/skills/beta", "beta");
+    let locked = t.path().join("locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let readable_anyway = fs::read_dir(&locked).is_ok(); // running as root
+    let o = run(&[
+        "scan-workspace",
+        t.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let repos = v["repositories"].as_array().unwrap();
+    assert_eq!(repos[0]["repo"], "good");
+    assert_eq!(repos[0]["skills"], 1);
+    if readable_anyway {
+        eprintln!("note: running as root; permission denial cannot be exercised");
+        assert_eq!(repos[1]["skills"], 1);
+    } else {
+        assert!(repos[1]["error"].is_string(), "{}", stdout(&o));
+        assert!(
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["rule_id"] == "path-unreadable")
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_escapes_and_deep_trees_are_bounded() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    skill(&repo, ".claude/skills/alpha", "alpha");
+    // A loop back to an ancestor, a link out of the repository, a dangling link.
+    symlink("../..", repo.join(".claude/skills/alpha/loop")).unwrap();
+    write(&t.path().join("secret.txt"), "outside");
+    symlink(
+        "../../../../secret.txt",
+        repo.join(".claude/skills/alpha/secret.txt"),
+    )
+    .unwrap();
+    symlink("nowhere.md", repo.join(".claude/skills/alpha/gone.md")).unwrap();
+    // A tree deeper than the bound.
+    let mut deep = repo.join(".claude/skills/alpha/references");
+    for i in 0..40 {
+        deep = deep.join(format!("d{i}"));
+    }
+    fs::create_dir_all(&deep).unwrap();
+    write(&deep.join("x.md"), "deep");
+    let o = run(&[
+        "scan",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-depth",
+        "8",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule_id"].as_str().unwrap())
+        .collect();
+    for r in [
+        "symlink-escapes-root",
+        "symlink-dangling",
+        "walk-limit-reached",
+    ] {
+        assert!(rules.contains(&r), "{r} missing from {rules:?}");
+    }
+    // The escaping target was never read: no hash recorded for it.
+    let files = v["skills"][0]["files"].as_array().unwrap();
+    let secret = files.iter().find(|f| f["path"] == "secret.txt").unwrap();
+    assert!(secret["sha256"].is_null());
+    assert_eq!(secret["symlink"]["state"], "escapes-root");
+}
+
+#[test]
+fn many_sibling_folders_are_scanned() {
+    let t = tempfile::tempdir().unwrap();
+    let base = t.path().join("skills");
+    for i in 0..2000 {
+        fs::create_dir_all(base.join(format!("empty-{i:05}"))).unwrap();
+    }
+    skill(t.path(), "skills/real-one", "real-one");
+    let o = run(&["scan", base.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["skills"], 1);
+    // The directory bound produces a finding when hit.
+    let o = run(&[
+        "scan",
+        base.to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-dirs",
+        "100",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "walk-limit-reached")
+    );
+}
+
+#[test]
+fn rules_and_explain() {
+    let o = run(&["rules"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for m in skillguard::catalog::all() {
+        assert!(out.contains(m.id));
+    }
+    let o = run(&["explain", "name-directory-mismatch"]);
+    assert!(stdout(&o).contains("## What it does"));
+    let o = run(&["explain", "NameMismatchesDirectory"]);
+    assert!(stdout(&o).starts_with("name-directory-mismatch"));
+    let o = run(&["explain", "no-such-rule"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["rules", "--format", "markdown"]);
+    assert_eq!(stdout(&o), fs::read_to_string("docs/rules.md").unwrap());
+    let o = run(&["rules", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["rules"].as_array().unwrap().len(),
+        skillguard::catalog::all().len()
+    );
+}
+
+#[test]
+fn quiet_shows_only_what_fails_the_gate() {
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "--quiet",
+        "--fail-on",
+        "high",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("name-consecutive-hyphens"));
+    assert!(!out.contains("script-requires-governance-review"), "{out}");
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn gitignore_is_off_by_default() {
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), ".claude/skills/hidden-one", "hidden-one");
+    write(&t.path().join(".gitignore"), ".claude/\n");
+    let root: PathBuf = t.path().to_path_buf();
+    let o = run(&["scan", "--repo", root.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["summary"]["skills"], 1,
+        "ignored skill must still be scanned by default"
+    );
+    let o = run(&[
+        "scan",
+        "--repo",
+        root.to_str().unwrap(),
+        "--format",
+        "json",
+        "--respect-gitignore",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["summary"]["skills"], 0,
+        "--respect-gitignore must honour .gitignore"
+    );
+}

@@ -99,7 +99,17 @@ pub struct Shared<'a> {
 
 /// Analyses one skill; returns its artifact record and findings.
 pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Finding>) {
-    let dir_name = sd.rel.rsplit('/').next().unwrap_or(&sd.rel).to_owned();
+    let group = shared.groups.get(sd.group);
+    let dir_name = match group {
+        // A skill at the root of a repository is named after the repository folder.
+        Some(g) if sd.rel == g.boundary_rel => g
+            .boundary
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_owned(),
+        _ => sd.rel.rsplit('/').next().unwrap_or(&sd.rel).to_owned(),
+    };
     if shared.panic_on == Some(dir_name.as_str()) {
         panic!("test hook: forced panic while analysing `{dir_name}`");
     }
@@ -294,9 +304,11 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     rules::inventory::check_scripts(&mut cx);
     rules::inventory::check_filename(&mut cx, &sd.entry, &sd.variants);
     rules::inventory::check_nested(&mut cx, &sd.entry, sd.nested_in.as_deref());
+    if group.is_some_and(|g| g.conventions_apply) && sd.convention.is_none() {
+        rules::inventory::check_outside_conventions(&mut cx, &sd.entry);
+    }
 
     // The skill folder (or an ancestor below the boundary) or its entry file is a link.
-    let group = shared.groups.get(sd.group);
     let mut link: Option<(String, SymlinkInfo)> = None;
     let mut p = sd.rel.as_str();
     loop {
@@ -360,7 +372,6 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         .and_then(|d| d.root())
         .map(|r| r.to_json())
         .unwrap_or(serde_json::Value::Null);
-    let group = shared.groups.get(sd.group);
     let artifact = Artifact {
         kind: ArtifactKind::Skill,
         path: sd.rel.clone(),

@@ -93,6 +93,7 @@ pub const RULE_FILES: &[(&str, &str)] = rule_files![
     "script-requires-governance-review.md",
     "skill-filename-noncanonical.md",
     "skill-nested.md",
+    "skill-outside-conventions.md",
     "special-file.md",
     "symlink-dangling.md",
     "symlink-escapes-root.md",

@@ -120,6 +120,9 @@ pub struct CommonArgs {
     /// Honour .gitignore files (off by default: skills live in hidden and ignored folders).
     #[arg(long, help_heading = "Scan")]
     pub respect_gitignore: bool,
+    /// Repository scans: walk only the known skills conventions, not the whole repository.
+    #[arg(long, help_heading = "Scan")]
+    pub conventions_only: bool,
     /// Do not enter directories deeper than N below a walk root.
     #[arg(long, default_value_t = 12, value_name = "N", help_heading = "Scan")]
     pub max_depth: usize,
@@ -200,6 +203,7 @@ impl CommonArgs {
                 max_dirs: self.max_dirs.max(1),
                 threads: self.threads,
                 respect_gitignore: self.respect_gitignore,
+                conventions_only: self.conventions_only,
             },
             read: ReadOptions {
                 max_file_size: self.max_file_size,

@@ -29,6 +29,8 @@ pub struct WalkOptions {
     pub max_dirs: usize,
     pub threads: usize,
     pub respect_gitignore: bool,
+    /// Repository scans: walk only the convention roots instead of the whole repository.
+    pub conventions_only: bool,
 }
 
 impl Default for WalkOptions {
@@ -38,6 +40,7 @@ impl Default for WalkOptions {
             max_dirs: 50_000,
             threads: 0,
             respect_gitignore: false,
+            conventions_only: false,
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct Group {
     pub absent_conventions: Vec<&'static str>,
     /// Error that prevented scanning the group at all.
     pub error: Option<String>,
+    /// Repository scans: skills are expected under conventions.
+    pub conventions_apply: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,6 +254,8 @@ pub fn is_skill_file_name(name: &str) -> bool {
 pub struct Plan {
     pub groups: Vec<Group>,
     pub starts: Vec<StartRoot>,
+    /// Symlinked roots walked by the link pass under their own path.
+    pub link_starts: Vec<StartRoot>,
     pub issues: Vec<WalkIssue>,
     pub hidden: usize,
 }
@@ -330,6 +337,7 @@ pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
         convention_roots: Vec::new(),
         absent_conventions: Vec::new(),
         error: None,
+        conventions_apply: false,
     };
     let start = StartRoot {
         abs: canon,
@@ -350,7 +358,9 @@ fn plan_repo_group(
     rel_prefix: &str,
     repo: Option<String>,
     group_idx: usize,
+    conventions_only: bool,
     starts: &mut Vec<StartRoot>,
+    link_starts: &mut Vec<StartRoot>,
     issues: &mut Vec<WalkIssue>,
 ) -> Group {
     let mut group = Group {
@@ -360,8 +370,10 @@ fn plan_repo_group(
         convention_roots: Vec::new(),
         absent_conventions: Vec::new(),
         error: None,
+        conventions_apply: true,
     };
-    let mut found: BTreeMap<String, (&'static Convention, PathBuf)> = BTreeMap::new();
+    // rel -> (convention, what to walk, whether the root is a symlink)
+    let mut found: BTreeMap<String, (&'static Convention, PathBuf, bool)> = BTreeMap::new();
     for conv in conventions::CONVENTIONS {
         let mut candidates: Vec<String> = vec![String::new()];
         for seg in conv.path.split('/') {
@@ -395,7 +407,7 @@ fn plan_repo_group(
             };
             let rel = join_rel(rel_prefix, &cand);
             if meta.is_dir() {
-                found.insert(rel, (conv, abs));
+                found.insert(rel, (conv, abs, false));
                 any = true;
             } else if meta.file_type().is_symlink() {
                 any = true;
@@ -403,7 +415,7 @@ fn plan_repo_group(
                 match info.state {
                     LinkState::Inside if info.target_is_dir => {
                         let real = fs::canonicalize(&abs).unwrap_or(abs);
-                        found.insert(rel, (conv, real));
+                        found.insert(rel, (conv, real, true));
                     }
                     LinkState::EscapesRoot => issues.push(WalkIssue {
                         rule: ids::SYMLINK_ESCAPES_ROOT,
@@ -431,10 +443,31 @@ fn plan_repo_group(
             group.absent_conventions.push(conv.path);
         }
     }
+    for (rel, (conv, _, _)) in &found {
+        group.convention_roots.push((rel.clone(), conv));
+    }
+    if !conventions_only {
+        // One walk of the whole repository: skills outside every convention are found too,
+        // and symlinked convention roots are walked by the link pass under their own path.
+        starts.push(StartRoot {
+            abs: repo_abs.to_path_buf(),
+            rel: rel_prefix.to_owned(),
+            group: group_idx,
+        });
+        return group;
+    }
     // Walk only roots not already inside another root; attribution keeps all.
     let mut walked: Vec<&String> = Vec::new();
-    for (rel, (conv, abs)) in &found {
-        group.convention_roots.push((rel.clone(), conv));
+    for (rel, (_, abs, linked)) in &found {
+        if *linked {
+            // Walked by the link pass under the link's own path.
+            link_starts.push(StartRoot {
+                abs: abs.clone(),
+                rel: rel.clone(),
+                group: group_idx,
+            });
+            continue;
+        }
         let covered = walked
             .iter()
             .any(|w| rel.starts_with(w.as_str()) && rel.as_bytes().get(w.len()) == Some(&b'/'));
@@ -451,21 +484,32 @@ fn plan_repo_group(
 }
 
 /// Plans a `scan --repo ROOT`.
-pub fn plan_repo(root: &Path) -> Result<Plan, DiscoverError> {
+pub fn plan_repo(root: &Path, conventions_only: bool) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(root)?;
     let mut starts = Vec::new();
+    let mut link_starts = Vec::new();
     let mut issues = Vec::new();
-    let g = plan_repo_group(&canon, "", None, 0, &mut starts, &mut issues);
+    let g = plan_repo_group(
+        &canon,
+        "",
+        None,
+        0,
+        conventions_only,
+        &mut starts,
+        &mut link_starts,
+        &mut issues,
+    );
     Ok(Plan {
         groups: vec![g],
         starts,
+        link_starts,
         issues,
         hidden: 0,
     })
 }
 
 /// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
-pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
+pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(dir)?;
     let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
         path: dir.display().to_string(),
@@ -496,6 +540,7 @@ pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
     names.sort_by(|a, b| a.0.cmp(&b.0));
     let mut groups = Vec::new();
     let mut starts = Vec::new();
+    let mut link_starts = Vec::new();
     for (name, ft) in names {
         let abs = canon.join(&name);
         let idx = groups.len();
@@ -507,7 +552,9 @@ pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
                         &name,
                         Some(name.clone()),
                         idx,
+                        conventions_only,
                         &mut starts,
+                        &mut link_starts,
                         &mut issues,
                     );
                     groups.push(g);
@@ -526,6 +573,7 @@ pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
                         convention_roots: Vec::new(),
                         absent_conventions: Vec::new(),
                         error: Some(e.to_string()),
+                        conventions_apply: true,
                     });
                 }
             }
@@ -537,6 +585,7 @@ pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
                 convention_roots: Vec::new(),
                 absent_conventions: Vec::new(),
                 error: Some("symbolic link; not scanned as a repository".into()),
+                conventions_apply: false,
             };
             let info = resolve_link(&abs, &pseudo);
             issues.push(WalkIssue {
@@ -558,6 +607,7 @@ pub fn plan_workspace(dir: &Path) -> Result<Plan, DiscoverError> {
     Ok(Plan {
         groups,
         starts,
+        link_starts,
         issues,
         hidden,
     })
@@ -606,7 +656,23 @@ struct Collector<'a> {
     issues: Mutex<Vec<WalkIssue>>,
 }
 
+/// Directory names not walked outside convention roots: version-control
+/// internals and installed dependencies, which no harness loads skills from.
+pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+
 impl Collector<'_> {
+    fn is_skipped_dir(&self, group: usize, rel: &str) -> bool {
+        if !SKIPPED_DIRS.contains(&file_name(rel)) {
+            return false;
+        }
+        let Some(g) = self.groups.get(group) else {
+            return true;
+        };
+        !g.convention_roots.iter().any(|(root, _)| {
+            rel.starts_with(root.as_str()) && rel.as_bytes().get(root.len()) == Some(&b'/')
+        })
+    }
+
     fn issue(&self, rule: &'static str, rel: String, message: String, group: usize) {
         self.issues
             .lock()
@@ -660,6 +726,9 @@ impl Collector<'_> {
             return WalkState::Continue;
         };
         if ft.is_dir() {
+            if entry.depth() > 0 && self.is_skipped_dir(group, &rel) {
+                return WalkState::Skip;
+            }
             if entry.depth() > 0 {
                 let n = self.dirs[group].fetch_add(1, Ordering::Relaxed) + 1;
                 if n > self.opts.max_dirs {
@@ -782,6 +851,7 @@ fn builder(path: &Path, opts: &WalkOptions) -> WalkBuilder {
 pub fn walk(
     groups: &[Group],
     starts: &[StartRoot],
+    extra_link_starts: &[StartRoot],
     opts: &WalkOptions,
 ) -> (Vec<Entry>, Vec<WalkIssue>) {
     let collector = Collector {
@@ -815,7 +885,9 @@ pub fn walk(
             _ => None,
         })
         .collect();
+    link_starts.extend(extra_link_starts.iter().cloned());
     link_starts.sort_by(|a, b| a.rel.cmp(&b.rel));
+    link_starts.dedup_by(|a, b| a.rel == b.rel);
     link_starts.truncate(10_000);
     for ls in &link_starts {
         run_parallel(&collector, std::slice::from_ref(ls), opts, 1, true);

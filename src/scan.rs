@@ -105,8 +105,8 @@ fn issue_to_finding(issue: &WalkIssue, owner: Option<(&str, &str)>) -> Finding {
 pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
     let plan = match mode {
         Mode::Path => discover::plan_path(target)?,
-        Mode::Repo => discover::plan_repo(target)?,
-        Mode::Workspace => discover::plan_workspace(target)?,
+        Mode::Repo => discover::plan_repo(target, opts.walk.conventions_only)?,
+        Mode::Workspace => discover::plan_workspace(target, opts.walk.conventions_only)?,
     };
     let mut plan = plan;
     if opts.walk.respect_gitignore {
@@ -115,12 +115,13 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let discover::Plan {
         groups,
         starts,
+        link_starts,
         mut issues,
         hidden,
     } = plan;
     let mut walk_opts = opts.walk.clone();
     walk_opts.threads = opts.threads;
-    let (entries, walk_issues) = discover::walk(&groups, &starts, &walk_opts);
+    let (entries, walk_issues) = discover::walk(&groups, &starts, &link_starts, &walk_opts);
     issues.extend(walk_issues);
 
     let skills = discover::group_skills(&entries, &groups);

@@ -620,3 +620,104 @@ fn gitignore_is_off_by_default() {
         "--respect-gitignore must honour .gitignore"
     );
 }
+
+#[test]
+fn skills_outside_conventions_are_found_and_reported() {
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), ".agents/skills/inside", "inside");
+    skill(t.path(), "tools/outside", "outside");
+    skill(t.path(), "node_modules/pkg/vendored", "vendored");
+    skill(t.path(), ".claude/skills/node_modules", "node_modules");
+    let root = t.path().to_str().unwrap();
+    let o = run(&["scan", "--repo", root, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths: Vec<&str> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    // node_modules is skipped outside conventions, but a skill *named* node_modules under a convention is scanned.
+    assert_eq!(
+        paths,
+        [
+            ".agents/skills/inside",
+            ".claude/skills/node_modules",
+            "tools/outside"
+        ]
+    );
+    let outside: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "skill-outside-conventions")
+        .map(|f| f["skill_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(outside, ["tools/outside"]);
+    let o = run(&[
+        "scan",
+        "--repo",
+        root,
+        "--format",
+        "json",
+        "--conventions-only",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["skills"], 2);
+    // A plain path scan has no conventions, so the rule never fires there.
+    let o = run(&[
+        "scan",
+        t.path().join("tools").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["rule_id"] != "skill-outside-conventions")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_convention_root_is_walked_under_its_own_path() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), ".agents/skills/shared", "shared");
+    fs::create_dir_all(t.path().join(".claude")).unwrap();
+    symlink("../.agents/skills", t.path().join(".claude/skills")).unwrap();
+    for extra in [&[][..], &["--conventions-only"][..]] {
+        let mut args = vec![
+            "scan",
+            "--repo",
+            t.path().to_str().unwrap(),
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let paths: Vec<&str> = v["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            [".agents/skills/shared", ".claude/skills/shared"],
+            "{extra:?}"
+        );
+        let linked = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule_id"] == "symlinked-skill")
+            .count();
+        assert_eq!(linked, 1, "{extra:?}");
+        assert_eq!(v["skills"][1]["convention"], ".claude/skills");
+    }
+}

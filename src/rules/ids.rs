@@ -34,6 +34,7 @@ pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
 pub const SKILL_NESTED: &str = "skill-nested";
+pub const SKILL_OUTSIDE_CONVENTIONS: &str = "skill-outside-conventions";
 pub const SPECIAL_FILE: &str = "special-file";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
@@ -80,6 +81,7 @@ pub const ALL: &[&str] = &[
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
     SKILL_FILENAME_NONCANONICAL,
     SKILL_NESTED,
+    SKILL_OUTSIDE_CONVENTIONS,
     SPECIAL_FILE,
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,

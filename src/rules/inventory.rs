@@ -79,3 +79,14 @@ pub fn check_nested(cx: &mut Cx<'_>, entry: &str, parent: Option<&str>) {
         vec![(parent_loc, "enclosing skill".into())],
     );
 }
+
+/// A skill no harness discovers by convention (repository and workspace scans).
+pub fn check_outside_conventions(cx: &mut Cx<'_>, entry: &str) {
+    let loc = Location::file(cx.path_of(entry));
+    cx.emit(
+        ids::SKILL_OUTSIDE_CONVENTIONS,
+        "skill is not under any folder a harness discovers (`.claude/skills`, `.agents/skills`, `.github/skills`, `skills/`, …): it loads only if installed, copied or configured explicitly. Move it under a conventional folder if it should be picked up, or ignore this for templates and fixtures.".into(),
+        loc,
+        "outside-conventions",
+    );
+}

@@ -126,12 +126,28 @@ fn report_split(doc: &SkillDoc, cx: &mut Cx<'_>) {
     }
     match &s.failure {
         None => {}
-        Some(Failure::Missing) => cx.emit(
-            ids::FRONTMATTER_MISSING,
-            "file does not start with `---` frontmatter, so it has no `name` or `description`: strict loaders drop the skill. Start the file with `---`, the fields, and a closing `---`.".into(),
-            cx.at(1, 1),
-            "missing",
-        ),
+        Some(Failure::Missing) => {
+            let t = doc.text.trim();
+            let flattened_link = !t.is_empty()
+                && t.len() < 512
+                && !t.contains(char::is_whitespace)
+                && t.contains('/')
+                && (t.starts_with('.') || t.starts_with('/'));
+            let hint = if flattened_link {
+                format!(
+                    " Its whole content is the path `{}`: this looks like a symbolic link checked out as a plain file (git `core.symlinks=false`, Windows, an archive), which no harness follows. Restore the link or replace it with the real file.",
+                    text::sanitize_line(&text::truncate(t, 120))
+                )
+            } else {
+                " Start the file with `---`, the fields, and a closing `---`.".to_owned()
+            };
+            cx.emit(
+                ids::FRONTMATTER_MISSING,
+                format!("file does not start with `---` frontmatter, so it has no `name` or `description`: strict loaders drop the skill.{hint}"),
+                cx.at(1, 1),
+                "missing",
+            );
+        }
         Some(Failure::MalformedOpener { line, text: t }) => cx.emit(
             ids::FRONTMATTER_DELIMITER_MALFORMED,
             format!(

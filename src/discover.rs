@@ -359,10 +359,14 @@ fn plan_repo_group(
     repo: Option<String>,
     group_idx: usize,
     conventions_only: bool,
-    starts: &mut Vec<StartRoot>,
-    link_starts: &mut Vec<StartRoot>,
-    issues: &mut Vec<WalkIssue>,
+    plan: &mut Plan,
 ) -> Group {
+    let Plan {
+        starts,
+        link_starts,
+        issues,
+        ..
+    } = plan;
     let mut group = Group {
         repo,
         boundary: repo_abs.to_path_buf(),
@@ -486,26 +490,10 @@ fn plan_repo_group(
 /// Plans a `scan --repo ROOT`.
 pub fn plan_repo(root: &Path, conventions_only: bool) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(root)?;
-    let mut starts = Vec::new();
-    let mut link_starts = Vec::new();
-    let mut issues = Vec::new();
-    let g = plan_repo_group(
-        &canon,
-        "",
-        None,
-        0,
-        conventions_only,
-        &mut starts,
-        &mut link_starts,
-        &mut issues,
-    );
-    Ok(Plan {
-        groups: vec![g],
-        starts,
-        link_starts,
-        issues,
-        hidden: 0,
-    })
+    let mut plan = Plan::default();
+    let g = plan_repo_group(&canon, "", None, 0, conventions_only, &mut plan);
+    plan.groups.push(g);
+    Ok(plan)
 }
 
 /// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
@@ -517,10 +505,10 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
     })?;
     let mut names: Vec<(String, fs::FileType)> = Vec::new();
     let mut hidden = 0usize;
-    let mut issues = Vec::new();
+    let mut plan = Plan::default();
     for e in rd.filter_map(Result::ok) {
         let Some(name) = e.file_name().to_str().map(str::to_owned) else {
-            issues.push(WalkIssue {
+            plan.issues.push(WalkIssue {
                 rule: ids::PATH_NOT_UTF8,
                 rel: e.file_name().to_string_lossy().into_owned(),
                 message: "workspace entry name is not valid UTF-8; it was skipped. Rename it."
@@ -538,12 +526,9 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
         }
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut groups = Vec::new();
-    let mut starts = Vec::new();
-    let mut link_starts = Vec::new();
     for (name, ft) in names {
         let abs = canon.join(&name);
-        let idx = groups.len();
+        let idx = plan.groups.len();
         if ft.is_dir() {
             match fs::read_dir(&abs) {
                 Ok(_) => {
@@ -553,20 +538,18 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
                         Some(name.clone()),
                         idx,
                         conventions_only,
-                        &mut starts,
-                        &mut link_starts,
-                        &mut issues,
+                        &mut plan,
                     );
-                    groups.push(g);
+                    plan.groups.push(g);
                 }
                 Err(e) => {
-                    issues.push(WalkIssue {
+                    plan.issues.push(WalkIssue {
                         rule: ids::PATH_UNREADABLE,
                         rel: name.clone(),
                         message: format!("repository `{name}` could not be read ({e}); it was skipped and the other repositories were scanned. Fix its permissions."),
                         group: idx,
                     });
-                    groups.push(Group {
+                    plan.groups.push(Group {
                         repo: Some(name.clone()),
                         boundary: abs,
                         boundary_rel: name,
@@ -588,7 +571,7 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
                 conventions_apply: false,
             };
             let info = resolve_link(&abs, &pseudo);
-            issues.push(WalkIssue {
+            plan.issues.push(WalkIssue {
                 rule: match info.state {
                     LinkState::EscapesRoot => ids::SYMLINK_ESCAPES_ROOT,
                     LinkState::Inside => ids::SYMLINKED_SKILL,
@@ -601,16 +584,11 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
                 ),
                 group: idx,
             });
-            groups.push(pseudo);
+            plan.groups.push(pseudo);
         }
     }
-    Ok(Plan {
-        groups,
-        starts,
-        link_starts,
-        issues,
-        hidden,
-    })
+    plan.hidden = hidden;
+    Ok(plan)
 }
 
 fn is_executable(meta: &fs::Metadata) -> bool {

@@ -228,8 +228,23 @@ impl CommonArgs {
     }
 }
 
-/// Writes `bytes` to `path` atomically (temporary file in the same directory, then rename).
+/// Writes `bytes` to `path`. A new or regular file is replaced atomically (a
+/// temporary file in the same directory, fsync, rename), so a reader never sees a
+/// half-written report. Anything else that already exists — a device such as
+/// `/dev/null`, a FIFO, a symlink — is written through in place and never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => {
+            let mut f = fs::OpenOptions::new()
+                .write(true)
+                .truncate(true)
+                .open(path)?;
+            return f.write_all(bytes);
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -240,7 +255,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or("report");
     let tmp = dir.join(format!(".{name}.skillguard-{}.tmp", std::process::id()));
     let res = (|| {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         fs::rename(&tmp, path)

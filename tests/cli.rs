@@ -721,3 +721,65 @@ fn symlinked_convention_root_is_walked_under_its_own_path() {
         assert_eq!(v["skills"][1]["convention"], ".claude/skills");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn output_to_a_device_fifo_or_symlink_is_written_through_not_replaced() {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let t = tempfile::tempdir().unwrap();
+    // A FIFO stands in for /dev/null or /dev/stdout: it must stay a FIFO.
+    let fifo = t.path().join("out.fifo");
+    let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(st.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            fs::File::open(&fifo)
+                .unwrap()
+                .read_to_string(&mut s)
+                .unwrap();
+            s
+        })
+    };
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "--format",
+        "json",
+        "-o",
+        fifo.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let got = reader.join().unwrap();
+    assert!(got.contains("\"version\": 1"));
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    // A symlinked report path keeps its link; the target receives the report.
+    let target = t.path().join("real.json");
+    fs::write(&target, "old").unwrap();
+    let link = t.path().join("link.json");
+    symlink(&target, &link).unwrap();
+    let o = run(&[
+        "scan",
+        "--repo",
+        "fixtures/demo",
+        "--format",
+        "json",
+        "-o",
+        link.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::read_to_string(&target)
+            .unwrap()
+            .contains("\"version\": 1")
+    );
+}

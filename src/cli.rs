@@ -123,7 +123,7 @@ pub struct CommonArgs {
     /// Repository scans: walk only the known skills conventions, not the whole repository.
     #[arg(long, help_heading = "Scan")]
     pub conventions_only: bool,
-    /// Do not enter directories deeper than N below a walk root.
+    /// Do not enter directories N or more levels below a walk root.
     #[arg(long, default_value_t = 12, value_name = "N", help_heading = "Scan")]
     pub max_depth: usize,
     /// Stop descending after N directories per repository.

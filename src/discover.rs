@@ -23,7 +23,7 @@ use crate::rules::ids;
 /// Bounds and switches for the walk.
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
-    /// Directories deeper than this below a walk root are not entered.
+    /// Directories this many or more levels below a walk root are not entered.
     pub max_depth: usize,
     /// Directories per repository (or per scanned path) before the walk stops descending.
     pub max_dirs: usize,
@@ -415,6 +415,15 @@ fn plan_repo_group(
                 any = true;
             } else if meta.file_type().is_symlink() {
                 any = true;
+                if !conventions_only {
+                    // The whole-repository walk records this link (and walks it when it
+                    // stays inside); stray-link findings come from there.
+                    let info = resolve_link(&abs, &group);
+                    if info.state == LinkState::Inside && info.target_is_dir {
+                        found.insert(rel, (conv, fs::canonicalize(&abs).unwrap_or(abs), true));
+                    }
+                    continue;
+                }
                 let info = resolve_link(&abs, &group);
                 match info.state {
                     LinkState::Inside if info.target_is_dir => {

@@ -101,6 +101,70 @@ fn issue_to_finding(issue: &WalkIssue, owner: Option<(&str, &str)>) -> Finding {
     }
 }
 
+/// Links and special files that belong to no skill: a link out of the boundary
+/// anywhere in the walked tree, a dangling link where skills are expected (a
+/// scanned skills root, a convention root), and FIFOs, sockets and devices.
+fn stray_issues(
+    entries: &[discover::Entry],
+    skills: &[discover::SkillDir],
+    groups: &[discover::Group],
+) -> Vec<WalkIssue> {
+    let mut member = vec![false; entries.len()];
+    for sd in skills {
+        for &i in &sd.members {
+            member[i] = true;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if member[i] {
+            continue;
+        }
+        let g = groups.get(e.group);
+        let where_skills_live = g.is_some_and(|g| {
+            !g.conventions_apply
+                || g.convention_roots.iter().any(|(root, _)| {
+                    e.rel.starts_with(root.as_str())
+                        && e.rel.as_bytes().get(root.len()) == Some(&b'/')
+                })
+        });
+        let shown = crate::text::sanitize_line(&e.rel).into_owned();
+        match &e.kind {
+            EntryKind::Symlink(info) if info.state == LinkState::EscapesRoot => out.push(WalkIssue {
+                rule: ids::SYMLINK_ESCAPES_ROOT,
+                rel: e.rel.clone(),
+                message: format!(
+                    "`{shown}` is a symlink to `{}`, outside the scanned root; it was not followed, and a harness that follows it loads content that was never reviewed. Replace the link with the content itself.",
+                    crate::text::sanitize_line(&info.target)
+                ),
+                group: e.group,
+            }),
+            EntryKind::Symlink(info)
+                if matches!(info.state, LinkState::Dangling | LinkState::Loop) && where_skills_live =>
+            {
+                out.push(WalkIssue {
+                    rule: ids::SYMLINK_DANGLING,
+                    rel: e.rel.clone(),
+                    message: format!(
+                        "`{shown}` is a symlink to `{}`, which {}; if it was meant to be a skill, no harness sees it. Fix or remove the link.",
+                        crate::text::sanitize_line(&info.target),
+                        if info.state == LinkState::Loop { "loops back on itself" } else { "does not exist" }
+                    ),
+                    group: e.group,
+                })
+            }
+            EntryKind::Special(kind) => out.push(WalkIssue {
+                rule: ids::SPECIAL_FILE,
+                rel: e.rel.clone(),
+                message: format!("`{shown}` is a {kind}; skillguard never opens it, and a skills tree has no reason to contain one. Remove it."),
+                group: e.group,
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Runs a scan.
 pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
     let plan = match mode {
@@ -125,6 +189,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     issues.extend(walk_issues);
 
     let skills = discover::group_skills(&entries, &groups);
+    issues.extend(stray_issues(&entries, &skills, &groups));
     let dir_links: BTreeMap<String, SymlinkInfo> = entries
         .iter()
         .filter_map(|e| match &e.kind {

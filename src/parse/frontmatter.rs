@@ -171,6 +171,9 @@ pub fn split(text: &str) -> Split {
     }
     for (n, start, l, end) in it {
         if is_delimiter(l) {
+            if !crlf_seen && l.ends_with('\r') {
+                s.anomalies.push(Anomaly::Crlf { line: n });
+            }
             s.yaml = Some(yaml_start..start);
             s.close_line = Some(n);
             s.body_start = Some(end);

@@ -472,7 +472,7 @@ pub fn parse(text: &str) -> Result<Doc, YamlError> {
             continue;
         };
         if anchor != 0 {
-            nodes += node_size(&node);
+            // Parsed nodes were already counted; only alias *expansions* add to the budget.
             anchors.insert(anchor, node.clone());
         }
         match stack.last_mut() {

@@ -81,6 +81,17 @@ pub enum Resolved {
 /// Resolves `url` relative to the skill root.
 pub fn resolve(url: &str) -> Resolved {
     let u = url.trim();
+    // Windows drive paths (`C:/x`, `C:\\x`) look like a URL scheme but are absolute paths;
+    // `file:` URLs are local paths too.
+    let b = u.as_bytes();
+    if (b.len() >= 3
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && (b[2] == b'/' || b[2] == b'\\'))
+        || u.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:"))
+    {
+        return Resolved::Escapes;
+    }
     if u.is_empty() || u.starts_with('#') || u.starts_with("//") || SCHEME.is_match(u) {
         return Resolved::External;
     }
@@ -182,6 +193,9 @@ mod tests {
         assert_eq!(resolve("./a/../b.md"), Resolved::Inside("b.md".into()));
         assert_eq!(resolve("../other/x.md"), Resolved::Escapes);
         assert_eq!(resolve("/etc/passwd"), Resolved::Escapes);
+        assert_eq!(resolve("C:/Users/me/notes.md"), Resolved::Escapes);
+        assert_eq!(resolve("c:\\x.md"), Resolved::Escapes);
+        assert_eq!(resolve("file:///etc/passwd"), Resolved::Escapes);
         assert_eq!(
             resolve("my%20file.md"),
             Resolved::Inside("my file.md".into())

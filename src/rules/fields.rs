@@ -287,6 +287,10 @@ pub fn check_metadata(doc: &SkillDoc, cx: &mut Cx<'_>) {
                         show(text),
                         show(text)
                     )),
+                    NodeKind::Scalar { ty: ScalarType::Null, .. } => Some(
+                        "value is empty (YAML null), not a string; give it a quoted value or remove the key"
+                            .to_owned(),
+                    ),
                     NodeKind::Scalar { text, .. } => Some(format!(
                         "value `{}` is a YAML {}, not a string; quote it: `\"{}\"`",
                         show(text),
@@ -325,10 +329,24 @@ pub fn check_metadata(doc: &SkillDoc, cx: &mut Cx<'_>) {
     }
 }
 
+/// Is there a comma outside parentheses (a comma-separated list)?
+pub fn comma_separated(s: &str) -> bool {
+    let mut depth = 0i32;
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Splits an `allowed-tools` string into tools: on whitespace (the specification)
 /// or on commas, never inside parentheses (`Bash(git add:*)`).
 pub fn split_tools(s: &str) -> Vec<String> {
-    let comma = s.contains(',');
+    let comma = comma_separated(s);
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut depth = 0i32;
@@ -390,7 +408,7 @@ pub fn check_allowed_tools(doc: &SkillDoc, cx: &mut Cx<'_>) {
         } => Vec::new(),
         NodeKind::Scalar { text, .. } => {
             let t = split_tools(text);
-            if text.contains(',') {
+            if comma_separated(text) {
                 cx.emit(
                     ids::ALLOWED_TOOLS_NONSTANDARD_FORM,
                     format!(

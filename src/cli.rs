@@ -228,18 +228,24 @@ impl CommonArgs {
     }
 }
 
-/// Writes `bytes` to `path`. A new or regular file is replaced atomically (a
-/// temporary file in the same directory, fsync, rename), so a reader never sees a
-/// half-written report. Anything else that already exists — a device such as
-/// `/dev/null`, a FIFO, a symlink — is written through in place and never replaced.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Writes what `fill` produces to `path`. A new or regular file is replaced
+/// atomically (a temporary file in the same directory, fsync, rename), so a reader
+/// never sees a half-written report. Anything else that already exists — a device
+/// such as `/dev/null`, a FIFO, a symlink — is written through in place and never
+/// replaced.
+pub fn write_atomic(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     match fs::symlink_metadata(path) {
         Ok(m) if !m.file_type().is_file() => {
-            let mut f = fs::OpenOptions::new()
+            let f = fs::OpenOptions::new()
                 .write(true)
                 .truncate(true)
                 .open(path)?;
-            return f.write_all(bytes);
+            let mut w = io::BufWriter::new(f);
+            fill(&mut w)?;
+            return w.flush();
         }
         Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -255,11 +261,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or("report");
     let tmp = dir.join(format!(".{name}.skillguard-{}.tmp", std::process::id()));
     let res = (|| {
-        let mut f = fs::OpenOptions::new()
+        let f = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&tmp)?;
-        f.write_all(bytes)?;
+        let mut w = io::BufWriter::new(f);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();
@@ -295,19 +303,19 @@ fn emit_report(
         color: common.color(),
         fail_on: threshold,
     };
-    let mut buf = Vec::with_capacity(64 * 1024);
-    report::render(common.format, view, &opts, &mut buf)?;
     match &common.output {
         Some(path) => {
-            write_atomic(path, &buf).map_err(|e| Error::Output {
-                path: path.display().to_string(),
-                source: e,
+            write_atomic(path, |w| report::render(common.format, view, &opts, w)).map_err(|e| {
+                Error::Output {
+                    path: path.display().to_string(),
+                    source: e,
+                }
             })?;
             if !common.quiet {
                 writeln!(stderr, "skillguard: report written to {}", path.display())?;
             }
         }
-        None => stdout.write_all(&buf)?,
+        None => report::render(common.format, view, &opts, stdout)?,
     }
     if !common.quiet
         && result.repos.iter().any(|g| g.repo.is_some())

@@ -7,7 +7,7 @@
 //! inside is walked once, under the link's own path, so harnesses that follow
 //! links are emulated; links found inside such a walk are recorded, not followed.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -910,6 +910,8 @@ fn run_parallel(
         b.add(&s.abs);
     }
     b.threads(threads);
+    let index: HashMap<&Path, &StartRoot> = starts.iter().map(|s| (s.abs.as_path(), s)).collect();
+    let index = &index;
     b.build_parallel().run(|| {
         let mut local: Vec<Entry> = Vec::new();
         let mut flush = LocalFlush {
@@ -923,12 +925,12 @@ fn run_parallel(
                     if link_walk && e.depth() == 0 {
                         return WalkState::Continue;
                     }
-                    find_start(starts, e.path())
+                    find_start(index, e.path())
                 }
                 Err(err) => error_path(err)
                     .0
                     .as_deref()
-                    .and_then(|p| find_start(starts, p)),
+                    .and_then(|p| find_start(index, p)),
             };
             let Some(start) = start else {
                 return WalkState::Continue;
@@ -965,11 +967,10 @@ impl Drop for LocalFlush<'_> {
     }
 }
 
-fn find_start<'a>(starts: &'a [StartRoot], path: &Path) -> Option<&'a StartRoot> {
-    starts
-        .iter()
-        .filter(|s| path.starts_with(&s.abs))
-        .max_by_key(|s| s.abs.as_os_str().len())
+/// The walk root an entry came from: the nearest ancestor (or the path itself)
+/// that is a start. O(depth) hash lookups, independent of the number of roots.
+fn find_start<'a>(index: &HashMap<&Path, &'a StartRoot>, path: &Path) -> Option<&'a StartRoot> {
+    path.ancestors().find_map(|p| index.get(p).copied())
 }
 
 /// A skill directory found among the entries.

@@ -336,28 +336,29 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
             .insert("run".into(), coverage.with_scripts);
     }
 
+    // Workspace: partition once by the repository folder (the first path segment).
+    let mut by_repo: BTreeMap<&str, (Vec<&Artifact>, Vec<&Finding>)> = BTreeMap::new();
+    if groups.len() > 1 {
+        for a in &artifacts {
+            let k = a.path.split('/').next().unwrap_or("");
+            by_repo.entry(k).or_default().0.push(a);
+        }
+        for f in &findings {
+            let k = f.location.path.split('/').next().unwrap_or("");
+            by_repo.entry(k).or_default().1.push(f);
+        }
+    }
     let repos = groups
         .iter()
         .enumerate()
         .map(|(gi, g)| {
-            let in_group = |path: &str| -> bool {
-                g.boundary_rel.is_empty()
-                    || path == g.boundary_rel
-                    || (path.starts_with(&g.boundary_rel)
-                        && path.as_bytes().get(g.boundary_rel.len()) == Some(&b'/'))
-            };
-            let arts: Vec<&Artifact> = if groups.len() == 1 {
-                artifacts.iter().collect()
+            let (arts, fs): (Vec<&Artifact>, Vec<&Finding>) = if groups.len() == 1 {
+                (artifacts.iter().collect(), findings.iter().collect())
             } else {
-                artifacts.iter().filter(|a| in_group(&a.path)).collect()
-            };
-            let fs: Vec<&Finding> = if groups.len() == 1 {
-                findings.iter().collect()
-            } else {
-                findings
-                    .iter()
-                    .filter(|f| in_group(&f.location.path))
-                    .collect()
+                by_repo
+                    .get(g.boundary_rel.as_str())
+                    .cloned()
+                    .unwrap_or_default()
             };
             let mut conventions: Vec<ConventionSummary> = g
                 .convention_roots
@@ -369,7 +370,8 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                         .iter()
                         .filter(|a| {
                             a.convention.as_deref() == Some(c.path)
-                                && (a.path.starts_with(&format!("{root}/")) || a.path == *root)
+                                && a.path.starts_with(root.as_str())
+                                && matches!(a.path.as_bytes().get(root.len()), None | Some(b'/'))
                         })
                         .count(),
                 })

@@ -14,6 +14,7 @@ use crate::discover::{Mode, WalkOptions};
 use crate::finding::Severity;
 use crate::report::{self, Format, RenderOptions};
 use crate::scan::{self, ScanOptions, ScanResult};
+use crate::text::sanitize_line;
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
 #[derive(Debug, Parser)]
@@ -323,18 +324,14 @@ fn emit_report(
     {
         writeln!(stderr, "skillguard: repositories scanned:")?;
         for g in &result.repos {
+            // Repository names are directory names from the scanned tree: sanitise them.
+            let name = sanitize_line(g.repo.as_deref().unwrap_or("."));
             match &g.error {
-                Some(e) => writeln!(
-                    stderr,
-                    "  {}: SKIPPED ({e})",
-                    g.repo.as_deref().unwrap_or(".")
-                )?,
+                Some(e) => writeln!(stderr, "  {name}: SKIPPED ({})", sanitize_line(e))?,
                 None => writeln!(
                     stderr,
-                    "  {}: {} skill(s), {} finding(s)",
-                    g.repo.as_deref().unwrap_or("."),
-                    g.skills,
-                    g.findings
+                    "  {name}: {} skill(s), {} finding(s)",
+                    g.skills, g.findings
                 )?,
             }
         }

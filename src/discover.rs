@@ -7,7 +7,7 @@
 //! inside is walked once, under the link's own path, so harnesses that follow
 //! links are emulated; links found inside such a walk are recorded, not followed.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -1060,8 +1060,6 @@ pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
         .enumerate()
         .map(|(i, s)| (s.rel.clone(), i))
         .collect();
-    let skill_set: HashSet<&str> = skills.iter().map(|s| s.rel.as_str()).collect();
-    let _ = skill_set;
     for (ei, e) in entries.iter().enumerate() {
         if matches!(e.kind, EntryKind::Dir) {
             continue;

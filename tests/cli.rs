@@ -18,6 +18,13 @@ fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run skillguard")
 }
 
+/// Runs and parses stdout as JSON.
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", stderr(&o)))
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
 }
@@ -124,8 +131,7 @@ fn missing_root_exits_2_with_one_line() {
 
 #[test]
 fn json_is_versioned_with_string_enums_and_coverage() {
-    let o = run(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
     assert_eq!(v["version"], 1);
     assert_eq!(v["tool"]["name"], "skillguard");
     assert_eq!(v["mode"], "repo");
@@ -174,8 +180,7 @@ fn json_is_versioned_with_string_enums_and_coverage() {
 #[test]
 fn fingerprints_do_not_depend_on_location() {
     // The same skill under two conventions yields the same fingerprint for the same finding.
-    let o = run(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
     let fps: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -362,8 +367,7 @@ fn hostile_text_is_sanitised_and_escaped() {
     assert!(md.contains("&lt;img"), "{md}");
     assert!(!md.contains('\u{1b}'));
     // JSON keeps the exact text (escaped by JSON itself).
-    let o = run(&["scan", "--repo", root, "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["scan", "--repo", root, "--format", "json"]);
     assert!(
         v["skills"][0]["frontmatter"]["name"]
             .as_str()
@@ -374,13 +378,12 @@ fn hostile_text_is_sanitised_and_escaped() {
 
 #[test]
 fn single_skill_paths_and_skill_file_argument() {
-    let o = run(&[
+    let v = json(&[
         "scan",
         "fixtures/demo/.claude/skills/expense-report",
         "--format",
         "json",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["skills"][0]["path"], "expense-report");
     let o2 = run(&[
         "scan",
@@ -492,7 +495,7 @@ fn symlink_loops_escapes_and_deep_trees_are_bounded() {
     }
     fs::create_dir_all(&deep).unwrap();
     write(&deep.join("x.md"), "deep");
-    let o = run(&[
+    let v = json(&[
         "scan",
         "--repo",
         repo.to_str().unwrap(),
@@ -501,7 +504,6 @@ fn symlink_loops_escapes_and_deep_trees_are_bounded() {
         "--max-depth",
         "8",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let rules: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -535,7 +537,7 @@ fn many_sibling_folders_are_scanned() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["summary"]["skills"], 1);
     // The directory bound produces a finding when hit.
-    let o = run(&[
+    let v = json(&[
         "scan",
         base.to_str().unwrap(),
         "--format",
@@ -543,7 +545,6 @@ fn many_sibling_folders_are_scanned() {
         "--max-dirs",
         "100",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(
         v["findings"]
             .as_array()
@@ -569,8 +570,7 @@ fn rules_and_explain() {
     assert_eq!(o.status.code(), Some(2));
     let o = run(&["rules", "--format", "markdown"]);
     assert_eq!(stdout(&o), fs::read_to_string("docs/rules.md").unwrap());
-    let o = run(&["rules", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["rules", "--format", "json"]);
     assert_eq!(
         v["rules"].as_array().unwrap().len(),
         skillguard::catalog::all().len()
@@ -600,13 +600,12 @@ fn gitignore_is_off_by_default() {
     skill(t.path(), ".claude/skills/hidden-one", "hidden-one");
     write(&t.path().join(".gitignore"), ".claude/\n");
     let root: PathBuf = t.path().to_path_buf();
-    let o = run(&["scan", "--repo", root.to_str().unwrap(), "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["scan", "--repo", root.to_str().unwrap(), "--format", "json"]);
     assert_eq!(
         v["summary"]["skills"], 1,
         "ignored skill must still be scanned by default"
     );
-    let o = run(&[
+    let v = json(&[
         "scan",
         "--repo",
         root.to_str().unwrap(),
@@ -614,7 +613,6 @@ fn gitignore_is_off_by_default() {
         "json",
         "--respect-gitignore",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         v["summary"]["skills"], 0,
         "--respect-gitignore must honour .gitignore"
@@ -629,8 +627,7 @@ fn skills_outside_conventions_are_found_and_reported() {
     skill(t.path(), "node_modules/pkg/vendored", "vendored");
     skill(t.path(), ".claude/skills/node_modules", "node_modules");
     let root = t.path().to_str().unwrap();
-    let o = run(&["scan", "--repo", root, "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(&["scan", "--repo", root, "--format", "json"]);
     let paths: Vec<&str> = v["skills"]
         .as_array()
         .unwrap()
@@ -654,7 +651,7 @@ fn skills_outside_conventions_are_found_and_reported() {
         .map(|f| f["skill_path"].as_str().unwrap())
         .collect();
     assert_eq!(outside, ["tools/outside"]);
-    let o = run(&[
+    let v = json(&[
         "scan",
         "--repo",
         root,
@@ -662,16 +659,14 @@ fn skills_outside_conventions_are_found_and_reported() {
         "json",
         "--conventions-only",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["summary"]["skills"], 2);
     // A plain path scan has no conventions, so the rule never fires there.
-    let o = run(&[
+    let v = json(&[
         "scan",
         t.path().join("tools").to_str().unwrap(),
         "--format",
         "json",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(
         v["findings"]
             .as_array()

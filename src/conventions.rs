@@ -150,11 +150,24 @@ pub const CONVENTIONS: &[Convention] = &[
         note: "each `plugins/<plugin>/` is a Claude Code plugin",
     },
     Convention {
+        path: "<plugin>/skills",
+        harnesses: &["Claude Code plugins"],
+        note: "any folder holding `.claude-plugin/plugin.json`, or listed as a plugin `source` in the root `.claude-plugin/marketplace.json`, is a plugin root; found after the walk",
+    },
+    Convention {
         path: "plugins/*/.claude-plugin/skills",
         harnesses: &["Claude Code (misplaced)"],
         note: "only plugin.json belongs in .claude-plugin/; skills here are NOT loaded — scanned so they are reported",
     },
 ];
+
+/// The convention of skills under a plugin root found from its manifest.
+pub fn plugin() -> &'static Convention {
+    by_path(PLUGIN).expect("plugin convention in the table")
+}
+
+/// Path of the manifest-derived plugin convention (not expanded by the planner).
+pub const PLUGIN: &str = "<plugin>/skills";
 
 /// Looks up a convention by its path.
 pub fn by_path(path: &str) -> Option<&'static Convention> {

@@ -379,6 +379,9 @@ fn plan_repo_group(
     // rel -> (convention, what to walk, whether the root is a symlink)
     let mut found: BTreeMap<String, (&'static Convention, PathBuf, bool)> = BTreeMap::new();
     for conv in conventions::CONVENTIONS {
+        if conv.path == conventions::PLUGIN {
+            continue;
+        }
         let mut candidates: Vec<String> = vec![String::new()];
         for seg in conv.path.split('/') {
             let mut next = Vec::new();
@@ -971,6 +974,76 @@ impl Drop for LocalFlush<'_> {
 /// that is a start. O(depth) hash lookups, independent of the number of roots.
 fn find_start<'a>(index: &HashMap<&Path, &'a StartRoot>, path: &Path) -> Option<&'a StartRoot> {
     path.ancestors().find_map(|p| index.get(p).copied())
+}
+
+/// Adds convention roots for Claude Code plugins found by their manifests: the
+/// `skills/` folder of every directory holding `.claude-plugin/plugin.json`, and of
+/// every relative plugin `source` listed in a repository's root
+/// `.claude-plugin/marketplace.json` (read with a size cap; bad JSON is ignored).
+pub fn add_plugin_roots(groups: &mut [Group], entries: &[Entry]) {
+    const MAX_MANIFEST: u64 = 1024 * 1024;
+    let conv = conventions::plugin();
+    let mut roots: Vec<(usize, String)> = Vec::new();
+    for e in entries {
+        if !matches!(e.kind, EntryKind::File) {
+            continue;
+        }
+        let Some(g) = groups.get(e.group) else {
+            continue;
+        };
+        if !g.conventions_apply {
+            continue;
+        }
+        if let Some(plugin_root) = e.rel.strip_suffix(".claude-plugin/plugin.json") {
+            if plugin_root.is_empty() || plugin_root.ends_with('/') {
+                roots.push((e.group, format!("{}skills", plugin_root)));
+            }
+        }
+        let marketplace = join_rel(&g.boundary_rel, ".claude-plugin/marketplace.json");
+        if e.rel == marketplace && e.size <= MAX_MANIFEST {
+            let Ok(bytes) = fs::read(&e.abs) else {
+                continue;
+            };
+            let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+                continue;
+            };
+            for p in v["plugins"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
+                let Some(src) = p["source"].as_str() else {
+                    continue;
+                };
+                let src = src.trim_start_matches("./").trim_end_matches('/');
+                let safe = !src.is_empty()
+                    && !src.starts_with('/')
+                    && !src.contains('\\')
+                    && src
+                        .split('/')
+                        .all(|seg| !seg.is_empty() && seg != ".." && seg != ".");
+                if safe || src == "." {
+                    let inner = if src == "." || src.is_empty() {
+                        "skills".to_owned()
+                    } else {
+                        format!("{src}/skills")
+                    };
+                    roots.push((e.group, join_rel(&g.boundary_rel, &inner)));
+                }
+            }
+        }
+    }
+    roots.sort();
+    roots.dedup();
+    for (gi, root) in roots {
+        let g = &mut groups[gi];
+        if !g.convention_roots.iter().any(|(r, _)| *r == root) {
+            g.convention_roots.push((root, conv));
+        }
+    }
+    for g in groups.iter_mut() {
+        g.convention_roots.sort_by(|a, b| a.0.cmp(&b.0));
+    }
 }
 
 /// A skill directory found among the entries.

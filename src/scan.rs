@@ -188,6 +188,8 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let (entries, walk_issues) = discover::walk(&groups, &starts, &link_starts, &walk_opts);
     issues.extend(walk_issues);
 
+    let mut groups = groups;
+    discover::add_plugin_roots(&mut groups, &entries);
     let skills = discover::group_skills(&entries, &groups);
     issues.extend(stray_issues(&entries, &skills, &groups));
     let dir_links: BTreeMap<String, SymlinkInfo> = entries

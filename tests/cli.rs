@@ -778,3 +778,54 @@ fn output_to_a_device_fifo_or_symlink_is_written_through_not_replaced() {
             .contains("\"version\": 1")
     );
 }
+
+#[test]
+fn plugin_roots_from_manifests_are_conventions() {
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), "tools/web/skills/fetcher", "fetcher");
+    write(
+        &t.path().join("tools/web/.claude-plugin/plugin.json"),
+        "{\"name\": \"web\"}",
+    );
+    skill(t.path(), "packs/data/skills/loader", "loader");
+    skill(t.path(), "packs/evil/skills/escape", "escape");
+    write(
+        &t.path().join(".claude-plugin/marketplace.json"),
+        r#"{"plugins": [{"name": "data", "source": "./packs/data"}, {"name": "x", "source": "../outside"}, {"name": "y", "source": 7}]}"#,
+    );
+    let v = json(&[
+        "scan",
+        "--repo",
+        t.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let conv: Vec<(String, serde_json::Value)> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_owned(),
+                s["convention"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        conv,
+        [
+            (
+                "packs/data/skills/loader".to_owned(),
+                serde_json::json!("<plugin>/skills")
+            ),
+            (
+                "packs/evil/skills/escape".to_owned(),
+                serde_json::Value::Null
+            ),
+            (
+                "tools/web/skills/fetcher".to_owned(),
+                serde_json::json!("<plugin>/skills")
+            ),
+        ]
+    );
+}

@@ -829,3 +829,19 @@ fn plugin_roots_from_manifests_are_conventions() {
         ]
     );
 }
+
+/// Every line of the README's sample output is a line the demo really prints.
+#[test]
+fn readme_sample_output_is_real() {
+    let readme = fs::read_to_string("README.md").unwrap();
+    let start = readme.find("```text\nskillguard ").expect("sample block") + "```text\n".len();
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let out = stdout(&run(&["scan", "--repo", "fixtures/demo"]));
+    let lines: Vec<&str> = out.lines().collect();
+    for l in block.lines().filter(|l| !l.is_empty()) {
+        assert!(
+            lines.contains(&l),
+            "README sample line not in the demo output: {l}"
+        );
+    }
+}

@@ -67,7 +67,6 @@ fn rule_json(m: &RuleMeta) -> Value {
             "text": format!("{}\n\nFix: {}", m.title, m.fix),
             "markdown": format!("**{}**\n\n**Fix:** {}\n\n{}", m.title, m.fix, m.docs),
         },
-        "helpUri": format!("https://github.com/skillguard/skillguard/blob/main/docs/rules.md#{}", m.id),
         "defaultConfiguration": { "level": level(m.severity) },
         "properties": props,
     })
@@ -173,7 +172,6 @@ pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io:
                 "name": "skillguard",
                 "version": VERSION,
                 "semanticVersion": VERSION,
-                "informationUri": "https://github.com/skillguard/skillguard",
                 "rules": rules,
             } },
             "originalUriBaseIds": { "SRCROOT": { "description": { "text": "The scanned root." } } },

@@ -229,17 +229,31 @@ impl CommonArgs {
     }
 }
 
-/// Writes what `fill` produces to `path`. A new or regular file is replaced
-/// atomically (a temporary file in the same directory, fsync, rename), so a reader
-/// never sees a half-written report. Anything else that already exists — a device
-/// such as `/dev/null`, a FIFO, a symlink — is written through in place and never
-/// replaced.
+/// Writes what `fill` produces to `path`. A character device (`/dev/null`,
+/// `/dev/stdout`) or a FIFO is written through in place and never replaced.
+/// Anything else — a new file, a regular file, a symbolic link — is replaced
+/// atomically (a temporary file in the same directory, fsync, rename): a reader
+/// never sees a half-written report, and a symlink planted where the report goes
+/// (for instance inside a scanned repository) is replaced, never followed.
+fn is_device_or_fifo(ft: &fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        ft.is_char_device() || ft.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ft;
+        false
+    }
+}
+
 pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     match fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => {
+        Ok(m) if is_device_or_fifo(&m.file_type()) => {
             let f = fs::OpenOptions::new()
                 .write(true)
                 .truncate(true)

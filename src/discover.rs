@@ -208,7 +208,7 @@ pub fn resolve_link(abs: &Path, group: &Group) -> SymlinkInfo {
         }
         Err(e) => SymlinkInfo {
             target,
-            state: if e.raw_os_error() == Some(40) {
+            state: if is_eloop(&e) {
                 LinkState::Loop
             } else {
                 LinkState::Dangling
@@ -216,6 +216,18 @@ pub fn resolve_link(abs: &Path, group: &Group) -> SymlinkInfo {
             resolved: None,
             target_is_dir: false,
         },
+    }
+}
+
+fn is_eloop(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
     }
 }
 
@@ -412,47 +424,42 @@ fn plan_repo_group(
             let Ok(meta) = fs::symlink_metadata(&abs) else {
                 continue;
             };
+            if !(meta.is_dir() || meta.file_type().is_symlink()) {
+                continue;
+            }
+            any = true;
             let rel = join_rel(rel_prefix, &cand);
-            if meta.is_dir() {
-                found.insert(rel, (conv, abs, false));
-                any = true;
-            } else if meta.file_type().is_symlink() {
-                any = true;
-                if !conventions_only {
-                    // The whole-repository walk records this link (and walks it when it
-                    // stays inside); stray-link findings come from there.
-                    let info = resolve_link(&abs, &group);
-                    if info.state == LinkState::Inside && info.target_is_dir {
-                        found.insert(rel, (conv, fs::canonicalize(&abs).unwrap_or(abs), true));
+            // Any component of the path may be a link (`.claude -> /elsewhere`), so resolve
+            // the whole path and require it to stay inside the repository.
+            match fs::canonicalize(&abs) {
+                Ok(real) if real.starts_with(&group.boundary) => {
+                    if real.is_dir() {
+                        // The repository root is canonical: equality means no link on the way.
+                        let linked = real != abs;
+                        found.insert(rel, (conv, real, linked));
                     }
-                    continue;
                 }
-                let info = resolve_link(&abs, &group);
-                match info.state {
-                    LinkState::Inside if info.target_is_dir => {
-                        let real = fs::canonicalize(&abs).unwrap_or(abs);
-                        found.insert(rel, (conv, real, true));
-                    }
-                    LinkState::EscapesRoot => issues.push(WalkIssue {
-                        rule: ids::SYMLINK_ESCAPES_ROOT,
-                        rel,
-                        message: format!(
-                            "skills folder `{}` is a symlink to `{}`, outside the repository; it was not followed. Replace the link with the skills it should contain.",
-                            cand, info.target
-                        ),
-                        group: group_idx,
-                    }),
-                    LinkState::Dangling | LinkState::Loop => issues.push(WalkIssue {
-                        rule: ids::SYMLINK_DANGLING,
-                        rel,
-                        message: format!(
-                            "skills folder `{}` is a symlink to `{}`, which does not resolve. Fix or remove the link.",
-                            cand, info.target
-                        ),
-                        group: group_idx,
-                    }),
-                    LinkState::Inside => {}
-                }
+                // In a whole-repository walk the link itself is walked over and reported
+                // from there; with --conventions-only it is reported here.
+                Ok(_) if conventions_only => issues.push(WalkIssue {
+                    rule: ids::SYMLINK_ESCAPES_ROOT,
+                    rel,
+                    message: format!(
+                        "skills folder `{}` resolves outside the repository through a symbolic link; it was not followed. Replace the link with the skills it should contain.",
+                        crate::text::sanitize_line(&cand)
+                    ),
+                    group: group_idx,
+                }),
+                Err(_) if conventions_only => issues.push(WalkIssue {
+                    rule: ids::SYMLINK_DANGLING,
+                    rel,
+                    message: format!(
+                        "skills folder `{}` is a symbolic link that does not resolve. Fix or remove the link.",
+                        crate::text::sanitize_line(&cand)
+                    ),
+                    group: group_idx,
+                }),
+                _ => {}
             }
         }
         if !any {

@@ -719,7 +719,7 @@ fn symlinked_convention_root_is_walked_under_its_own_path() {
 
 #[cfg(unix)]
 #[test]
-fn output_to_a_device_fifo_or_symlink_is_written_through_not_replaced() {
+fn output_to_a_fifo_is_written_through_and_a_symlink_is_replaced() {
     use std::io::Read;
     use std::os::unix::fs::{FileTypeExt, symlink};
     let t = tempfile::tempdir().unwrap();
@@ -751,9 +751,10 @@ fn output_to_a_device_fifo_or_symlink_is_written_through_not_replaced() {
     let got = reader.join().unwrap();
     assert!(got.contains("\"version\": 1"));
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
-    // A symlinked report path keeps its link; the target receives the report.
-    let target = t.path().join("real.json");
-    fs::write(&target, "old").unwrap();
+    // A symlink where the report goes (for instance planted in a scanned repository) is
+    // replaced by the report; the file it pointed to is never written.
+    let target = t.path().join("victim.txt");
+    fs::write(&target, "precious").unwrap();
     let link = t.path().join("link.json");
     symlink(&target, &link).unwrap();
     let o = run(&[
@@ -766,17 +767,13 @@ fn output_to_a_device_fifo_or_symlink_is_written_through_not_replaced() {
         link.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0));
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
     assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-    assert!(
-        fs::read_to_string(&target)
+        fs::read_to_string(&link)
             .unwrap()
             .contains("\"version\": 1")
     );
+    assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
 }
 
 #[test]
@@ -842,6 +839,31 @@ fn readme_sample_output_is_real() {
         assert!(
             lines.contains(&l),
             "README sample line not in the demo output: {l}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn conventions_only_never_walks_out_through_an_intermediate_link() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    skill(&t.path().join("outside"), "skills/secret", "secret");
+    let repo = t.path().join("repo");
+    fs::create_dir_all(&repo).unwrap();
+    symlink(t.path().join("outside"), repo.join(".claude")).unwrap();
+    for extra in [&[][..], &["--conventions-only"][..]] {
+        let mut args = vec!["scan", "--repo", repo.to_str().unwrap(), "--format", "json"];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        assert_eq!(v["summary"]["skills"], 0, "{extra:?}: walked outside: {v}");
+        assert!(
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["rule_id"] == "symlink-escapes-root"),
+            "{extra:?}"
         );
     }
 }

@@ -432,13 +432,12 @@ fn plan_repo_group(
             // Any component of the path may be a link (`.claude -> /elsewhere`), so resolve
             // the whole path and require it to stay inside the repository.
             match fs::canonicalize(&abs) {
-                Ok(real) if real.starts_with(&group.boundary) => {
-                    if real.is_dir() {
-                        // The repository root is canonical: equality means no link on the way.
-                        let linked = real != abs;
-                        found.insert(rel, (conv, real, linked));
-                    }
+                Ok(real) if real.starts_with(&group.boundary) && real.is_dir() => {
+                    // The repository root is canonical: equality means no link on the way.
+                    let linked = real != abs;
+                    found.insert(rel, (conv, real, linked));
                 }
+                Ok(real) if real.starts_with(&group.boundary) => {}
                 // In a whole-repository walk the link itself is walked over and reported
                 // from there; with --conventions-only it is reported here.
                 Ok(_) if conventions_only => issues.push(WalkIssue {

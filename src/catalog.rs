@@ -78,6 +78,7 @@ pub const RULE_FILES: &[(&str, &str)] = rule_files![
     "frontmatter-extension-key.md",
     "frontmatter-leading-blank-lines.md",
     "frontmatter-missing.md",
+    "frontmatter-multiple-documents.md",
     "frontmatter-unclosed.md",
     "frontmatter-unknown-key.md",
     "internal-error.md",

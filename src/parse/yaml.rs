@@ -12,6 +12,8 @@ use serde_saphyr::granit_parser::{Event, Options, Parser, ScalarStyle, Span, Str
 /// Bounds on what one frontmatter may cost.
 pub const MAX_NODES: usize = 10_000;
 pub const MAX_DEPTH: usize = 64;
+/// Scalar bytes that alias expansion may copy in total.
+pub const MAX_ALIAS_BYTES: usize = 1024 * 1024;
 
 /// Position inside the YAML text: 1-based line, 1-based column (code points).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -175,6 +177,9 @@ pub struct Doc {
     pub root: Option<Node>,
     pub duplicates: Vec<Duplicate>,
     pub strict_issues: Vec<StrictIssue>,
+    /// Start of a second YAML document inside the frontmatter (a `--- …` or
+    /// content after `...`): YAML parsers ignore it, line-based loaders do not.
+    pub extra_document: Option<Pos>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,17 +264,39 @@ fn resolve_plain(t: &str) -> ScalarType {
     ScalarType::Str
 }
 
-fn node_size(n: &Node) -> usize {
+/// (nodes, scalar bytes, depth) of a subtree.
+fn node_cost(n: &Node) -> (usize, usize, usize) {
     match &n.kind {
-        NodeKind::Scalar { .. } => 1,
-        NodeKind::Seq { items, .. } => 1 + items.iter().map(node_size).sum::<usize>(),
-        NodeKind::Map { entries, .. } => {
-            1 + entries
-                .iter()
-                .map(|(k, v)| node_size(k) + node_size(v))
-                .sum::<usize>()
-        }
+        NodeKind::Scalar { text, .. } => (1, text.len(), 1),
+        NodeKind::Seq { items, .. } => items
+            .iter()
+            .map(node_cost)
+            .fold((1, 0, 1), |a, c| (a.0 + c.0, a.1 + c.1, a.2.max(c.2 + 1))),
+        NodeKind::Map { entries, .. } => entries
+            .iter()
+            .flat_map(|(k, v)| [node_cost(k), node_cost(v)])
+            .fold((1, 0, 1), |a, c| (a.0 + c.0, a.1 + c.1, a.2.max(c.2 + 1))),
     }
+}
+
+/// What makes two scalar keys the same key: the resolved type and value
+/// (`1` and `"1"` differ; `~` and `null` are the same).
+fn key_identity(n: &Node) -> Option<String> {
+    let NodeKind::Scalar { text, ty, .. } = &n.kind else {
+        return None;
+    };
+    Some(match ty {
+        ScalarType::Null => "null".to_owned(),
+        ScalarType::Bool => format!("bool:{}", text.to_ascii_lowercase()),
+        ScalarType::Int => format!(
+            "int:{}",
+            text.parse::<i64>()
+                .map(|i| i.to_string())
+                .unwrap_or_else(|_| text.clone())
+        ),
+        ScalarType::Float => format!("float:{text}"),
+        ScalarType::Str | ScalarType::Bool11 => format!("str:{text}"),
+    })
 }
 
 /// Parses one YAML document. Only the first document is read.
@@ -283,8 +310,10 @@ pub fn parse(text: &str) -> Result<Doc, YamlError> {
         root: None,
         duplicates: Vec::new(),
         strict_issues: Vec::new(),
+        extra_document: None,
     };
     let mut nodes = 0usize;
+    let mut alias_bytes = 0usize;
     let mut in_doc = false;
     let mut done = false;
 
@@ -302,6 +331,7 @@ pub fn parse(text: &str) -> Result<Doc, YamlError> {
             Event::StreamEnd => break,
             Event::DocumentStart(..) => {
                 if done {
+                    doc.extra_document = Some(pos);
                     break;
                 }
                 in_doc = true;
@@ -318,12 +348,28 @@ pub fn parse(text: &str) -> Result<Doc, YamlError> {
                     message: "alias refers to an unknown anchor".into(),
                     pos,
                 })?;
-                nodes += node_size(&target);
+                let (n, bytes, depth) = node_cost(&target);
+                nodes += n;
+                alias_bytes += bytes;
                 if nodes > MAX_NODES {
                     return Err(YamlError::Budget {
                         message: format!(
                             "alias expansion exceeds {MAX_NODES} nodes (a \"billion laughs\" pattern)"
                         ),
+                        pos,
+                    });
+                }
+                if alias_bytes > MAX_ALIAS_BYTES {
+                    return Err(YamlError::Budget {
+                        message: format!(
+                            "alias expansion copies more than {MAX_ALIAS_BYTES} bytes of text"
+                        ),
+                        pos,
+                    });
+                }
+                if stack.len() + depth > MAX_DEPTH {
+                    return Err(YamlError::Budget {
+                        message: format!("alias expansion nests deeper than {MAX_DEPTH} levels"),
                         pos,
                     });
                 }
@@ -486,15 +532,15 @@ pub fn parse(text: &str) -> Result<Doc, YamlError> {
                 entries, key, seen, ..
             }) => match key.take() {
                 None => {
-                    if let NodeKind::Scalar { text, .. } = &node.kind {
-                        if let Some(first) = seen.get(text) {
+                    if let Some(id) = key_identity(&node) {
+                        if let Some(first) = seen.get(&id) {
                             doc.duplicates.push(Duplicate {
-                                key: text.clone(),
+                                key: node.as_str().unwrap_or("null").to_owned(),
                                 first: *first,
                                 again: node.pos,
                             });
                         } else {
-                            seen.insert(text.clone(), node.pos);
+                            seen.insert(id, node.pos);
                         }
                     }
                     *key = Some(node);
@@ -535,6 +581,21 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_keys_compare_resolved_values() {
+        assert!(parse("1: a\n\"1\": b\n").unwrap().duplicates.is_empty());
+        assert_eq!(parse("~: a\nnull: b\n").unwrap().duplicates.len(), 1);
+        assert_eq!(parse("a: 1\n'a': 2\n").unwrap().duplicates.len(), 1);
+    }
+
+    #[test]
+    fn second_document_is_recorded() {
+        let d = parse("name: b\n--- #\nallowed-tools: Bash\n").unwrap();
+        assert_eq!(d.extra_document.map(|p| p.line), Some(2));
+        assert!(d.root.unwrap().get("allowed-tools").is_none());
+        assert!(parse("name: b\n").unwrap().extra_document.is_none());
+    }
+
+    #[test]
     fn syntax_error_has_position() {
         let e = parse("name: x\ndescription: Use when: the user asks\n").unwrap_err();
         match e {
@@ -552,6 +613,21 @@ mod tests {
                 "{c}: &{c} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
             ));
             prev = c;
+        }
+        assert!(matches!(parse(&y), Err(YamlError::Budget { .. })));
+    }
+
+    #[test]
+    fn alias_byte_and_depth_budgets() {
+        let big = "A".repeat(100_000);
+        let y = format!("k: &a \"{big}\"\nz: [{}]\n", vec!["*a"; 20].join(", "));
+        assert!(matches!(parse(&y), Err(YamlError::Budget { .. })));
+        let y = format!("k: &a \"{big}\"\nz: [*a, *a]\n");
+        assert!(parse(&y).is_ok());
+        // Each anchor nests the previous one: the expanded depth grows past the bound.
+        let mut y = String::from("a0: &a0 [[[[[[[[[[x]]]]]]]]]]\n");
+        for i in 1..10 {
+            y.push_str(&format!("a{i}: &a{i} [[[[[[[[[[*a{}]]]]]]]]]]\n", i - 1));
         }
         assert!(matches!(parse(&y), Err(YamlError::Budget { .. })));
     }

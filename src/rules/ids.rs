@@ -19,6 +19,7 @@ pub const FRONTMATTER_DOCUMENT_END_MARKER: &str = "frontmatter-document-end-mark
 pub const FRONTMATTER_EXTENSION_KEY: &str = "frontmatter-extension-key";
 pub const FRONTMATTER_LEADING_BLANK_LINES: &str = "frontmatter-leading-blank-lines";
 pub const FRONTMATTER_MISSING: &str = "frontmatter-missing";
+pub const FRONTMATTER_MULTIPLE_DOCUMENTS: &str = "frontmatter-multiple-documents";
 pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
 pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
 pub const INTERNAL_ERROR: &str = "internal-error";
@@ -66,6 +67,7 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_EXTENSION_KEY,
     FRONTMATTER_LEADING_BLANK_LINES,
     FRONTMATTER_MISSING,
+    FRONTMATTER_MULTIPLE_DOCUMENTS,
     FRONTMATTER_UNCLOSED,
     FRONTMATTER_UNKNOWN_KEY,
     INTERNAL_ERROR,

@@ -200,6 +200,17 @@ fn report_yaml(doc: &SkillDoc, cx: &mut Cx<'_>) {
             vec![(cx.at(fl, fc), format!("first `{key}`"))],
         );
     }
+    if let Some(p) = y.extra_document {
+        let (l, c) = doc.file_pos(p);
+        cx.emit(
+            ids::FRONTMATTER_MULTIPLE_DOCUMENTS,
+            format!(
+                "a second YAML document starts on line {l} inside the frontmatter: YAML parsers ignore every key after it while line-based loaders (MAF) read them, so harnesses see different fields. Remove that `---`/`...` line so the fields form one mapping."
+            ),
+            cx.at(l, c),
+            "multiple-documents",
+        );
+    }
     let mut seen = std::collections::BTreeSet::new();
     for si in &y.strict_issues {
         if !seen.insert(si.what) {

@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::discover::{Entry, EntryKind, Group, SkillDir};
-use crate::finding::{Finding, Location};
+use crate::finding::{Finding, Location, Severity};
 use crate::hash;
 use crate::inventory::{
     Artifact, ArtifactKind, FileEntry, FileKind, LinkState, SymlinkInfo, classify,
@@ -18,14 +18,19 @@ use crate::text::sanitize_line;
 /// Limits for reading files.
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
-    /// Files larger than this are streamed through the hash but not parsed.
+    /// Files larger than this are not parsed (an oversized entry file is parsed
+    /// from its first `max_file_size` bytes) and are reported.
     pub max_file_size: u64,
+    /// Files larger than this are not hashed at all (a sparse or huge file is
+    /// never read to its end).
+    pub max_hash_size: u64,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             max_file_size: 10 * 1024 * 1024,
+            max_hash_size: 256 * 1024 * 1024,
         }
     }
 }
@@ -49,41 +54,125 @@ fn open_regular(path: &Path) -> io::Result<File> {
 }
 
 struct ReadResult {
-    sha256: String,
+    /// Absent for files over [`ReadOptions::max_hash_size`].
+    sha256: Option<String>,
     size: u64,
     head: Vec<u8>,
+    /// The bytes (the entry file only); for an oversized entry file, its first
+    /// `max_file_size` bytes, cut at a UTF-8 boundary.
     bytes: Option<Vec<u8>>,
     too_large: bool,
 }
 
+/// Drops an incomplete UTF-8 sequence cut off at the end of a truncated buffer.
+fn trim_partial_utf8(buf: &mut Vec<u8>) {
+    if let Err(e) = std::str::from_utf8(buf) {
+        if e.error_len().is_none() {
+            buf.truncate(e.valid_up_to());
+        }
+    }
+}
+
 fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResult> {
-    let f = open_regular(path)?;
+    let mut f = open_regular(path)?;
     let len = f.metadata()?.len();
-    if len > opts.max_file_size {
-        let mut head = vec![0u8; 512];
-        let mut f = f;
-        let n = f.read(&mut head)?;
-        head.truncate(n);
-        let (sha, total) = hash::sha256_reader(io::Cursor::new(head.clone()).chain(f))?;
+    if len <= opts.max_file_size {
+        let mut buf = Vec::with_capacity(len as usize);
+        (&mut f)
+            .take(opts.max_file_size + 1)
+            .read_to_end(&mut buf)?;
+        if buf.len() as u64 <= opts.max_file_size {
+            let sha = hash::sha256_hex(&buf);
+            let head = buf[..buf.len().min(512)].to_vec();
+            return Ok(ReadResult {
+                sha256: Some(sha),
+                size: buf.len() as u64,
+                head,
+                bytes: keep.then_some(buf),
+                too_large: false,
+            });
+        }
+        // The file grew after its size was read: treat it as oversized from here on.
+        let (sha, total) =
+            hash::sha256_reader(io::Cursor::new(&buf).chain(f.take(opts.max_hash_size)))?;
+        let head = buf[..512].to_vec();
+        buf.truncate(opts.max_file_size as usize);
+        trim_partial_utf8(&mut buf);
         return Ok(ReadResult {
-            sha256: sha,
+            sha256: (total <= opts.max_hash_size).then_some(sha),
             size: total,
             head,
-            bytes: None,
+            bytes: keep.then_some(buf),
             too_large: true,
         });
     }
-    let mut buf = Vec::with_capacity(len as usize);
-    f.take(opts.max_file_size + 1).read_to_end(&mut buf)?;
-    let sha = hash::sha256_hex(&buf);
+    // Oversized: keep the entry file's head for parsing, hash by streaming up to
+    // the hash cap (a huge or sparse file is never read to its end).
+    let keep_n = if keep { opts.max_file_size } else { 512 };
+    let mut buf = Vec::with_capacity(keep_n.min(16 * 1024 * 1024) as usize);
+    (&mut f).take(keep_n).read_to_end(&mut buf)?;
     let head = buf[..buf.len().min(512)].to_vec();
+    let sha256 = if len <= opts.max_hash_size {
+        let (sha, _) = hash::sha256_reader(io::Cursor::new(&buf).chain(f))?;
+        Some(sha)
+    } else {
+        None
+    };
+    let bytes = keep.then(|| {
+        trim_partial_utf8(&mut buf);
+        buf
+    });
     Ok(ReadResult {
-        sha256: sha,
-        size: buf.len() as u64,
+        sha256,
+        size: len,
         head,
-        bytes: keep.then_some(buf),
-        too_large: false,
+        bytes,
+        too_large: true,
     })
+}
+
+/// A finding waiting for the skill's final name: (rule, message, location, anchor).
+type Pending = (&'static str, String, Location, String);
+
+/// Records a successful read in the file entry; reports an oversized file.
+fn absorb(
+    r: ReadResult,
+    fe: &mut FileEntry,
+    rel: &str,
+    is_entry: bool,
+    entry_bytes: &mut Option<Vec<u8>>,
+    pending: &mut Vec<Pending>,
+    opts: &ReadOptions,
+) {
+    fe.size = r.size;
+    fe.kind = if is_entry {
+        FileKind::Entry
+    } else {
+        classify(&fe.path, Some(&r.head))
+    };
+    fe.sha256 = r.sha256.clone();
+    if r.too_large {
+        let what = match (is_entry, r.sha256.is_some()) {
+            (true, true) => "it was hashed, and only its first part was parsed",
+            (true, false) => "it was too large to hash, and only its first part was parsed",
+            (false, true) => "it was hashed but not parsed",
+            (false, false) => "it was too large to hash or parse (its content is not covered)",
+        };
+        pending.push((
+            ids::FILE_TOO_LARGE,
+            format!(
+                "`{}` is {} bytes, over the {}-byte limit (--max-file-size); {what}. Shrink or remove it, or raise the limit.",
+                sanitize_line(&fe.path),
+                r.size,
+                opts.max_file_size
+            ),
+            Location::file(rel.to_owned()),
+            format!("large:{}", fe.path),
+        ));
+    }
+    if is_entry {
+        *entry_bytes = r.bytes;
+    }
 }
 
 /// Context shared by all skill analyses of one scan.
@@ -121,7 +210,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     let mut files: Vec<FileEntry> = Vec::with_capacity(sd.members.len());
     let mut entry_bytes: Option<Vec<u8>> = None;
     let mut entry_unreadable: Option<String> = None;
-    let mut pending: Vec<(&'static str, String, Location, String)> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
 
     for &ei in &sd.members {
         let e = &shared.entries[ei];
@@ -157,15 +246,19 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                 };
                 match info.state {
                     LinkState::Inside if !info.target_is_dir => {
-                        let real = std::fs::canonicalize(&e.abs);
+                        // Re-resolve at read time and re-check the boundary: the tree may
+                        // have changed since the walk.
+                        let boundary = group.map(|g| g.boundary.as_path());
+                        let real = std::fs::canonicalize(&e.abs).and_then(|r| {
+                            if boundary.is_none_or(|b| r.starts_with(b)) {
+                                Ok(r)
+                            } else {
+                                Err(io::Error::other("the link now resolves outside the scanned root"))
+                            }
+                        });
                         match real.and_then(|r| read_file(&r, is_entry, shared.read)) {
                             Ok(r) => {
-                                fe.size = r.size;
-                                fe.kind = if is_entry { FileKind::Entry } else { classify(&path, Some(&r.head)) };
-                                fe.sha256 = Some(r.sha256);
-                                if is_entry {
-                                    entry_bytes = r.bytes;
-                                }
+                                absorb(r, &mut fe, &e.rel, is_entry, &mut entry_bytes, &mut pending, shared.read);
                             }
                             Err(err) => {
                                 if is_entry {
@@ -214,31 +307,15 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                 };
                 match read_file(&e.abs, is_entry, shared.read) {
                     Ok(r) => {
-                        fe.size = r.size;
-                        fe.sha256 = Some(r.sha256);
-                        fe.kind = if is_entry {
-                            FileKind::Entry
-                        } else {
-                            classify(&path, Some(&r.head))
-                        };
-                        if r.too_large {
-                            pending.push((
-                                ids::FILE_TOO_LARGE,
-                                format!(
-                                    "`{}` is {} bytes, over the {}-byte limit (--max-file-size); it was hashed but not parsed. Shrink or remove it, or raise the limit.",
-                                    sanitize_line(&path),
-                                    r.size,
-                                    shared.read.max_file_size
-                                ),
-                                Location::file(e.rel.clone()),
-                                format!("large:{path}"),
-                            ));
-                            if is_entry {
-                                entry_unreadable = Some("over the size limit".into());
-                            }
-                        } else if is_entry {
-                            entry_bytes = r.bytes;
-                        }
+                        absorb(
+                            r,
+                            &mut fe,
+                            &e.rel,
+                            is_entry,
+                            &mut entry_bytes,
+                            &mut pending,
+                            shared.read,
+                        );
                     }
                     Err(err) => {
                         fe.kind = classify(&path, None);
@@ -351,8 +428,49 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
             );
         }
     }
-    // An unreadable entry file was already reported (path-unreadable / file-too-large).
-    let _ = entry_unreadable;
+    // A skill whose entry file cannot be read is excluded everywhere: make sure that is
+    // carried by a high finding on the entry file, never by a lower one alone.
+    if doc.is_none() {
+        let entry_path = cx.entry_path.clone();
+        let mut reported = false;
+        for f in cx
+            .findings
+            .iter_mut()
+            .filter(|f| f.location.path == entry_path)
+        {
+            if f.severity < Severity::High {
+                f.severity = Severity::High;
+                f.message
+                    .push_str(" This is the skill file itself, so no harness can load the skill.");
+            }
+            reported = true;
+        }
+        if !reported {
+            let why = match (&entry_link, entry_unreadable) {
+                (Some(info), _) if info.target_is_dir => {
+                    format!(
+                        "is a symlink to the directory `{}`, not a file",
+                        sanitize_line(&info.target)
+                    )
+                }
+                (_, Some(err)) => format!("could not be read ({})", sanitize_line(&err)),
+                _ => "could not be read".to_owned(),
+            };
+            let msg = format!(
+                "`{}` {why}, so no harness can load this skill. Make it a readable regular file.",
+                sd.entry
+            );
+            cx.emit(
+                ids::PATH_UNREADABLE,
+                msg,
+                Location::file(entry_path),
+                "entry-unreadable",
+            );
+            if let Some(f) = cx.findings.last_mut() {
+                f.severity = Severity::High;
+            }
+        }
+    }
 
     let mut findings: Vec<Finding> = cx
         .findings

@@ -208,6 +208,7 @@ impl CommonArgs {
             },
             read: ReadOptions {
                 max_file_size: self.max_file_size,
+                ..ReadOptions::default()
             },
             threads: self.threads,
             panic_on_skill: None,

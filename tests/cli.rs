@@ -867,3 +867,80 @@ fn conventions_only_never_walks_out_through_an_intermediate_link() {
         );
     }
 }
+
+#[test]
+fn huge_files_are_bounded_and_oversized_entry_files_still_parsed() {
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), "sparse", "sparse");
+    // A 1 TiB sparse file: never read to its end, never hashed.
+    let f = fs::File::create(t.path().join("sparse/blob.bin")).unwrap();
+    f.set_len(1 << 40).unwrap();
+    drop(f);
+    // An entry file over the limit is still parsed from its head.
+    write(
+        &t.path().join("Padded/SKILL.md"),
+        &format!("---\nname: Totally--Wrong\n---\n{}", "x".repeat(5000)),
+    );
+    let started = std::time::Instant::now();
+    let v = json(&[
+        "scan",
+        t.path().to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-file-size",
+        "1000",
+    ]);
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "a sparse file was read to its end"
+    );
+    let files = v["skills"][1]["files"].as_array().unwrap();
+    let blob = files.iter().find(|f| f["path"] == "blob.bin").unwrap();
+    assert!(blob["sha256"].is_null());
+    assert_eq!(blob["size"], 1u64 << 40);
+    let rules: Vec<(&str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule_id"].as_str().unwrap(),
+                f["severity"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        rules.contains(&("name-consecutive-hyphens", "high")),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&("description-missing", "high")),
+        "{rules:?}"
+    );
+    assert!(rules.contains(&("file-too-large", "medium")), "{rules:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_entry_file_is_always_a_high_finding() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    fs::create_dir_all(t.path().join("dirlink/inner")).unwrap();
+    symlink("inner", t.path().join("dirlink/SKILL.md")).unwrap();
+    fs::create_dir_all(t.path().join("gone")).unwrap();
+    symlink("missing.md", t.path().join("gone/SKILL.md")).unwrap();
+    let v = json(&["scan", t.path().to_str().unwrap(), "--format", "json"]);
+    for s in v["skills"].as_array().unwrap() {
+        assert_eq!(s["excluded"], true, "{s}");
+        let path = format!("{}/SKILL.md", s["path"].as_str().unwrap());
+        assert!(
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["location"]["path"] == path.as_str() && f["severity"] == "high"),
+            "no high finding on {path}: {}",
+            v["findings"]
+        );
+    }
+}

@@ -682,6 +682,7 @@ fn file_too_large() {
     let opts = ScanOptions {
         read: ReadOptions {
             max_file_size: LIMIT as u64,
+            ..ReadOptions::default()
         },
         ..ScanOptions::default()
     };

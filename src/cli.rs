@@ -331,7 +331,12 @@ fn emit_report(
                 writeln!(stderr, "skillguard: report written to {}", path.display())?;
             }
         }
-        None => report::render(common.format, view, &opts, stdout)?,
+        // A reader that stops early (`| head`) does not change the verdict: the gate
+        // result below still decides the exit code.
+        None => match report::render(common.format, view, &opts, stdout) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            other => other?,
+        },
     }
     if !common.quiet
         && result.repos.iter().any(|g| g.repo.is_some())
@@ -405,7 +410,7 @@ fn rules_json(out: &mut dyn Write) -> io::Result<()> {
         })
         .collect();
     serde_json::to_writer_pretty(&mut *out, &serde_json::json!({ "version": 1, "rules": v }))
-        .map_err(io::Error::other)?;
+        .map_err(io::Error::from)?;
     writeln!(out)
 }
 

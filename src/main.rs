@@ -30,14 +30,20 @@ fn main() -> ExitCode {
     let res = cli::run(cli, &mut out, &mut err);
     let flushed = out.flush();
     match res {
-        Ok(ExitStatus::Clean) => match flushed {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                let _ = writeln!(err, "skillguard: error: {e}");
-                ExitCode::from(2)
+        Ok(status) => {
+            // The report is flushed last: a write error there (a full disk) means the
+            // report was lost, which is an I/O error (2); a closed pipe is not.
+            if let Err(e) = flushed {
+                if e.kind() != io::ErrorKind::BrokenPipe {
+                    let _ = writeln!(err, "skillguard: error: cannot write the report: {e}");
+                    return ExitCode::from(2);
+                }
             }
-            _ => ExitCode::SUCCESS,
-        },
-        Ok(ExitStatus::Findings) => ExitCode::from(1),
+            match status {
+                ExitStatus::Clean => ExitCode::SUCCESS,
+                ExitStatus::Findings => ExitCode::from(1),
+            }
+        }
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(

@@ -944,3 +944,63 @@ fn an_unreadable_entry_file_is_always_a_high_finding() {
         );
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn exit_code_survives_closed_pipes_and_full_disks() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // Enough output (well over a pipe buffer) that the writer really hits the closed pipe.
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..300 {
+        write(
+            &t.path().join(format!("skills/s{i:03}/SKILL.md")),
+            &format!("---\nname: Bad_Name_{i}\ndescription: x\n---\n"),
+        );
+    }
+    let root = t.path().to_str().unwrap();
+    let sizes: Vec<usize> = ["console", "json", "sarif", "markdown"]
+        .iter()
+        .map(|f| run(&["scan", "--repo", root, "--format", f]).stdout.len())
+        .collect();
+    assert!(sizes.iter().all(|n| *n > 128 * 1024), "{sizes:?}");
+    for fmt in ["console", "json", "sarif", "markdown"] {
+        // The reader stops after a few bytes; the gate result must still decide the exit code.
+        let mut child = bin()
+            .args(["scan", "--repo", root, "--format", fmt, "--fail-on", "high"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut buf = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut buf).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{fmt}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A report that cannot be written is an I/O error (2), whatever the findings.
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = bin()
+        .args(["scan", "--repo", root, "--fail-on", "high"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = run(&[
+        "scan",
+        "--repo",
+        root,
+        "--format",
+        "json",
+        "-o",
+        "/dev/full",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -184,6 +184,6 @@ pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io:
             },
         } ],
     });
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }

@@ -380,7 +380,12 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     }
     rules::inventory::check_scripts(&mut cx);
     rules::inventory::check_filename(&mut cx, &sd.entry, &sd.variants);
-    rules::inventory::check_nested(&mut cx, &sd.entry, sd.nested_in.as_deref());
+    rules::inventory::check_nested(
+        &mut cx,
+        &sd.entry,
+        sd.nested_in.as_deref(),
+        sd.nested_in_entry.as_deref(),
+    );
     if group.is_some_and(|g| g.conventions_apply) && sd.convention.is_none() {
         rules::inventory::check_outside_conventions(&mut cx, &sd.entry);
     }
@@ -481,6 +486,19 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         })
         .collect();
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    // The same rule, file and anchor can occur several times (one broken link per line):
+    // number the repeats in file order so every finding keeps a distinct fingerprint.
+    let mut seen: BTreeMap<(&'static str, String, String), usize> = BTreeMap::new();
+    for f in &mut findings {
+        let n = seen
+            .entry((f.rule_id, f.location.path.clone(), f.anchor.clone()))
+            .or_insert(0);
+        if *n > 0 {
+            let anchor = format!("{}#{}", f.anchor, n);
+            *f = f.clone().for_skill(Some(&name), Some(&skill_path), &anchor);
+        }
+        *n += 1;
+    }
     let excluded = findings
         .iter()
         .any(|f| crate::catalog::get(f.rule_id).is_some_and(|m| m.excludes_skill))

@@ -1062,6 +1062,8 @@ pub struct SkillDir {
     pub variants: Vec<String>,
     /// Enclosing skill directory, if nested.
     pub nested_in: Option<String>,
+    /// Entry file of the enclosing skill, relative to the scan base.
+    pub nested_in_entry: Option<String>,
     /// Convention root this skill was discovered through.
     pub convention: Option<&'static Convention>,
     /// Indices into the entry list of the files (and links, specials) that belong to it.
@@ -1129,11 +1131,19 @@ pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
                 entry,
                 variants,
                 nested_in,
+                nested_in_entry: None,
                 convention,
                 members: Vec::new(),
             }
         })
         .collect();
+    let entry_of: BTreeMap<String, String> = skills
+        .iter()
+        .map(|s| (s.rel.clone(), join_rel(&s.rel, &s.entry)))
+        .collect();
+    for s in &mut skills {
+        s.nested_in_entry = s.nested_in.as_ref().and_then(|p| entry_of.get(p).cloned());
+    }
     let index: BTreeMap<String, usize> = skills
         .iter()
         .enumerate()

@@ -1004,3 +1004,28 @@ fn exit_code_survives_closed_pipes_and_full_disks() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn fingerprints_are_unique_and_columns_count_code_points() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        &t.path().join("colx/SKILL.md"),
+        "---\nname: colx\ndescription: x\n---\nééééé [a](missing.md)\n[a](missing.md) [a](missing.md)\n",
+    );
+    let v = json(&["scan", t.path().to_str().unwrap(), "--format", "json"]);
+    let broken: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "file-reference-broken")
+        .collect();
+    assert_eq!(broken.len(), 3);
+    assert_eq!(broken[0]["location"]["column"], 7);
+    let fps: std::collections::BTreeSet<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(fps.len(), v["findings"].as_array().unwrap().len());
+}

@@ -4,6 +4,8 @@
 use comrak::nodes::NodeValue;
 use comrak::{Arena, Options, parse_document};
 
+use crate::text::LineIndex;
+
 /// A position in the file: 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct At {
@@ -58,12 +60,19 @@ pub fn parse(body: &str, first_line: u32) -> Body {
     let root = parse_document(&arena, body, &options);
     let mut out = Body::default();
     let offset = first_line.saturating_sub(1);
+    let lines = LineIndex::new(body);
     for node in root.descendants() {
         let data = node.data.borrow();
         let sp = data.sourcepos;
+        // comrak columns count bytes; reports count code points.
+        let line = sp.start.line.max(1);
+        let column = match lines.line_start(line) {
+            Some(start) => lines.position(body, start + sp.start.column.max(1) - 1).1,
+            None => sp.start.column.max(1) as u32,
+        };
         let at = At {
-            line: (sp.start.line as u32).max(1) + offset,
-            column: (sp.start.column as u32).max(1),
+            line: line as u32 + offset,
+            column,
         };
         match &data.value {
             NodeValue::Heading(h) => {
@@ -122,5 +131,11 @@ mod tests {
         assert_eq!(body.inline_code[0].literal, "scripts/run.py");
         assert_eq!(body.code_blocks[0].info, "bash");
         assert_eq!(body.code_blocks[0].at.line, 9);
+    }
+
+    #[test]
+    fn columns_count_code_points() {
+        let body = parse("ééééé [a](missing.md)\n", 5);
+        assert_eq!(body.links[0].at, At { line: 5, column: 7 });
     }
 }

@@ -65,10 +65,18 @@ pub fn check_filename(cx: &mut Cx<'_>, entry: &str, variants: &[String]) {
 }
 
 /// A skill nested in another skill's folder.
-pub fn check_nested(cx: &mut Cx<'_>, entry: &str, parent: Option<&str>) {
-    let Some(parent) = parent else { return };
+pub fn check_nested(
+    cx: &mut Cx<'_>,
+    entry: &str,
+    parent: Option<&str>,
+    parent_entry: Option<&str>,
+) {
+    let (Some(parent), Some(parent_entry)) = (parent, parent_entry) else {
+        return;
+    };
     let loc = Location::file(cx.path_of(entry));
-    let parent_loc = Location::file(format!("{parent}/SKILL.md"));
+    let parent_loc = Location::file(parent_entry.to_owned());
+    let parent = if parent.is_empty() { "." } else { parent };
     cx.emit_related(
         ids::SKILL_NESTED,
         format!(

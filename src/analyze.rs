@@ -37,7 +37,7 @@ impl Default for ReadOptions {
 
 /// Opens a path for reading without following a final symlink and without
 /// blocking on a FIFO that might have been swapped in after the walk.
-fn open_regular(path: &Path) -> io::Result<File> {
+pub fn open_regular(path: &Path) -> io::Result<File> {
     let mut o = OpenOptions::new();
     o.read(true);
     #[cfg(unix)]

@@ -109,7 +109,7 @@ pub struct CommonArgs {
     /// Exit 1 when any finding at or above SEVERITY is reported.
     #[arg(long, value_enum, value_name = "SEVERITY", help_heading = "Gate")]
     pub fail_on: Option<SeverityArg>,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core; at most 4 per core).
     #[arg(
         short = 'j',
         long,
@@ -198,11 +198,17 @@ impl CommonArgs {
         if self.max_depth == 0 {
             return Err(Error::Usage("--max-depth must be at least 1".into()));
         }
+        // More threads than a few per core only cost start-up time (and thousands can
+        // take minutes): clamp to 4 × the available parallelism.
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        let threads = self.threads.min(4 * cores);
         Ok(ScanOptions {
             walk: WalkOptions {
                 max_depth: self.max_depth,
                 max_dirs: self.max_dirs.max(1),
-                threads: self.threads,
+                threads,
                 respect_gitignore: self.respect_gitignore,
                 conventions_only: self.conventions_only,
             },
@@ -210,7 +216,7 @@ impl CommonArgs {
                 max_file_size: self.max_file_size,
                 ..ReadOptions::default()
             },
-            threads: self.threads,
+            threads,
             panic_on_skill: None,
         })
     }

@@ -1006,10 +1006,15 @@ pub fn add_plugin_roots(groups: &mut [Group], entries: &[Entry]) {
             }
         }
         let marketplace = join_rel(&g.boundary_rel, ".claude-plugin/marketplace.json");
-        if e.rel == marketplace && e.size <= MAX_MANIFEST {
-            let Ok(bytes) = fs::read(&e.abs) else {
+        if e.rel == marketplace {
+            // Hostile file: no FIFO blocking, no final symlink, bounded read.
+            let mut bytes = Vec::new();
+            let read = crate::analyze::open_regular(&e.abs).and_then(|f| {
+                io::Read::read_to_end(&mut io::Read::take(f, MAX_MANIFEST + 1), &mut bytes)
+            });
+            if read.is_err() || bytes.len() as u64 > MAX_MANIFEST {
                 continue;
-            };
+            }
             let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
                 continue;
             };

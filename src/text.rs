@@ -60,9 +60,10 @@ pub fn utf16_units(s: &str) -> usize {
     s.encode_utf16().count()
 }
 
-/// Replaces control characters (C0 except tab/newline, DEL, C1), bidi controls
-/// and other invisible format characters by a visible `\u{..}` escape, so scanned
-/// text cannot drive the terminal or hide content in a report.
+/// Replaces control characters (C0 except tab/newline, DEL, C1), bidi controls,
+/// zero-width and other invisible format characters, tag characters, variation
+/// selectors and Hangul fillers by a visible `\u{..}` escape, so scanned text can
+/// neither drive the terminal nor hide content in a report.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(needs_escape) {
         return Cow::Borrowed(s);
@@ -93,14 +94,15 @@ fn needs_escape(c: char) -> bool {
     (u < 0x20 && c != '\n' && c != '\t')
         || (0x7f..=0x9f).contains(&u)
         || matches!(u,
-            0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x2069
-            | 0xFEFF | 0xFFF9..=0xFFFB | 0xE0000..=0xE007F)
+            0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180E
+            | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x2069 | 0x3164 | 0xFE00..=0xFE0F
+            | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB | 0xE0000..=0xE007F | 0xE0100..=0xE01EF)
 }
 
 /// Escapes text for inclusion in GitHub-flavoured Markdown (tables and prose):
 /// sanitises control characters, then escapes Markdown and HTML metacharacters.
 pub fn escape_markdown(s: &str) -> String {
-    let s = sanitize_line(s);
+    let s = defang(&sanitize_line(s));
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
@@ -111,8 +113,33 @@ pub fn escape_markdown(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '@' => out.push_str("&#64;"),
             _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Breaks what GitHub would turn into a live link or a notification, the way
+/// security reports "defang" indicators: `https://x` → `https[:]//x`,
+/// `www.x` → `www[.]x`, `a@b` → `a[@]b` (mentions and e-mail autolinks).
+pub fn defang(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest = s;
+    while !rest.is_empty() {
+        if rest.starts_with("://") {
+            out.push_str("[:]//");
+            rest = &rest[3..];
+        } else if rest.len() >= 4 && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.") {
+            out.push_str(&rest[..3]);
+            out.push_str("[.]");
+            rest = &rest[4..];
+        } else if let Some(r) = rest.strip_prefix('@') {
+            out.push_str("[@]");
+            rest = r;
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
         }
     }
     out
@@ -152,6 +179,10 @@ mod tests {
     fn sanitizes_controls_and_bidi() {
         assert_eq!(sanitize("a\x1b[31mb"), "a\\u{001B}[31mb");
         assert_eq!(sanitize("x\u{202E}y"), "x\\u{202E}y");
+        assert_eq!(
+            sanitize("a\u{E0100}\u{FE0F}\u{3164}"),
+            "a\\u{E0100}\\u{FE0F}\\u{3164}"
+        );
         assert_eq!(sanitize("plain\n"), "plain\n");
         assert_eq!(sanitize_line("a\nb"), "a b");
     }
@@ -162,6 +193,10 @@ mod tests {
         assert_eq!(
             escape_markdown("[x](javascript:1)"),
             "\\[x\\]\\(javascript:1\\)"
+        );
+        assert_eq!(
+            escape_markdown("see https://evil.example and WWW.evil.example, @org/team a@b.c"),
+            "see https\\[:\\]//evil.example and WWW\\[.\\]evil.example, \\[@\\]org/team a\\[@\\]b.c"
         );
     }
 }

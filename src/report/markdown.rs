@@ -6,17 +6,19 @@ use std::io::{self, Write};
 use super::{RenderOptions, VERSION};
 use crate::finding::Severity;
 use crate::scan::ScanResult;
-use crate::text::{escape_markdown, truncate};
+use crate::text::{escape_markdown, sanitize_line, truncate};
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let counts = r.counts();
     writeln!(out, "## skillguard report")?;
     writeln!(out)?;
+    // Inside a code span nothing is interpreted, so the path needs no escaping beyond
+    // neutralising control characters and backticks (and cannot autolink).
     writeln!(
         out,
         "skillguard {VERSION} · {} scan of `{}`",
         r.mode.as_str(),
-        escape_markdown(&r.target).replace('`', "'")
+        sanitize_line(&r.target).replace('`', "'")
     )?;
     writeln!(out)?;
     let c = &r.coverage;

@@ -842,14 +842,57 @@ fn builder(path: &Path, opts: &WalkOptions) -> WalkBuilder {
     b
 }
 
+/// Entries that directory-link walks may add per repository before the link
+/// pass stops (links to the same folder multiply a tree).
+pub const MAX_LINK_ENTRIES: usize = 100_000;
+
 /// Walks `starts` (disjoint roots) in one parallel pass, then walks directory
 /// symlinks that stay inside their boundary once, under the link's path.
+///
+/// When a repository hits the directory-count bound, which directories were
+/// counted first depends on thread scheduling; that repository is then walked
+/// again sequentially in sorted order, so the result (and the point where the
+/// bound cut the walk) is the same on every run.
 pub fn walk(
     groups: &[Group],
     starts: &[StartRoot],
     extra_link_starts: &[StartRoot],
     opts: &WalkOptions,
 ) -> (Vec<Entry>, Vec<WalkIssue>) {
+    let (mut entries, mut issues, hit) = walk_pass(groups, starts, extra_link_starts, opts, false);
+    if !hit.is_empty() {
+        entries.retain(|e| !hit.contains(&e.group));
+        issues.retain(|i| !hit.contains(&i.group));
+        let starts: Vec<StartRoot> = starts
+            .iter()
+            .filter(|s| hit.contains(&s.group))
+            .cloned()
+            .collect();
+        let links: Vec<StartRoot> = extra_link_starts
+            .iter()
+            .filter(|s| hit.contains(&s.group))
+            .cloned()
+            .collect();
+        let (e2, i2, _) = walk_pass(groups, &starts, &links, opts, true);
+        entries.extend(e2);
+        issues.extend(i2);
+    }
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    entries.dedup_by(|a, b| a.rel == b.rel);
+    issues.sort_by(|a, b| (&a.rel, a.rule, &a.message).cmp(&(&b.rel, b.rule, &b.message)));
+    issues.dedup();
+    (entries, issues)
+}
+
+/// One walk of `starts` and then of the directory links found; returns the
+/// groups whose directory bound was hit.
+fn walk_pass(
+    groups: &[Group],
+    starts: &[StartRoot],
+    extra_link_starts: &[StartRoot],
+    opts: &WalkOptions,
+    sequential: bool,
+) -> (Vec<Entry>, Vec<WalkIssue>, BTreeSet<usize>) {
     let collector = Collector {
         groups,
         opts,
@@ -862,7 +905,15 @@ pub fn walk(
         entries: Mutex::new(Vec::new()),
         issues: Mutex::new(Vec::new()),
     };
-    run_parallel(&collector, starts, opts, opts.threads, false);
+    if sequential {
+        let mut sorted = starts.to_vec();
+        sorted.sort_by(|a, b| a.rel.cmp(&b.rel));
+        for s in &sorted {
+            run_sequential(&collector, s, opts, false);
+        }
+    } else {
+        run_parallel(&collector, starts, opts, opts.threads, false);
+    }
 
     // Second pass: directory links that stay inside, each walked under its own path.
     let mut link_starts: Vec<StartRoot> = collector
@@ -884,24 +935,99 @@ pub fn walk(
     link_starts.extend(extra_link_starts.iter().cloned());
     link_starts.sort_by(|a, b| a.rel.cmp(&b.rel));
     link_starts.dedup_by(|a, b| a.rel == b.rel);
-    link_starts.truncate(10_000);
+    let mut added: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut stopped: BTreeSet<usize> = BTreeSet::new();
     for ls in &link_starts {
-        run_parallel(&collector, std::slice::from_ref(ls), opts, 1, true);
+        if stopped.contains(&ls.group) {
+            continue;
+        }
+        if added.get(&ls.group).copied().unwrap_or(0) >= MAX_LINK_ENTRIES {
+            stopped.insert(ls.group);
+            collector.issue(
+                ids::WALK_LIMIT_REACHED,
+                ls.rel.clone(),
+                format!(
+                    "directory symlinks added more than {MAX_LINK_ENTRIES} entries to the walk (links to the same folder multiply a tree); this link and the later ones were not walked. Replace the links with real folders, or remove them."
+                ),
+                ls.group,
+            );
+            continue;
+        }
+        let before = collector
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len();
+        if sequential {
+            run_sequential(&collector, ls, opts, true);
+        } else {
+            run_parallel(&collector, std::slice::from_ref(ls), opts, 1, true);
+        }
+        let after = collector
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len();
+        *added.entry(ls.group).or_insert(0) += after.saturating_sub(before);
     }
-
-    let mut entries = collector
+    let hit: BTreeSet<usize> = collector
+        .dir_limit_hit
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.load(Ordering::Relaxed))
+        .map(|(i, _)| i)
+        .collect();
+    let entries = collector
         .entries
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    let mut issues = collector
+    let issues = collector
         .issues
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-    entries.dedup_by(|a, b| a.rel == b.rel);
-    issues.sort_by(|a, b| (&a.rel, a.rule, &a.message).cmp(&(&b.rel, b.rule, &b.message)));
-    issues.dedup();
-    (entries, issues)
+    (entries, issues, hit)
+}
+
+/// Walks one root on the calling thread in sorted (depth-first, by file name)
+/// order, so bounds cut it at the same place on every run.
+fn run_sequential(
+    collector: &Collector<'_>,
+    start: &StartRoot,
+    opts: &WalkOptions,
+    link_walk: bool,
+) {
+    let mut b = builder(&start.abs, opts);
+    b.sort_by_file_name(|a, b| a.cmp(b));
+    let mut local = Vec::new();
+    let mut skip_under: Option<PathBuf> = None;
+    for res in b.build() {
+        if let Ok(e) = &res {
+            if skip_under
+                .as_deref()
+                .is_some_and(|p| e.path().starts_with(p))
+            {
+                continue;
+            }
+            skip_under = None;
+            if link_walk && e.depth() == 0 {
+                continue;
+            }
+        }
+        let path = res.as_ref().ok().map(|e| e.path().to_path_buf());
+        let is_dir = res
+            .as_ref()
+            .ok()
+            .and_then(|e| e.file_type())
+            .is_some_and(|t| t.is_dir());
+        if collector.visit(start, res, &mut local) == WalkState::Skip && is_dir {
+            skip_under = path;
+        }
+    }
+    collector
+        .entries
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .append(&mut local);
 }
 
 fn run_parallel(

@@ -88,6 +88,15 @@ impl ScanResult {
     }
 }
 
+/// Is `rel` somewhere skills are expected: a scanned skills root, or inside a
+/// convention root of a repository?
+fn where_skills_live(g: &discover::Group, rel: &str) -> bool {
+    !g.conventions_apply
+        || g.convention_roots.iter().any(|(root, _)| {
+            rel.starts_with(root.as_str()) && rel.as_bytes().get(root.len()) == Some(&b'/')
+        })
+}
+
 fn issue_to_finding(issue: &WalkIssue, owner: Option<(&str, &str)>) -> Finding {
     let f = Finding::new(
         issue.rule,
@@ -121,13 +130,7 @@ fn stray_issues(
             continue;
         }
         let g = groups.get(e.group);
-        let where_skills_live = g.is_some_and(|g| {
-            !g.conventions_apply
-                || g.convention_roots.iter().any(|(root, _)| {
-                    e.rel.starts_with(root.as_str())
-                        && e.rel.as_bytes().get(root.len()) == Some(&b'/')
-                })
-        });
+        let where_skills_live = g.is_some_and(|g| where_skills_live(g, &e.rel));
         let shown = crate::text::sanitize_line(&e.rel).into_owned();
         match &e.kind {
             EntryKind::Symlink(info) if info.state == LinkState::EscapesRoot => out.push(WalkIssue {
@@ -305,7 +308,19 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                 }
             }
         }
-        findings.push(issue_to_finding(issue, owner));
+        let mut f = issue_to_finding(issue, owner);
+        // A bound hit where no skill is expected (a deep source tree elsewhere in the
+        // repository) cannot hide a conventional skill: it is reported, but not as high.
+        if issue.rule == ids::WALK_LIMIT_REACHED
+            && owner.is_none()
+            && !issue.message.contains("--max-dirs")
+            && groups
+                .get(issue.group)
+                .is_some_and(|g| !where_skills_live(g, &issue.rel))
+        {
+            f.severity = crate::finding::Severity::Medium;
+        }
+        findings.push(f);
     }
     sort_findings(&mut findings);
 

@@ -1029,3 +1029,63 @@ fn fingerprints_are_unique_and_columns_count_code_points() {
         .collect();
     assert_eq!(fps.len(), v["findings"].as_array().unwrap().len());
 }
+
+#[test]
+fn hitting_the_directory_bound_is_deterministic() {
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..30 {
+        skill(t.path(), &format!("d{i:02}/s{i:02}"), &format!("s{i:02}"));
+        for j in 0..20 {
+            fs::create_dir_all(t.path().join(format!("d{i:02}/x{j:02}"))).unwrap();
+        }
+    }
+    let root = t.path().to_str().unwrap();
+    let first = run(&["scan", root, "--format", "json", "--max-dirs", "100", "-j1"]).stdout;
+    for _ in 0..5 {
+        let again = run(&["scan", root, "--format", "json", "--max-dirs", "100", "-j2"]).stdout;
+        assert_eq!(
+            first, again,
+            "output depends on thread scheduling when the bound is hit"
+        );
+    }
+    let v: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    let limit: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "walk-limit-reached")
+        .collect();
+    assert_eq!(limit.len(), 1);
+    // Sorted order: the first directories in name order are the ones scanned.
+    assert_eq!(v["skills"][0]["path"], "d00/s00");
+}
+
+#[cfg(unix)]
+#[test]
+fn many_links_to_one_folder_are_bounded() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    skill(t.path(), "s", "s");
+    fs::create_dir_all(t.path().join("s/data")).unwrap();
+    for i in 0..2000 {
+        fs::File::create(t.path().join(format!("s/data/f{i}"))).unwrap();
+    }
+    for i in 0..100 {
+        symlink("data", t.path().join(format!("s/l{i:03}"))).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let v = json(&["scan", t.path().to_str().unwrap(), "--format", "json"]);
+    assert!(started.elapsed().as_secs() < 60);
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "walk-limit-reached")
+    );
+    let files = v["skills"][0]["files"].as_array().unwrap().len();
+    assert!(
+        files <= skillguard::discover::MAX_LINK_ENTRIES + 2200,
+        "{files}"
+    );
+}

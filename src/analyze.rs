@@ -513,6 +513,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         path: sd.rel.clone(),
         repo: group.and_then(|g| g.repo.clone()),
         convention: sd.convention.map(|c| c.path.to_owned()),
+        convention_root: sd.convention_root.clone(),
         entry: sd.entry.clone(),
         name,
         dir_name,
@@ -521,6 +522,8 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         symlink: link.map(|(_, i)| i),
         nested_in: sd.nested_in.clone(),
         files,
+        loaders: Vec::new(),
+        entry_bytes: entry_bytes.map(std::sync::Arc::from),
     };
     (artifact, findings)
 }

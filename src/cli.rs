@@ -34,6 +34,8 @@ pub enum Command {
     Rules(RulesCmd),
     /// Print a rule's documentation.
     Explain(ExplainCmd),
+    /// List the loader profiles and what each emulates.
+    Loaders,
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +123,15 @@ pub struct CommonArgs {
     /// Honour .gitignore files (off by default: skills live in hidden and ignored folders).
     #[arg(long, help_heading = "Scan")]
     pub respect_gitignore: bool,
+    /// Loader profiles to emulate, comma-separated, or `none` (default: every profile,
+    /// each judging the skills in the folders it reads). See `skillguard loaders`.
+    #[arg(
+        long = "profile",
+        value_name = "NAME[,NAME…]",
+        value_delimiter = ',',
+        help_heading = "Scan"
+    )]
+    pub profiles: Vec<String>,
     /// Repository scans: walk only the known skills conventions, not the whole repository.
     #[arg(long, help_heading = "Scan")]
     pub conventions_only: bool,
@@ -204,7 +215,29 @@ impl CommonArgs {
             .map(|n| n.get())
             .unwrap_or(1);
         let threads = self.threads.min(4 * cores);
+        let profiles = if self.profiles.is_empty() {
+            crate::loaders::Selection::Default
+        } else {
+            let mut set = std::collections::BTreeSet::new();
+            for p in &self.profiles {
+                let p = p.trim();
+                if p == "none" {
+                    continue;
+                }
+                if crate::loaders::profile(p).is_none() {
+                    let known: Vec<&str> =
+                        crate::loaders::profiles().iter().map(|x| x.id).collect();
+                    return Err(Error::Usage(format!(
+                        "unknown profile `{p}`; known profiles: {}",
+                        known.join(", ")
+                    )));
+                }
+                set.insert(p.to_owned());
+            }
+            crate::loaders::Selection::Only(set)
+        };
         Ok(ScanOptions {
+            profiles,
             walk: WalkOptions {
                 max_depth: self.max_depth,
                 max_dirs: self.max_dirs.max(1),
@@ -445,6 +478,15 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                     stdout.write_all(catalog::render_rules_markdown().as_bytes())?
                 }
                 RulesFormat::Json => rules_json(stdout)?,
+            }
+            Ok(ExitStatus::Clean)
+        }
+        Command::Loaders => {
+            for p in crate::loaders::profiles() {
+                writeln!(stdout, "{} — {}", p.id, p.title)?;
+                writeln!(stdout, "  reads: {}", p.conventions.join(", "))?;
+                writeln!(stdout, "  {}", p.emulates)?;
+                writeln!(stdout)?;
             }
             Ok(ExitStatus::Clean)
         }

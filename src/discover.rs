@@ -1197,6 +1197,8 @@ pub struct SkillDir {
     pub nested_in_entry: Option<String>,
     /// Convention root this skill was discovered through.
     pub convention: Option<&'static Convention>,
+    /// The concrete convention root (relative to the scan base) it was found under.
+    pub convention_root: Option<String>,
     /// Indices into the entry list of the files (and links, specials) that belong to it.
     pub members: Vec<usize>,
 }
@@ -1245,7 +1247,7 @@ pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
                 }
             }
             let group = dir_group[dir];
-            let convention = groups.get(group).and_then(|g| {
+            let found = groups.get(group).and_then(|g| {
                 g.convention_roots
                     .iter()
                     .filter(|(root, _)| {
@@ -1254,7 +1256,7 @@ pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
                                 || dir.as_bytes().get(root.len()) == Some(&b'/'))
                     })
                     .max_by_key(|(root, _)| root.len())
-                    .map(|(_, c)| *c)
+                    .map(|(root, c)| (root.clone(), *c))
             });
             SkillDir {
                 rel: (*dir).to_owned(),
@@ -1263,7 +1265,8 @@ pub fn group_skills(entries: &[Entry], groups: &[Group]) -> Vec<SkillDir> {
                 variants,
                 nested_in,
                 nested_in_entry: None,
-                convention,
+                convention: found.as_ref().map(|(_, c)| *c),
+                convention_root: found.map(|(r, _)| r),
                 members: Vec::new(),
             }
         })

@@ -123,6 +123,9 @@ pub struct Artifact {
     /// Convention path (`.claude/skills`, ...), if discovered through one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub convention: Option<String>,
+    /// The concrete folder of that convention (`plugins/web/skills`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convention_root: Option<String>,
     /// Entry file name inside the directory (`SKILL.md`, or a variant such as `skill.md`).
     pub entry: String,
     /// Frontmatter `name` when readable, else the directory name.
@@ -139,6 +142,31 @@ pub struct Artifact {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nested_in: Option<String>,
     pub files: Vec<FileEntry>,
+    /// How each harness profile loads this skill (the loader matrix).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loaders: Vec<LoaderVerdict>,
+    /// The entry file's bytes, shared by every loader profile (one read, one copy).
+    #[serde(skip)]
+    pub entry_bytes: Option<std::sync::Arc<[u8]>>,
+}
+
+/// One cell of the loader matrix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoaderVerdict {
+    pub profile: &'static str,
+    pub status: LoadStatus,
+    /// Why it is excluded (or a note on how it loads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadStatus {
+    Loaded,
+    Excluded,
+    /// Loadable, but another skill of the same name wins in this harness.
+    Shadowed,
 }
 
 impl Artifact {

@@ -15,6 +15,7 @@ pub mod discover;
 pub mod finding;
 pub mod hash;
 pub mod inventory;
+pub mod loaders;
 pub mod parse;
 pub mod report;
 pub mod rules;

@@ -21,6 +21,8 @@ pub struct ScanOptions {
     pub read: ReadOptions,
     /// Worker threads for analysis and the walk (0 = one per core).
     pub threads: usize,
+    /// Which loader profiles to emulate.
+    pub profiles: crate::loaders::Selection,
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
@@ -254,6 +256,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                         path: sd.rel.clone(),
                         repo: groups.get(sd.group).and_then(|g| g.repo.clone()),
                         convention: sd.convention.map(|c| c.path.to_owned()),
+                        convention_root: sd.convention_root.clone(),
                         entry: sd.entry.clone(),
                         name: dir_name.clone(),
                         dir_name,
@@ -262,22 +265,26 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                         symlink: None,
                         nested_in: sd.nested_in.clone(),
                         files: Vec::new(),
+                        loaders: Vec::new(),
+                        entry_bytes: None,
                     };
                     (artifact, vec![f])
                 })
             })
             .collect()
     };
-    let results = if opts.threads == 0 {
-        run()
-    } else {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-        {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        }
+    // One pool sized by -j for every parallel stage (analysis, loader profiles).
+    let pool = (opts.threads > 0)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(opts.threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let results = match &pool {
+        Some(p) => p.install(run),
+        None => run(),
     };
 
     let mut artifacts = Vec::with_capacity(results.len());
@@ -285,6 +292,30 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     for (a, f) in results {
         artifacts.push(a);
         findings.extend(f);
+    }
+
+    // Loader profiles: which harness loads which skill, sharing the entry bytes read once.
+    let unreadable_dirs: std::collections::BTreeSet<String> = issues
+        .iter()
+        .filter(|i| i.rule == ids::PATH_UNREADABLE)
+        .map(|i| i.rel.clone())
+        .collect();
+    let mut evaluate_loaders = || {
+        crate::loaders::evaluate(
+            &mut artifacts,
+            &groups,
+            &unreadable_dirs,
+            mode == Mode::Path,
+            &opts.profiles,
+        )
+    };
+    let loader_findings = match &pool {
+        Some(p) => p.install(evaluate_loaders),
+        None => evaluate_loaders(),
+    };
+    findings.extend(loader_findings);
+    for a in &mut artifacts {
+        a.entry_bytes = None;
     }
 
     // Walk issues: attach to the skill that contains the path, if any.

@@ -78,6 +78,18 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         ids::ALLOWED_TOOLS_NONSTANDARD_FORM,
         &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
     ),
+    // Exactly 1024 code points is valid for the specification, but the emoji make it
+    // 1048 UTF-16 units, which MAF (counting like .NET) rejects: a real differential.
+    (
+        ids::DESCRIPTION_TOO_LONG,
+        &[ids::SKILL_EXCLUDED_BY_HARNESS, ids::LOADER_DIFFERENTIAL],
+    ),
+    // A quoted name followed by a comment: YAML reads `expense-report`, MAF's regex keeps
+    // the quotes and the comment in the value and drops the skill: a real differential.
+    (
+        ids::NAME_DIRECTORY_MISMATCH,
+        &[ids::SKILL_EXCLUDED_BY_HARNESS, ids::LOADER_DIFFERENTIAL],
+    ),
     // The within-budget alias expansion is still flow style with anchors, in metadata.
     (
         ids::YAML_BUDGET_EXCEEDED,
@@ -97,7 +109,12 @@ const BAD_SUPPORT: &[(&str, &str)] = &[
 
 /// Rules whose `bad/` and `good/` folders are scanned as repositories
 /// (`scan --repo`) instead of skills roots.
-const REPO_MODE: &[&str] = &[ids::SKILL_OUTSIDE_CONVENTIONS];
+const REPO_MODE: &[&str] = &[
+    ids::SKILL_OUTSIDE_CONVENTIONS,
+    ids::SKILL_EXCLUDED_BY_HARNESS,
+    ids::LOADER_DIFFERENTIAL,
+    ids::SKILL_SHADOWED,
+];
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules")

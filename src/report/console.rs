@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use super::{RenderOptions, VERSION};
 use crate::finding::{Finding, Severity};
+use crate::inventory::LoadStatus;
 use crate::scan::ScanResult;
 use crate::text::{sanitize, sanitize_line};
 
@@ -120,6 +121,31 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 String::new()
             }
         )?;
+        if !a.loaders.is_empty() {
+            let pick = |st: LoadStatus| -> Vec<&str> {
+                a.loaders
+                    .iter()
+                    .filter(|v| v.status == st)
+                    .map(|v| v.profile)
+                    .collect()
+            };
+            let mut parts = Vec::new();
+            for (label, st) in [
+                ("loaded by", LoadStatus::Loaded),
+                ("excluded by", LoadStatus::Excluded),
+                ("shadowed in", LoadStatus::Shadowed),
+            ] {
+                let ids = pick(st);
+                if !ids.is_empty() {
+                    parts.push(format!("{label} {}", ids.join(", ")));
+                }
+            }
+            writeln!(
+                out,
+                "  {}",
+                p.dim(&format!("loaders: {}", parts.join("; ")))
+            )?;
+        }
         if fs.is_empty() {
             writeln!(out, "  {}", p.dim("no findings"))?;
         }

@@ -121,6 +121,49 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         writeln!(out)?;
         writeln!(out, "</details>")?;
     }
+    // Loader matrix: which harness loads which skill.
+    let mut profiles: Vec<&str> = Vec::new();
+    for p in crate::loaders::profiles() {
+        if r.artifacts
+            .iter()
+            .any(|a| a.loaders.iter().any(|v| v.profile == p.id))
+        {
+            profiles.push(p.id);
+        }
+    }
+    if !profiles.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "<details><summary>Loader matrix</summary>")?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "✓ loaded · ✗ excluded (see the findings) · ≈ shadowed by a same-named skill · blank: the harness does not read that folder"
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| Skill | {} |", profiles.join(" | "))?;
+        writeln!(out, "|---|{}", "---|".repeat(profiles.len()))?;
+        for a in &r.artifacts {
+            let cells: Vec<&str> = profiles
+                .iter()
+                .map(
+                    |p| match a.loaders.iter().find(|v| v.profile == *p).map(|v| v.status) {
+                        Some(crate::inventory::LoadStatus::Loaded) => "✓",
+                        Some(crate::inventory::LoadStatus::Excluded) => "✗",
+                        Some(crate::inventory::LoadStatus::Shadowed) => "≈",
+                        None => "",
+                    },
+                )
+                .collect();
+            writeln!(
+                out,
+                "| {} | {} |",
+                escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
+                cells.join(" | ")
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(out, "</details>")?;
+    }
     if r.repos.iter().any(|g| g.repo.is_some()) {
         writeln!(out)?;
         writeln!(out, "### Repositories")?;

@@ -23,6 +23,7 @@ pub const FRONTMATTER_MULTIPLE_DOCUMENTS: &str = "frontmatter-multiple-documents
 pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
 pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
 pub const INTERNAL_ERROR: &str = "internal-error";
+pub const LOADER_DIFFERENTIAL: &str = "loader-differential";
 pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
 pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
 pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
@@ -33,9 +34,11 @@ pub const NAME_TOO_LONG: &str = "name-too-long";
 pub const PATH_NOT_UTF8: &str = "path-not-utf8";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
+pub const SKILL_EXCLUDED_BY_HARNESS: &str = "skill-excluded-by-harness";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
 pub const SKILL_NESTED: &str = "skill-nested";
 pub const SKILL_OUTSIDE_CONVENTIONS: &str = "skill-outside-conventions";
+pub const SKILL_SHADOWED: &str = "skill-shadowed";
 pub const SPECIAL_FILE: &str = "special-file";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
@@ -71,6 +74,7 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_UNCLOSED,
     FRONTMATTER_UNKNOWN_KEY,
     INTERNAL_ERROR,
+    LOADER_DIFFERENTIAL,
     METADATA_NOT_STRING_MAP,
     NAME_CONSECUTIVE_HYPHENS,
     NAME_DIRECTORY_MISMATCH,
@@ -81,9 +85,11 @@ pub const ALL: &[&str] = &[
     PATH_NOT_UTF8,
     PATH_UNREADABLE,
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
+    SKILL_EXCLUDED_BY_HARNESS,
     SKILL_FILENAME_NONCANONICAL,
     SKILL_NESTED,
     SKILL_OUTSIDE_CONVENTIONS,
+    SKILL_SHADOWED,
     SPECIAL_FILE,
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,

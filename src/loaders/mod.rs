@@ -1,0 +1,354 @@
+//! Loader profiles: for every skill and every harness whose conventions cover
+//! its location, say whether that harness loads it or silently drops it, and why.
+//!
+//! Each profile emulates one loader's discovery (paths, depth, file name,
+//! symlinks, precedence), its frontmatter reading and its validation. All
+//! profiles share the one read of each entry file made by the analysis.
+
+pub mod harness;
+pub mod maf;
+pub mod skills_ref;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+
+use crate::discover::Group;
+use crate::finding::{Finding, Location};
+use crate::inventory::{Artifact, LoadStatus, LoaderVerdict};
+use crate::rules::ids;
+use crate::text::sanitize_line;
+
+/// A loader profile's description (`skillguard loaders`).
+#[derive(Debug, Clone, Copy)]
+pub struct Profile {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// What the profile emulates and from which sources.
+    pub emulates: &'static str,
+    /// Convention paths it reads (`*` for "any skill folder it is pointed at").
+    pub conventions: &'static [&'static str],
+}
+
+/// Every profile, in display order.
+pub fn profiles() -> Vec<Profile> {
+    let mut v = vec![
+        Profile {
+            id: "maf",
+            title: "Microsoft Agent Framework (.NET) 1.13-1.17",
+            emulates: "AgentFileSkillsSource: regex frontmatter reader (BOM stripped, `---` at the first byte, case-insensitive keys, last duplicate wins, empty value swallows the next line, lengths in UTF-16 units), name/description rules, name equal to directory, compatibility over 500 fails the whole root, depth-2 search stopping at the first SKILL.md (a root SKILL.md means single-skill mode), exact `SKILL.md`, symlinks followed, keep-first de-duplication by name. Roots: AgentEval's nine conventions, or the scanned path.",
+            conventions: maf::ROOTS,
+        },
+        Profile {
+            id: "maf-1.18",
+            title: "Microsoft Agent Framework (.NET) after the 2026-08 discovery hardening",
+            emulates: "As `maf`, but symlinked skill folders and SKILL.md files are skipped with a warning instead of followed, and an unreadable folder is skipped instead of failing the root.",
+            conventions: maf::ROOTS,
+        },
+        Profile {
+            id: "skills-ref",
+            title: "skills-ref, the Agent Skills reference validator",
+            emulates: "validate(): SKILL.md then skill.md, frontmatter cut at the first `---` substring, strictyaml (no flow collections, anchors, tags or duplicate keys; every scalar a string), NFKC name rules, its exact messages in its order. Applies to every skill folder.",
+            conventions: &["*"],
+        },
+    ];
+    v.extend(harness::HARNESSES.iter().map(|h| h.profile()));
+    v
+}
+
+/// Looks a profile id up.
+pub fn profile(id: &str) -> Option<Profile> {
+    profiles().into_iter().find(|p| p.id == id)
+}
+
+/// Which profiles to evaluate.
+#[derive(Debug, Clone, Default)]
+pub enum Selection {
+    /// Every harness whose conventions cover a skill's location; `maf` and
+    /// `skills-ref` for skills outside any convention in a path scan.
+    #[default]
+    Default,
+    /// Exactly these profiles (still only where their conventions apply).
+    Only(BTreeSet<String>),
+}
+
+impl Selection {
+    fn wants(&self, id: &str) -> bool {
+        match self {
+            Selection::Default => true,
+            Selection::Only(s) => s.contains(id),
+        }
+    }
+}
+
+/// The entry file read once with the scanner's own parser, shared by every
+/// harness profile (MAF and skills-ref emulate their own parsers).
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub bom: bool,
+    pub leading_blank: bool,
+    /// Why the frontmatter cannot be read as a YAML mapping, if it cannot.
+    pub failure: Option<&'static str>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+}
+
+impl Parsed {
+    pub fn from_bytes(bytes: &[u8]) -> Parsed {
+        use crate::parse::frontmatter::{self, Anomaly, Failure};
+        use crate::parse::yaml::{self, NodeKind};
+        let text = String::from_utf8_lossy(bytes);
+        let split = frontmatter::split(&text);
+        let mut p = Parsed {
+            bom: split.anomalies.contains(&Anomaly::Bom),
+            leading_blank: split
+                .anomalies
+                .iter()
+                .any(|x| matches!(x, Anomaly::LeadingBlankLines { .. })),
+            ..Parsed::default()
+        };
+        let root = match (&split.failure, &split.yaml) {
+            (None, Some(r)) => yaml::parse(&text[r.clone()]).ok().and_then(|d| d.root),
+            _ => None,
+        };
+        match root.filter(|r| matches!(r.kind, NodeKind::Map { .. })) {
+            Some(map) => {
+                let get = |k: &str| {
+                    map.get(k)
+                        .and_then(|n| n.as_str())
+                        .filter(|n| !n.trim().is_empty())
+                        .map(str::to_owned)
+                };
+                p.name = get("name");
+                p.description = get("description");
+            }
+            None => {
+                p.failure = Some(match &split.failure {
+                    Some(Failure::Missing) => "there is no frontmatter",
+                    Some(Failure::Unclosed { .. }) => "the frontmatter is never closed",
+                    Some(Failure::MalformedOpener { .. }) => "the opening delimiter is not `---`",
+                    None => "the frontmatter is not a valid YAML mapping",
+                });
+            }
+        }
+        p
+    }
+}
+
+/// Everything a profile needs about the scanned tree.
+pub struct View<'a> {
+    /// [`Parsed`] per artifact (None when the entry file could not be read).
+    pub parsed: &'a [Option<Parsed>],
+    pub groups: &'a [Group],
+    pub artifacts: &'a [Artifact],
+    /// Directories the walk could not read.
+    pub unreadable_dirs: &'a BTreeSet<String>,
+    /// The scan is `scan PATH` (no conventions).
+    pub path_mode: bool,
+}
+
+/// Sets `loaders` on every artifact and returns the loader findings.
+pub fn evaluate(
+    artifacts: &mut [Artifact],
+    groups: &[Group],
+    unreadable_dirs: &BTreeSet<String>,
+    path_mode: bool,
+    selection: &Selection,
+) -> Vec<Finding> {
+    let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
+    {
+        let parsed: Vec<Option<Parsed>> = artifacts
+            .par_iter()
+            .map(|a| a.entry_bytes.as_deref().map(Parsed::from_bytes))
+            .collect();
+        let view = View {
+            parsed: &parsed,
+            groups,
+            artifacts,
+            unreadable_dirs,
+            path_mode,
+        };
+        let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
+        if selection.wants("maf") {
+            for (i, v) in maf::evaluate(&view, false) {
+                push(i, v);
+            }
+        }
+        if selection.wants("maf-1.18") {
+            for (i, v) in maf::evaluate(&view, true) {
+                push(i, v);
+            }
+        }
+        if selection.wants("skills-ref") {
+            let verdicts: Vec<LoaderVerdict> =
+                artifacts.par_iter().map(skills_ref_verdict).collect();
+            for (i, v) in verdicts.into_iter().enumerate() {
+                push(i, v);
+            }
+        }
+        for h in harness::HARNESSES {
+            if selection.wants(h.id) {
+                for (i, v) in h.evaluate(&view) {
+                    push(i, v);
+                }
+            }
+        }
+    }
+    let mut findings = Vec::new();
+    let by_path: BTreeMap<String, usize> = artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.clone(), i))
+        .collect();
+    let content = |a: &Artifact| -> Vec<(String, Option<String>)> {
+        a.files
+            .iter()
+            .map(|f| (f.path.clone(), f.sha256.clone()))
+            .collect()
+    };
+    for (i, mut verdicts) in cells {
+        let order: Vec<&'static str> = profiles().iter().map(|p| p.id).collect();
+        verdicts.sort_by_key(|v| order.iter().position(|p| *p == v.profile));
+        let entry = {
+            let a = &artifacts[i];
+            if a.path.is_empty() {
+                a.entry.clone()
+            } else {
+                format!("{}/{}", a.path, a.entry)
+            }
+        };
+        for v in &verdicts {
+            if v.status == LoadStatus::Excluded {
+                let a = &artifacts[i];
+                let f = Finding::new(
+                    ids::SKILL_EXCLUDED_BY_HARNESS,
+                    format!(
+                        "{} does not load this skill: {}.",
+                        v.profile,
+                        v.cause.as_deref().unwrap_or("excluded")
+                    ),
+                    Location::file(entry.clone()),
+                )
+                .for_skill(
+                    Some(&a.name),
+                    Some(&a.path),
+                    &format!("excluded:{}", v.profile),
+                );
+                findings.push(f);
+            }
+        }
+        // Shadowed copies: one finding per skill, naming every harness and the winner.
+        let mut shadow: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+        for v in verdicts
+            .iter_mut()
+            .filter(|v| v.status == LoadStatus::Shadowed)
+        {
+            let winner = v.cause.clone().unwrap_or_default();
+            shadow.entry(winner.clone()).or_default().push(v.profile);
+            v.cause = Some(format!(
+                "shadowed by `{winner}`, which has the same name and wins"
+            ));
+        }
+        for (winner, harnesses) in shadow {
+            let same = by_path
+                .get(&winner)
+                .is_some_and(|&w| content(&artifacts[w]) == content(&artifacts[i]));
+            let a = &artifacts[i];
+            let mut f = Finding::new(
+                ids::SKILL_SHADOWED,
+                format!(
+                    "another skill named `{}` at `{winner}` wins over this copy in {}; {}",
+                    sanitize_line(&a.name),
+                    harnesses.join(", "),
+                    if same {
+                        "the two copies are identical, so nothing is lost. Keep one copy (or a symlink) to avoid drift."
+                    } else {
+                        "the copies DIFFER, so which content the agent sees depends on the harness. Make them identical or rename one."
+                    }
+                ),
+                Location::file(entry.clone()),
+            )
+            .with_related(Location::file(winner.clone()), "the copy that wins")
+            .for_skill(Some(&a.name), Some(&a.path), "shadowed");
+            if same {
+                f.severity = crate::finding::Severity::Info;
+            }
+            findings.push(f);
+        }
+        let a = &mut artifacts[i];
+        let loaded: Vec<&str> = verdicts
+            .iter()
+            .filter(|v| v.status == LoadStatus::Loaded)
+            .map(|v| v.profile)
+            .collect();
+        let excluded: Vec<&str> = verdicts
+            .iter()
+            .filter(|v| v.status == LoadStatus::Excluded)
+            .map(|v| v.profile)
+            .collect();
+        if !loaded.is_empty() && !excluded.is_empty() {
+            findings.push(
+                Finding::new(
+                    ids::LOADER_DIFFERENTIAL,
+                    format!(
+                        "harnesses disagree about this skill: loaded by {}, not loaded by {}; a reviewer using one tool and a runtime using another see different skills. Fix the causes reported for each harness.",
+                        loaded.join(", "),
+                        excluded.join(", ")
+                    ),
+                    Location::file(entry.clone()),
+                )
+                .for_skill(Some(&a.name), Some(&a.path), "differential"),
+            );
+        }
+        a.loaders = verdicts;
+    }
+    findings
+}
+
+fn skills_ref_verdict(a: &Artifact) -> LoaderVerdict {
+    let bytes = a.entry_bytes.as_deref();
+    let (upper, lower) = match a.entry.as_str() {
+        "SKILL.md" => (bytes, None),
+        "skill.md" => (None, bytes),
+        _ => (None, None),
+    };
+    let dir = if a.dir_name.is_empty() {
+        a.name.as_str()
+    } else {
+        a.dir_name.as_str()
+    };
+    let errors = skills_ref::validate(dir, upper, lower);
+    if errors.is_empty() {
+        LoaderVerdict {
+            profile: "skills-ref",
+            status: LoadStatus::Loaded,
+            cause: None,
+        }
+    } else {
+        let shown: Vec<String> = errors
+            .iter()
+            .map(|e| sanitize_line(&crate::text::truncate(e, 200)).into_owned())
+            .collect();
+        LoaderVerdict {
+            profile: "skills-ref",
+            status: LoadStatus::Excluded,
+            cause: Some(format!("skills-ref reports: {}", shown.join(" | "))),
+        }
+    }
+}
+
+/// The convention root of an artifact and its path below it.
+pub(crate) fn below_root(a: &Artifact) -> Option<(&str, &str)> {
+    let root = a.convention_root.as_deref()?;
+    let rest = a.path.strip_prefix(root)?.trim_start_matches('/');
+    Some((root, rest))
+}
+
+/// Is any ancestor folder of the artifact (below the boundary), or the folder
+/// itself, reached through a symlink?
+pub(crate) fn through_symlink(a: &Artifact) -> bool {
+    a.symlink.is_some()
+        || a.files
+            .iter()
+            .any(|f| f.path == a.entry && f.symlink.is_some())
+}

@@ -158,6 +158,20 @@ pub struct LoaderVerdict {
     /// Why it is excluded (or a note on how it loads).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
+    /// What the harness exposes of the skill's files (MAF profiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposes: Option<Exposure>,
+}
+
+/// Files a harness exposes to the agent, and files present but not exposed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Exposure {
+    /// Readable through `read_skill_resource`.
+    pub resources: Vec<String>,
+    /// Runnable through `run_skill_script`.
+    pub scripts: Vec<String>,
+    /// Present in the skill but invisible to the agent (depth, extension, symlink).
+    pub not_exposed: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -348,3 +348,39 @@ fn profile_selection_and_demo_matrix() {
     });
     assert!(split);
 }
+
+#[test]
+fn maf_inventory_reports_what_is_exposed_and_what_is_not() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write(&root.join("tool/SKILL.md"), &ok_skill("tool"));
+    for (p, c) in [
+        ("tool/references/guide.md", "# guide"),
+        ("tool/references/deep/more.md", "# too deep"),
+        ("tool/scripts/run.py", "print(1)"),
+        ("tool/scripts/helper.ts", "export {}"),
+        ("tool/assets/logo.png", "PNG"),
+        ("tool/run.sh", "echo hi"),
+        ("tool/data.csv", "a,b"),
+    ] {
+        write(&root.join(p), c);
+    }
+    let r = run(root);
+    let a = r.artifacts.iter().find(|a| a.path == "tool").unwrap();
+    let e = a
+        .loaders
+        .iter()
+        .find(|v| v.profile == "maf")
+        .and_then(|v| v.exposes.clone())
+        .unwrap();
+    assert_eq!(e.resources, ["data.csv", "references/guide.md"]);
+    assert_eq!(e.scripts, ["run.sh", "scripts/run.py"]);
+    assert_eq!(
+        e.not_exposed,
+        [
+            "assets/logo.png",
+            "references/deep/more.md",
+            "scripts/helper.ts"
+        ]
+    );
+}

@@ -418,6 +418,7 @@ impl Harness {
                 (
                     i,
                     LoaderVerdict {
+                        exposes: None,
                         profile: self.id,
                         status,
                         cause,

@@ -324,8 +324,46 @@ fn depth_below(root: &str, path: &str) -> Option<usize> {
     Some(rest.split('/').count())
 }
 
+/// MAF's default resource and script extensions (case-insensitive).
+pub const RESOURCE_EXT: &[&str] = &["md", "json", "yaml", "yml", "csv", "xml", "txt"];
+pub const SCRIPT_EXT: &[&str] = &["py", "js", "sh", "ps1", "cs", "csx"];
+
+/// What MAF's file-skill source exposes: files within the skill folder and one
+/// level of sub-folders (search depth 2), by extension allow-list, symlinks
+/// skipped; `SKILL.md` is never a resource.
+pub fn exposure(a: &crate::inventory::Artifact) -> crate::inventory::Exposure {
+    let mut e = crate::inventory::Exposure {
+        resources: Vec::new(),
+        scripts: Vec::new(),
+        not_exposed: Vec::new(),
+    };
+    for f in &a.files {
+        if f.path.eq_ignore_ascii_case("skill.md") {
+            continue;
+        }
+        let depth_ok = f.path.split('/').count() <= 2;
+        let linked = f.symlink.is_some();
+        let ext = f
+            .path
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.rsplit_once('.'))
+            .map(|(_, x)| x.to_ascii_lowercase())
+            .unwrap_or_default();
+        if depth_ok && !linked && RESOURCE_EXT.contains(&ext.as_str()) {
+            e.resources.push(f.path.clone());
+        } else if depth_ok && !linked && SCRIPT_EXT.contains(&ext.as_str()) {
+            e.scripts.push(f.path.clone());
+        } else {
+            e.not_exposed.push(f.path.clone());
+        }
+    }
+    e
+}
+
 fn verdict(profile: &'static str, cause: Option<String>) -> crate::inventory::LoaderVerdict {
     crate::inventory::LoaderVerdict {
+        exposes: None,
         profile,
         status: if cause.is_some() {
             crate::inventory::LoadStatus::Excluded
@@ -486,6 +524,9 @@ pub fn evaluate(
                 None => cause,
             };
             let mut v = verdict(profile, cause);
+            if v.status != crate::inventory::LoadStatus::Excluded {
+                v.exposes = Some(exposure(&arts[i]));
+            }
             if v.status == crate::inventory::LoadStatus::Loaded {
                 if let Some(winner) = shadowed.remove(&i) {
                     v.status = crate::inventory::LoadStatus::Shadowed;

@@ -320,6 +320,7 @@ fn skills_ref_verdict(a: &Artifact) -> LoaderVerdict {
     let errors = skills_ref::validate(dir, upper, lower);
     if errors.is_empty() {
         LoaderVerdict {
+            exposes: None,
             profile: "skills-ref",
             status: LoadStatus::Loaded,
             cause: None,
@@ -330,6 +331,7 @@ fn skills_ref_verdict(a: &Artifact) -> LoaderVerdict {
             .map(|e| sanitize_line(&crate::text::truncate(e, 200)).into_owned())
             .collect();
         LoaderVerdict {
+            exposes: None,
             profile: "skills-ref",
             status: LoadStatus::Excluded,
             cause: Some(format!("skills-ref reports: {}", shown.join(" | "))),

@@ -145,6 +145,26 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 "  {}",
                 p.dim(&format!("loaders: {}", parts.join("; ")))
             )?;
+            let maf = a.loaders.iter().find(|v| v.profile == "maf");
+            if let Some(e) = maf
+                .and_then(|v| v.exposes.as_ref())
+                .filter(|e| !e.not_exposed.is_empty())
+            {
+                let hidden: Vec<&str> = e.not_exposed.iter().take(5).map(String::as_str).collect();
+                let more = e.not_exposed.len() - hidden.len();
+                let tail = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "maf exposes {} resource(s) and {} script(s); present but not exposed: {}{tail}",
+                    e.resources.len(),
+                    e.scripts.len(),
+                    hidden.join(", ")
+                );
+                writeln!(out, "  {}", p.dim(&sanitize_line(&line)))?;
+            }
         }
         if fs.is_empty() {
             writeln!(out, "  {}", p.dim("no findings"))?;

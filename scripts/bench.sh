@@ -29,23 +29,28 @@ find "$OUT" -type f -print0 | xargs -0 cat > /dev/null
 now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
 
-sg=(); s1=(); sh=()
+sg=(); s1=(); sn=(); sh=()
 for _ in $(seq "$RUNS"); do
   t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet || true; t1=$(now)
   sg+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
   t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet -j1 || true; t1=$(now)
   s1+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
+  t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet --profile none || true; t1=$(now)
+  sn+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
   t0=$(now); find "$OUT" -type f -print0 | xargs -0 sha256sum > /dev/null; t1=$(now)
   sh+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
 done
 msg=$(printf '%s\n' "${sg[@]}" | median)
 ms1=$(printf '%s\n' "${s1[@]}" | median)
+msn=$(printf '%s\n' "${sn[@]}" | median)
 msh=$(printf '%s\n' "${sh[@]}" | median)
 echo "skillguard scan-workspace (json, all rules, hashing): median ${msg}s over $RUNS runs"
 echo "skillguard scan-workspace -j1:                        median ${ms1}s over $RUNS runs"
+echo "skillguard scan-workspace --profile none:             median ${msn}s over $RUNS runs"
 echo "find | xargs sha256sum:                              median ${msh}s over $RUNS runs"
 echo "ratio skillguard / sha256sum:     $(awk -v a="$msg" -v b="$msh" 'BEGIN {printf "%.2f", a / b}')"
 echo "ratio skillguard -j1 / sha256sum: $(awk -v a="$ms1" -v b="$msh" 'BEGIN {printf "%.2f", a / b}')"
+echo "ratio all loader profiles / none: $(awk -v a="$msg" -v b="$msn" 'BEGIN {printf "%.2f", a / b}')"
 
 rss=$( { /usr/bin/time -v "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet >/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
 echo "peak RSS (skillguard): $((rss / 1024)) MiB"

@@ -275,6 +275,20 @@ pub fn evaluate(
             }
             findings.push(f);
         }
+        // Fields read differently by different parsers, even when every harness loads.
+        if let Some(bytes) = artifacts[i].entry_bytes.as_deref() {
+            for (what, anchor) in field_differentials(bytes) {
+                let a = &artifacts[i];
+                findings.push(
+                    Finding::new(
+                        ids::LOADER_DIFFERENTIAL,
+                        what,
+                        Location::file(entry.clone()),
+                    )
+                    .for_skill(Some(&a.name), Some(&a.path), &anchor),
+                );
+            }
+        }
         let a = &mut artifacts[i];
         let loaded: Vec<&str> = verdicts
             .iter()
@@ -303,6 +317,61 @@ pub fn evaluate(
         a.loaders = verdicts;
     }
     findings
+}
+
+/// Frontmatter fields that MAF's line reader, `skills-ref`'s substring split and
+/// YAML parsers read differently: (message, fingerprint anchor).
+fn field_differentials(bytes: &[u8]) -> Vec<(String, String)> {
+    use crate::parse::frontmatter;
+    use crate::parse::yaml;
+    let mut out = Vec::new();
+    let text = String::from_utf8_lossy(bytes);
+    let split = frontmatter::split(&text);
+    let Some(range) = split.yaml.clone() else {
+        return out;
+    };
+    let block = &text[range.clone()];
+    let Ok(doc) = yaml::parse(block) else {
+        return out;
+    };
+    let Some(root) = doc.root else { return out };
+    let yaml_field = |k: &str| root.get(k).and_then(|n| n.as_str()).map(str::to_owned);
+    // MAF reads the same block with its regex reader.
+    let maf_text = maf::read_text(bytes);
+    if let Ok(maf_block) = maf::frontmatter_block(&maf_text) {
+        let m = maf::read_fields(maf_block);
+        for (key, mv) in [("name", &m.name), ("description", &m.description)] {
+            let yv = yaml_field(key);
+            let norm = |s: &Option<String>| s.as_deref().map(str::trim).unwrap_or("").to_owned();
+            if norm(mv) != norm(&yv) {
+                let show = |s: &Option<String>| match s {
+                    Some(v) if !v.trim().is_empty() => {
+                        format!("`{}`", sanitize_line(&crate::text::truncate(v.trim(), 80)))
+                    }
+                    _ => "nothing".to_owned(),
+                };
+                out.push((
+                    format!(
+                        "`{key}` is read as {} by MAF's line reader but as {} by YAML parsers (skills-ref, Claude Code, VS Code, Codex): a reviewer and a runtime see different values. Quote the value and keep each key on one line.",
+                        show(mv),
+                        show(&yv)
+                    ),
+                    format!("field:maf:{key}"),
+                ));
+            }
+        }
+    }
+    // skills-ref ends the frontmatter at the first `---` anywhere, not at a `---` line.
+    if let Some(pos) = block.find("---") {
+        let line = split.yaml_first_line + block[..pos].matches('\n').count();
+        out.push((
+            format!(
+                "line {line} contains `---` inside the frontmatter: skills-ref ends the frontmatter there (everything after it, including later keys, becomes body), while other loaders read to the closing `---` line. Avoid `---` inside frontmatter values."
+            ),
+            "field:skills-ref-cut".to_owned(),
+        ));
+    }
+    out
 }
 
 fn skills_ref_verdict(a: &Artifact) -> LoaderVerdict {

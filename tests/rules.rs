@@ -90,13 +90,22 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         ids::NAME_DIRECTORY_MISMATCH,
         &[ids::SKILL_EXCLUDED_BY_HARNESS, ids::LOADER_DIFFERENTIAL],
     ),
-    // The within-budget alias expansion is still flow style with anchors, in metadata.
+    // The within-budget alias expansion is still flow style with anchors, in metadata,
+    // which strictyaml (skills-ref) rejects while other loaders accept it.
     (
         ids::YAML_BUDGET_EXCEEDED,
         &[
             ids::YAML_STRICTYAML_INCOMPATIBLE,
             ids::METADATA_NOT_STRING_MAP,
+            ids::SKILL_EXCLUDED_BY_HARNESS,
+            ids::LOADER_DIFFERENTIAL,
         ],
+    ),
+    // `---` inside a value (the look-alike's point) is where skills-ref cuts the frontmatter.
+    (ids::FRONTMATTER_UNCLOSED, &[ids::LOADER_DIFFERENTIAL]),
+    (
+        ids::FRONTMATTER_MULTIPLE_DOCUMENTS,
+        &[ids::SKILL_EXCLUDED_BY_HARNESS, ids::LOADER_DIFFERENTIAL],
     ),
 ];
 

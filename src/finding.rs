@@ -237,15 +237,15 @@ impl Finding {
         self
     }
 
-    /// Sort key: path, line, column, rule, fingerprint, message.
+    /// Sort key: path, line, column, rule, message, fingerprint.
     pub fn sort_key(&self) -> (&str, u32, u32, &str, &str, &str) {
         (
             &self.location.path,
             self.location.line.unwrap_or(0),
             self.location.column.unwrap_or(0),
             self.rule_id,
-            &self.fingerprint,
             &self.message,
+            &self.fingerprint,
         )
     }
 }

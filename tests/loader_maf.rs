@@ -419,3 +419,90 @@ fn fields_read_differently_are_reported_even_when_everyone_loads() {
     );
     assert!(diffs.iter().all(|(p, _)| *p != "plain"));
 }
+
+/// AgentEval's raw-reader rows (R01-R12) re-read the frontmatter only to explain
+/// exclusions; skillguard replaces that reader with MAF's own, so each row is
+/// checked against what MAF really reads (the expected values are the MAF column
+/// of the edge-case matrix, not the raw reader's).
+#[test]
+fn r_rows_as_maf_reads_them() {
+    use skillguard::loaders::maf::{NoMatch, frontmatter_block, read_fields};
+    let fields = |t: &str| read_fields(frontmatter_block(t).unwrap());
+    // R01: all three fields.
+    let f = fields("---\nname: a\ndescription: b\ncompatibility: c\n---\nbody\n");
+    assert_eq!(
+        (
+            f.name.as_deref(),
+            f.description.as_deref(),
+            f.compatibility.as_deref()
+        ),
+        (Some("a"), Some("b"), Some("c"))
+    );
+    // R02: no delimiter.
+    assert_eq!(frontmatter_block("name: a\n"), Err(NoMatch::NoOpeningLine));
+    // R03: only a description.
+    assert_eq!(fields("---\ndescription: d\n---\n").name, None);
+    // R04: an empty description swallows the next line in MAF; at the end it is empty.
+    assert_eq!(
+        fields("---\nname: a\ndescription: \n---\n")
+            .description
+            .as_deref(),
+        Some("")
+    );
+    // R05: quotes stripped.
+    let f = fields("---\nname: \"quoted-name\"\ndescription: 'single quoted desc'\n---\n");
+    assert_eq!(
+        (f.name.as_deref(), f.description.as_deref()),
+        (Some("quoted-name"), Some("single quoted desc"))
+    );
+    // R06: no closing line: MAF excludes (the raw reader still extracted fields).
+    assert_eq!(
+        frontmatter_block("---\nname: a\n"),
+        Err(NoMatch::NoClosingLine)
+    );
+    // R07 / R08: block scalars are read by MAF (the raw reader returned nothing).
+    for ind in ["|", "|-", "|+", ">", ">-", "|2", ">2-"] {
+        let f = fields(&format!("---\ndescription: {ind}\n  one\n  two\n---\n"));
+        let d = f.description.unwrap();
+        assert!(d.starts_with("one"), "{ind}: {d:?}");
+    }
+    // R09: plain continuation keeps the first line.
+    assert_eq!(
+        fields("---\ndescription: first\n  second\n---\n")
+            .description
+            .as_deref(),
+        Some("first")
+    );
+    // R10: blank lines before the frontmatter: MAF excludes (the raw reader tolerated them).
+    assert_eq!(
+        frontmatter_block("\n\n---\nname: a\n---\n"),
+        Err(NoMatch::LeadingBlank)
+    );
+}
+
+/// Discovery-related CLI rows: C12 (two conventions), C13 (none), C36 (hidden folder in a workspace).
+#[test]
+fn c_rows_discovery() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    write(
+        &repo.join(".claude/skills/skill-a/SKILL.md"),
+        &ok_skill("skill-a"),
+    );
+    write(
+        &repo.join(".agents/skills/skill-b/SKILL.md"),
+        &ok_skill("skill-b"),
+    );
+    let r = scan(Mode::Repo, &repo, &ScanOptions::default()).unwrap();
+    assert_eq!(r.coverage.skill_count, 2);
+    let paths: Vec<&str> = r.artifacts.iter().map(|a| a.path.as_str()).collect();
+    assert_eq!(paths, [".agents/skills/skill-b", ".claude/skills/skill-a"]);
+    let empty = t.path().join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let r = scan(Mode::Repo, &empty, &ScanOptions::default()).unwrap();
+    assert_eq!(r.artifacts.len(), 0);
+    fs::create_dir_all(t.path().join(".git")).unwrap();
+    let r = scan(Mode::Workspace, t.path(), &ScanOptions::default()).unwrap();
+    assert_eq!(r.hidden_skipped, 1);
+    assert_eq!(r.coverage.skill_count, 2);
+}

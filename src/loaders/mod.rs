@@ -91,6 +91,8 @@ pub struct Parsed {
     pub failure: Option<&'static str>,
     pub name: Option<String>,
     pub description: Option<String>,
+    /// Fields other parsers read differently: (message, fingerprint anchor).
+    pub differentials: Vec<(String, String)>,
 }
 
 impl Parsed {
@@ -121,6 +123,15 @@ impl Parsed {
                 };
                 p.name = get("name");
                 p.description = get("description");
+                let raw = |k: &str| map.get(k).and_then(|n| n.as_str()).map(str::to_owned);
+                let block = split.yaml.clone().map(|r| &text[r]).unwrap_or("");
+                p.differentials = field_differentials(
+                    bytes,
+                    block,
+                    split.yaml_first_line,
+                    raw("name"),
+                    raw("description"),
+                );
             }
             None => {
                 p.failure = Some(match &split.failure {
@@ -156,11 +167,11 @@ pub fn evaluate(
     selection: &Selection,
 ) -> Vec<Finding> {
     let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
+    let parsed: Vec<Option<Parsed>> = artifacts
+        .par_iter()
+        .map(|a| a.entry_bytes.as_deref().map(Parsed::from_bytes))
+        .collect();
     {
-        let parsed: Vec<Option<Parsed>> = artifacts
-            .par_iter()
-            .map(|a| a.entry_bytes.as_deref().map(Parsed::from_bytes))
-            .collect();
         let view = View {
             parsed: &parsed,
             groups,
@@ -276,16 +287,12 @@ pub fn evaluate(
             findings.push(f);
         }
         // Fields read differently by different parsers, even when every harness loads.
-        if let Some(bytes) = artifacts[i].entry_bytes.as_deref() {
-            for (what, anchor) in field_differentials(bytes) {
+        if let Some(p) = &parsed[i] {
+            for (what, anchor) in &p.differentials {
                 let a = &artifacts[i];
                 findings.push(
-                    Finding::new(
-                        ids::LOADER_DIFFERENTIAL,
-                        what,
-                        Location::file(entry.clone()),
-                    )
-                    .for_skill(Some(&a.name), Some(&a.path), &anchor),
+                    Finding::new(ids::LOADER_DIFFERENTIAL, what.clone(), Location::file(entry.clone()))
+                        .for_skill(Some(&a.name), Some(&a.path), anchor),
                 );
             }
         }
@@ -320,30 +327,24 @@ pub fn evaluate(
 }
 
 /// Frontmatter fields that MAF's line reader, `skills-ref`'s substring split and
-/// YAML parsers read differently: (message, fingerprint anchor).
-fn field_differentials(bytes: &[u8]) -> Vec<(String, String)> {
-    use crate::parse::frontmatter;
-    use crate::parse::yaml;
+/// YAML parsers read differently: (message, fingerprint anchor). `block` is the
+/// YAML between the delimiters, starting on line `first_line`; `name` and
+/// `description` are the values a YAML parser reads.
+fn field_differentials(
+    bytes: &[u8],
+    block: &str,
+    first_line: usize,
+    name: Option<String>,
+    description: Option<String>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let text = String::from_utf8_lossy(bytes);
-    let split = frontmatter::split(&text);
-    let Some(range) = split.yaml.clone() else {
-        return out;
-    };
-    let block = &text[range.clone()];
-    let Ok(doc) = yaml::parse(block) else {
-        return out;
-    };
-    let Some(root) = doc.root else { return out };
-    let yaml_field = |k: &str| root.get(k).and_then(|n| n.as_str()).map(str::to_owned);
     // MAF reads the same block with its regex reader.
     let maf_text = maf::read_text(bytes);
     if let Ok(maf_block) = maf::frontmatter_block(&maf_text) {
         let m = maf::read_fields(maf_block);
-        for (key, mv) in [("name", &m.name), ("description", &m.description)] {
-            let yv = yaml_field(key);
+        for (key, mv, yv) in [("name", &m.name, &name), ("description", &m.description, &description)] {
             let norm = |s: &Option<String>| s.as_deref().map(str::trim).unwrap_or("").to_owned();
-            if norm(mv) != norm(&yv) {
+            if norm(mv) != norm(yv) {
                 let show = |s: &Option<String>| match s {
                     Some(v) if !v.trim().is_empty() => {
                         format!("`{}`", sanitize_line(&crate::text::truncate(v.trim(), 80)))
@@ -354,7 +355,7 @@ fn field_differentials(bytes: &[u8]) -> Vec<(String, String)> {
                     format!(
                         "`{key}` is read as {} by MAF's line reader but as {} by YAML parsers (skills-ref, Claude Code, VS Code, Codex): a reviewer and a runtime see different values. Quote the value and keep each key on one line.",
                         show(mv),
-                        show(&yv)
+                        show(yv)
                     ),
                     format!("field:maf:{key}"),
                 ));
@@ -363,7 +364,7 @@ fn field_differentials(bytes: &[u8]) -> Vec<(String, String)> {
     }
     // skills-ref ends the frontmatter at the first `---` anywhere, not at a `---` line.
     if let Some(pos) = block.find("---") {
-        let line = split.yaml_first_line + block[..pos].matches('\n').count();
+        let line = first_line + block[..pos].matches('\n').count();
         out.push((
             format!(
                 "line {line} contains `---` inside the frontmatter: skills-ref ends the frontmatter there (everything after it, including later keys, becomes body), while other loaders read to the closing `---` line. Avoid `---` inside frontmatter values."

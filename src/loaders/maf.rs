@@ -383,12 +383,18 @@ pub fn evaluate(
     let profile: &'static str = if v118 { "maf-1.18" } else { "maf" };
     // Root of each artifact: the scanned path, or the outermost AgentEval convention root.
     let mut by_root: BTreeMap<(usize, usize, String), Vec<usize>> = BTreeMap::new();
+    // Group of each artifact: by repository name in a workspace, else the only group.
+    let by_repo: BTreeMap<Option<&str>, usize> = view
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.repo.as_deref(), i))
+        .collect();
     for (i, a) in view.artifacts.iter().enumerate() {
-        let Some((gi, g)) = view.groups.iter().enumerate().find(|(_, g)| {
-            depth_below(&g.boundary_rel, &a.path).is_some() || g.boundary_rel.is_empty()
-        }) else {
+        let Some(&gi) = by_repo.get(&a.repo.as_deref()) else {
             continue;
         };
+        let g = &view.groups[gi];
         let root = if view.path_mode {
             Some((0, g.boundary_rel.clone()))
         } else {

@@ -291,8 +291,12 @@ pub fn evaluate(
             for (what, anchor) in &p.differentials {
                 let a = &artifacts[i];
                 findings.push(
-                    Finding::new(ids::LOADER_DIFFERENTIAL, what.clone(), Location::file(entry.clone()))
-                        .for_skill(Some(&a.name), Some(&a.path), anchor),
+                    Finding::new(
+                        ids::LOADER_DIFFERENTIAL,
+                        what.clone(),
+                        Location::file(entry.clone()),
+                    )
+                    .for_skill(Some(&a.name), Some(&a.path), anchor),
                 );
             }
         }
@@ -342,7 +346,10 @@ fn field_differentials(
     let maf_text = maf::read_text(bytes);
     if let Ok(maf_block) = maf::frontmatter_block(&maf_text) {
         let m = maf::read_fields(maf_block);
-        for (key, mv, yv) in [("name", &m.name, &name), ("description", &m.description, &description)] {
+        for (key, mv, yv) in [
+            ("name", &m.name, &name),
+            ("description", &m.description, &description),
+        ] {
             let norm = |s: &Option<String>| s.as_deref().map(str::trim).unwrap_or("").to_owned();
             if norm(mv) != norm(yv) {
                 let show = |s: &Option<String>| match s {

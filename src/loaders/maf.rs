@@ -530,7 +530,8 @@ pub fn evaluate(
                 None => cause,
             };
             let mut v = verdict(profile, cause);
-            if v.status != crate::inventory::LoadStatus::Excluded {
+            // The inventory is the same for both MAF versions: report it once, on `maf`.
+            if !v118 && v.status != crate::inventory::LoadStatus::Excluded {
                 v.exposes = Some(exposure(&arts[i]));
             }
             if v.status == crate::inventory::LoadStatus::Loaded {

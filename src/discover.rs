@@ -325,22 +325,15 @@ pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
                 .any(|e| e.file_name().to_str().is_some_and(is_skill_file_name))
         })
         .unwrap_or(false);
-    let (base, rel) = if is_skill {
-        // Show the skill's own directory name in paths: base is its parent.
-        let name = canon
+    // For a single skill, paths start with the skill's own folder name.
+    let rel = if is_skill {
+        canon
             .file_name()
             .and_then(|n| n.to_str())
             .map(str::to_owned)
-            .unwrap_or_else(|| "skill".into());
-        (
-            canon
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| canon.clone()),
-            name,
-        )
+            .unwrap_or_else(|| "skill".into())
     } else {
-        (canon.clone(), String::new())
+        String::new()
     };
     let group = Group {
         repo: None,
@@ -356,7 +349,6 @@ pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
         rel,
         group: 0,
     };
-    let _ = base;
     Ok(Plan {
         groups: vec![group],
         starts: vec![start],

@@ -398,8 +398,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     }
     let repos = groups
         .iter()
-        .enumerate()
-        .map(|(gi, g)| {
+        .map(|g| {
             let (arts, fs): (Vec<&Artifact>, Vec<&Finding>) = if groups.len() == 1 {
                 (artifacts.iter().collect(), findings.iter().collect())
             } else {
@@ -425,7 +424,6 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                 })
                 .collect();
             conventions.sort_by(|a, b| a.path.cmp(&b.path));
-            let _ = gi;
             RepoSummary {
                 repo: g.repo.clone(),
                 path: g.boundary_rel.clone(),

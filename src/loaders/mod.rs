@@ -217,8 +217,8 @@ pub fn evaluate(
             .map(|f| (f.path.clone(), f.sha256.clone()))
             .collect()
     };
+    let order: Vec<&'static str> = profiles().iter().map(|p| p.id).collect();
     for (i, mut verdicts) in cells {
-        let order: Vec<&'static str> = profiles().iter().map(|p| p.id).collect();
         verdicts.sort_by_key(|v| order.iter().position(|p| *p == v.profile));
         let entry = {
             let a = &artifacts[i];

@@ -6,6 +6,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
+use sha2::Digest;
+
 use crate::discover::{Entry, EntryKind, Group, SkillDir};
 use crate::finding::{Finding, Location, Severity};
 use crate::hash;
@@ -24,6 +26,8 @@ pub struct ReadOptions {
     /// Files larger than this are not hashed at all (a sparse or huge file is
     /// never read to its end).
     pub max_hash_size: u64,
+    /// Keep one hash per line of each text file (for `+N −M` in baseline diffs).
+    pub line_hashes: bool,
 }
 
 impl Default for ReadOptions {
@@ -31,6 +35,7 @@ impl Default for ReadOptions {
         ReadOptions {
             max_file_size: 10 * 1024 * 1024,
             max_hash_size: 256 * 1024 * 1024,
+            line_hashes: false,
         }
     }
 }
@@ -62,14 +67,40 @@ struct ReadResult {
     /// `max_file_size` bytes, cut at a UTF-8 boundary.
     bytes: Option<Vec<u8>>,
     too_large: bool,
+    /// SHA-256 with CRLF read as LF (text files containing CRLF).
+    sha256_lf: Option<String>,
+    line_hashes: Option<std::sync::Arc<[u32]>>,
+}
+
+/// Text-only extras computed from a file read whole: the LF-normalised hash when the
+/// file has CRLF line ends, and the per-line hashes when asked for.
+fn text_extras(buf: &[u8], opts: &ReadOptions) -> (Option<String>, Option<std::sync::Arc<[u32]>>) {
+    let probe = &buf[..buf.len().min(8192)];
+    if memchr::memchr(0, probe).is_some() {
+        return (None, None);
+    }
+    let lf = crate::baseline::linediff::has_crlf(buf).then(|| {
+        let mut h = sha2::Sha256::new();
+        let mut rest = buf;
+        while let Some(i) = memchr::memmem::find(rest, b"\r\n") {
+            h.update(&rest[..i]);
+            rest = &rest[i + 1..];
+        }
+        h.update(rest);
+        hash::hex(&h.finalize())
+    });
+    let lines = opts
+        .line_hashes
+        .then(|| std::sync::Arc::from(crate::baseline::linediff::line_hashes(buf)));
+    (lf, lines)
 }
 
 /// Drops an incomplete UTF-8 sequence cut off at the end of a truncated buffer.
 fn trim_partial_utf8(buf: &mut Vec<u8>) {
-    if let Err(e) = std::str::from_utf8(buf) {
-        if e.error_len().is_none() {
-            buf.truncate(e.valid_up_to());
-        }
+    if let Err(e) = std::str::from_utf8(buf)
+        && e.error_len().is_none()
+    {
+        buf.truncate(e.valid_up_to());
     }
 }
 
@@ -84,12 +115,15 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
         if buf.len() as u64 <= opts.max_file_size {
             let sha = hash::sha256_hex(&buf);
             let head = buf[..buf.len().min(512)].to_vec();
+            let (sha256_lf, line_hashes) = text_extras(&buf, opts);
             return Ok(ReadResult {
                 sha256: Some(sha),
                 size: buf.len() as u64,
                 head,
                 bytes: keep.then_some(buf),
                 too_large: false,
+                sha256_lf,
+                line_hashes,
             });
         }
         // The file grew after its size was read: treat it as oversized from here on.
@@ -104,6 +138,8 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
             head,
             bytes: keep.then_some(buf),
             too_large: true,
+            sha256_lf: None,
+            line_hashes: None,
         });
     }
     // Oversized: keep the entry file's head for parsing, hash by streaming up to
@@ -128,6 +164,8 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
         head,
         bytes,
         too_large: true,
+        sha256_lf: None,
+        line_hashes: None,
     })
 }
 
@@ -151,6 +189,8 @@ fn absorb(
         classify(&fe.path, Some(&r.head))
     };
     fe.sha256 = r.sha256.clone();
+    fe.sha256_lf = r.sha256_lf;
+    fe.line_hashes = r.line_hashes;
     if r.too_large {
         let what = match (is_entry, r.sha256.is_some()) {
             (true, true) => "it was hashed, and only its first part was parsed",
@@ -231,6 +271,8 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     kind: FileKind::Special,
                     executable: false,
                     sha256: None,
+                    sha256_lf: None,
+                    line_hashes: None,
                     symlink: None,
                 });
             }
@@ -242,6 +284,8 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     kind: FileKind::Symlink,
                     executable: false,
                     sha256: None,
+                    sha256_lf: None,
+                    line_hashes: None,
                     symlink: Some(info.clone()),
                 };
                 match info.state {
@@ -303,6 +347,8 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     kind: FileKind::Unknown,
                     executable: e.executable,
                     sha256: None,
+                    sha256_lf: None,
+                    line_hashes: None,
                     symlink: None,
                 };
                 match read_file(&e.abs, is_entry, shared.read) {
@@ -419,9 +465,10 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
             "symlinked-dir",
         );
     }
-    if let Some(info) = &entry_link {
-        if info.state == LinkState::Inside {
-            cx.emit(
+    if let Some(info) = &entry_link
+        && info.state == LinkState::Inside
+    {
+        cx.emit(
                 ids::SYMLINKED_SKILL,
                 format!(
                     "`{}` is a symlink to `{}`: harnesses that skip links (MAF 1.18+) do not load this skill. Use a real file if it must load everywhere.",
@@ -431,7 +478,6 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                 Location::file(cx.entry_path.clone()),
                 "symlinked-entry",
             );
-        }
     }
     // A skill whose entry file cannot be read is excluded everywhere: make sure that is
     // carried by a high finding on the entry file, never by a lower one alone.
@@ -522,6 +568,9 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         symlink: link.map(|(_, i)| i),
         nested_in: sd.nested_in.clone(),
         files,
+        structural_fingerprint: None,
+        content_hash: None,
+        provenance: None,
         loaders: Vec::new(),
         entry_bytes: entry_bytes.map(std::sync::Arc::from),
     };

@@ -1118,10 +1118,10 @@ pub fn add_plugin_roots(groups: &mut [Group], entries: &[Entry]) {
         if !g.conventions_apply {
             continue;
         }
-        if let Some(plugin_root) = e.rel.strip_suffix(".claude-plugin/plugin.json") {
-            if plugin_root.is_empty() || plugin_root.ends_with('/') {
-                roots.push((e.group, format!("{}skills", plugin_root)));
-            }
+        if let Some(plugin_root) = e.rel.strip_suffix(".claude-plugin/plugin.json")
+            && (plugin_root.is_empty() || plugin_root.ends_with('/'))
+        {
+            roots.push((e.group, format!("{}skills", plugin_root)));
         }
         let marketplace = join_rel(&g.boundary_rel, ".claude-plugin/marketplace.json");
         if e.rel == marketplace {

@@ -107,6 +107,13 @@ pub struct FileEntry {
     /// Lowercase hex SHA-256 of the bytes; absent when the file could not be read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// SHA-256 with every CRLF read as LF, for text files that contain CRLF (baselines
+    /// with `--normalize-eol`).
+    #[serde(skip)]
+    pub sha256_lf: Option<String>,
+    /// One hash per line (text files, only when a baseline is written).
+    #[serde(skip)]
+    pub line_hashes: Option<std::sync::Arc<[u32]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symlink: Option<SymlinkInfo>,
 }
@@ -142,12 +149,50 @@ pub struct Artifact {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nested_in: Option<String>,
     pub files: Vec<FileEntry>,
+    /// AgentEval's structural fingerprint (name, description, resource and script names,
+    /// allowed tools, compatibility length); see `baseline::hashes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structural_fingerprint: Option<String>,
+    /// AgentEval's folder content hash, under the scan's hash options.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+    /// Where the skill came from, per `skills-lock.json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
     /// How each harness profile loads this skill (the loader matrix).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub loaders: Vec<LoaderVerdict>,
     /// The entry file's bytes, shared by every loader profile (one read, one copy).
     #[serde(skip)]
     pub entry_bytes: Option<std::sync::Arc<[u8]>>,
+}
+
+/// Provenance of a skill as recorded in a `skills-lock.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Provenance {
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub source_url: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none", default)]
+    pub git_ref: Option<String>,
+    /// The lock file, relative to the scan base (`/`-separated, may start with `../`).
+    pub lock: String,
+}
+
+impl Provenance {
+    /// `source[@ref]` (or the URL when there is no source).
+    pub fn label(&self) -> String {
+        let base = self
+            .source
+            .as_deref()
+            .or(self.source_url.as_deref())
+            .unwrap_or("?");
+        match &self.git_ref {
+            Some(r) => format!("{base}@{r}"),
+            None => base.to_owned(),
+        }
+    }
 }
 
 /// One cell of the loader matrix.
@@ -258,10 +303,10 @@ pub fn classify(path: &str, head: Option<&[u8]>) -> FileKind {
     if SCRIPT_EXT.contains(&e.as_str()) {
         return FileKind::Script;
     }
-    if let Some(h) = head {
-        if h.starts_with(b"#!") {
-            return FileKind::Script;
-        }
+    if let Some(h) = head
+        && h.starts_with(b"#!")
+    {
+        return FileKind::Script;
     }
     if DATA_EXT.contains(&e.as_str()) {
         return FileKind::Data;
@@ -279,8 +324,32 @@ pub fn classify(path: &str, head: Option<&[u8]>) -> FileKind {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// An empty skill artifact for unit tests.
+    pub(crate) fn artifact() -> Artifact {
+        Artifact {
+            kind: ArtifactKind::Skill,
+            path: "x".into(),
+            repo: None,
+            convention: None,
+            convention_root: None,
+            entry: "SKILL.md".into(),
+            name: "x".into(),
+            dir_name: "x".into(),
+            frontmatter: serde_json::Value::Null,
+            excluded: false,
+            symlink: None,
+            nested_in: None,
+            files: Vec::new(),
+            structural_fingerprint: None,
+            content_hash: None,
+            provenance: None,
+            loaders: Vec::new(),
+            entry_bytes: None,
+        }
+    }
 
     #[test]
     fn classification() {

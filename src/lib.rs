@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analyze;
+pub mod baseline;
 pub mod catalog;
 pub mod cli;
 pub mod conventions;

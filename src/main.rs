@@ -33,11 +33,11 @@ fn main() -> ExitCode {
         Ok(status) => {
             // The report is flushed last: a write error there (a full disk) means the
             // report was lost, which is an I/O error (2); a closed pipe is not.
-            if let Err(e) = flushed {
-                if e.kind() != io::ErrorKind::BrokenPipe {
-                    let _ = writeln!(err, "skillguard: error: cannot write the report: {e}");
-                    return ExitCode::from(2);
-                }
+            if let Err(e) = flushed
+                && e.kind() != io::ErrorKind::BrokenPipe
+            {
+                let _ = writeln!(err, "skillguard: error: cannot write the report: {e}");
+                return ExitCode::from(2);
             }
             match status {
                 ExitStatus::Clean => ExitCode::SUCCESS,

@@ -278,13 +278,13 @@ pub fn load(bytes: &[u8], dir_name: &str) -> Load {
             utf16_units(&desc)
         ));
     }
-    if let Some(c) = &f.compatibility {
-        if utf16_units(c) > 500 {
-            return Load::RootFailure(format!(
-                "`compatibility` is {} UTF-16 units (limit 500): MAF's constructor throws and discovery fails for the whole root",
-                utf16_units(c)
-            ));
-        }
+    if let Some(c) = &f.compatibility
+        && utf16_units(c) > 500
+    {
+        return Load::RootFailure(format!(
+            "`compatibility` is {} UTF-16 units (limit 500): MAF's constructor throws and discovery fails for the whole root",
+            utf16_units(c)
+        ));
     }
     if name != dir_name {
         return Load::Excluded(format!(
@@ -486,17 +486,17 @@ pub fn evaluate(
                 Some(b) => load(b, &a.dir_name),
                 None => Load::Excluded("MAF cannot read the file".to_owned()),
             };
-            if let Load::RootFailure(why) = &l {
-                if root_failure.is_none() {
-                    root_failure = Some(format!(
-                        "`{}/SKILL.md`: {why}",
-                        if a.path.is_empty() {
-                            "."
-                        } else {
-                            a.path.as_str()
-                        }
-                    ));
-                }
+            if let Load::RootFailure(why) = &l
+                && root_failure.is_none()
+            {
+                root_failure = Some(format!(
+                    "`{}/SKILL.md`: {why}",
+                    if a.path.is_empty() {
+                        "."
+                    } else {
+                        a.path.as_str()
+                    }
+                ));
             }
             loads.push((i, l));
         }
@@ -534,11 +534,11 @@ pub fn evaluate(
             if !v118 && v.status != crate::inventory::LoadStatus::Excluded {
                 v.exposes = Some(exposure(&arts[i]));
             }
-            if v.status == crate::inventory::LoadStatus::Loaded {
-                if let Some(winner) = shadowed.remove(&i) {
-                    v.status = crate::inventory::LoadStatus::Shadowed;
-                    v.cause = Some(winner);
-                }
+            if v.status == crate::inventory::LoadStatus::Loaded
+                && let Some(winner) = shadowed.remove(&i)
+            {
+                v.status = crate::inventory::LoadStatus::Shadowed;
+                v.cause = Some(winner);
             }
             out.push((i, v));
         }

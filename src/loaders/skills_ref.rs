@@ -1078,18 +1078,18 @@ fn first_stream_error(
     }
 
     // A document whose first token is `...` has no node.
-    if let Some(t) = scan.tokens.iter().find(|t| t.tok != Tok::Comment) {
-        if t.tok == Tok::DocumentEnd {
-            offer(
-                t.start,
-                src.error(
-                    Some("while parsing a block node"),
-                    Some(t.start),
-                    Some("expected the node content, but found '<document end>'"),
-                    Some(t.start),
-                ),
-            );
-        }
+    if let Some(t) = scan.tokens.iter().find(|t| t.tok != Tok::Comment)
+        && t.tok == Tok::DocumentEnd
+    {
+        offer(
+            t.start,
+            src.error(
+                Some("while parsing a block node"),
+                Some(t.start),
+                Some("expected the node content, but found '<document end>'"),
+                Some(t.start),
+            ),
+        );
     }
 
     // ruamel skips only spaces between tokens and ends plain scalars at a
@@ -1176,23 +1176,23 @@ fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -
     if is(ErrorKind::MappingKeyNotAllowed) {
         return (index, simple("mapping keys are not allowed here"));
     }
-    if let Some(ErrorKind::UnexpectedCharacter { character }) = scan.error.as_ref().map(|e| &e.1) {
-        if is(ErrorKind::UnexpectedCharacter {
+    if let Some(ErrorKind::UnexpectedCharacter { character }) = scan.error.as_ref().map(|e| &e.1)
+        && is(ErrorKind::UnexpectedCharacter {
             character: *character,
-        }) {
-            return (
-                index,
-                src.error(
-                    Some("while scanning for the next token"),
-                    Some(index),
-                    Some(&format!(
-                        "found character {} that cannot start any token",
-                        py_repr(&character.to_string())
-                    )),
-                    Some(index),
-                ),
-            );
-        }
+        })
+    {
+        return (
+            index,
+            src.error(
+                Some("while scanning for the next token"),
+                Some(index),
+                Some(&format!(
+                    "found character {} that cannot start any token",
+                    py_repr(&character.to_string())
+                )),
+                Some(index),
+            ),
+        );
     }
     if is(ErrorKind::ExpectedBlockMappingKey)
         || is(ErrorKind::ExpectedBlockSequenceEntry)
@@ -1218,10 +1218,8 @@ fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -
             Some(t) => (scan.token_id(t), scan.token_start(src, t), t.start),
             None => ("<stream end>".to_owned(), index, index),
         };
-        if !trailing {
-            if let Some(i) = key_lookahead_tab(src, at_token) {
-                return (i, tab_error(src, i));
-            }
+        if !trailing && let Some(i) = key_lookahead_tab(src, at_token) {
+            return (i, tab_error(src, i));
         }
         let (context, open) = match scan.open_block_at(context_at) {
             Some((Tok::BlockSequenceStart, start)) => ("while parsing a block collection", start),
@@ -1370,21 +1368,20 @@ fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -
             ),
         );
     }
-    if is(ErrorKind::UnknownQuotedScalarEscape)
+    if (is(ErrorKind::UnknownQuotedScalarEscape)
         || is(ErrorKind::InvalidQuotedScalarHexEscape)
-        || is(ErrorKind::InvalidUnicodeEscape)
+        || is(ErrorKind::InvalidUnicodeEscape))
+        && let Some((problem, i)) = double_quoted_escape_error(src, index)
     {
-        if let Some((problem, i)) = double_quoted_escape_error(src, index) {
-            return (
-                index,
-                src.error(
-                    Some("while scanning a double-quoted scalar"),
-                    Some(index),
-                    Some(&problem),
-                    Some(i),
-                ),
-            );
-        }
+        return (
+            index,
+            src.error(
+                Some("while scanning a double-quoted scalar"),
+                Some(index),
+                Some(&problem),
+                Some(i),
+            ),
+        );
     }
     if is(ErrorKind::ZeroBlockScalarIndent)
         || is(ErrorKind::InvalidBlockScalarHeader)

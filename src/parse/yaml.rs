@@ -224,15 +224,17 @@ fn resolve_plain(t: &str) -> ScalarType {
     if digits(unsigned) {
         return ScalarType::Int;
     }
-    if let Some(h) = t.strip_prefix("0x") {
-        if !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return ScalarType::Int;
-        }
+    if let Some(h) = t.strip_prefix("0x")
+        && !h.is_empty()
+        && h.bytes().all(|c| c.is_ascii_hexdigit())
+    {
+        return ScalarType::Int;
     }
-    if let Some(o) = t.strip_prefix("0o") {
-        if !o.is_empty() && o.bytes().all(|c| (b'0'..=b'7').contains(&c)) {
-            return ScalarType::Int;
-        }
+    if let Some(o) = t.strip_prefix("0o")
+        && !o.is_empty()
+        && o.bytes().all(|c| (b'0'..=b'7').contains(&c))
+    {
+        return ScalarType::Int;
     }
     // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
     let (mantissa, exp) = match unsigned.iter().position(|c| *c == b'e' || *c == b'E') {

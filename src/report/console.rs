@@ -207,13 +207,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 )?,
             }
         }
-    } else if let Some(g) = r.repos.first() {
-        if !g.conventions.is_empty() {
-            writeln!(out)?;
-            writeln!(out, "{}", p.bold("conventions"))?;
-            for c in &g.conventions {
-                writeln!(out, "  {}: {} skill(s)", sanitize_line(&c.path), c.skills)?;
-            }
+    } else if let Some(g) = r.repos.first()
+        && !g.conventions.is_empty()
+    {
+        writeln!(out)?;
+        writeln!(out, "{}", p.bold("conventions"))?;
+        for c in &g.conventions {
+            writeln!(out, "  {}: {} skill(s)", sanitize_line(&c.path), c.skills)?;
         }
     }
 

@@ -1,0 +1,1326 @@
+//! The append-only, tamper-evident ledger of scan snapshots.
+//!
+//! Layout of a ledger directory (default `.skillguard/ledger` under the scanned repository or
+//! workspace root):
+//!
+//! ```text
+//! lock                                   advisory lock serialising writers
+//! HEAD.json                              {seq, id, sha256} of the newest snapshot
+//! snapshots/00000001-<id>.json           one file per snapshot, never rewritten
+//! snapshots/00000001-<id>.lines          line hashes of the text files new in that snapshot
+//! ```
+//!
+//! Every snapshot records the SHA-256 of the exact bytes of its predecessor (`prev`), and
+//! `HEAD.json` records the hash of the newest one, so [`verify`] can tell an edited, deleted,
+//! inserted or reordered snapshot and name it. An append writes the line pack, then the
+//! snapshot, then `HEAD.json`, each to a temporary file that is fsynced and renamed into place
+//! (and the directory fsynced), under an exclusive lock: a writer killed at any instant leaves
+//! either the previous ledger (plus an ignored temporary file) or the new snapshot with `HEAD`
+//! one behind, which verifies and is completed by the next writer. An append first checks that
+//! `HEAD.json` matches the newest snapshot, so an edit of the newest snapshot cannot be
+//! laundered by chaining a new snapshot onto it.
+//!
+//! What a hash chain cannot do without a secret: someone who rewrites every snapshot *and*
+//! `HEAD.json` consistently is not detected locally. Keep the ledger in version control or pin
+//! the head hash that `baseline verify` prints (`--expect-head`).
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::hashes::HashOptions;
+use crate::hash::sha256_hex;
+use crate::inventory::Provenance;
+
+/// `format` of a snapshot file.
+pub const FORMAT: &str = "skillguard-ledger";
+/// `format` of `HEAD.json`.
+pub const HEAD_FORMAT: &str = "skillguard-ledger-head";
+/// The newest format version this build reads and the one it writes.
+pub const VERSION: u32 = 1;
+const SNAPSHOTS: &str = "snapshots";
+const HEAD: &str = "HEAD.json";
+const LOCK: &str = "lock";
+const TMP_PREFIX: &str = ".tmp-";
+/// Snapshot files larger than this are refused (a 2,000-skill snapshot is about 2 MB).
+pub const MAX_SNAPSHOT_BYTES: u64 = 512 * 1024 * 1024;
+const PACK_MAGIC: &[u8; 8] = b"SGLINES1";
+
+/// One scan, as recorded in the ledger.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub format: String,
+    pub version: u32,
+    /// 1, 2, 3, … in append order.
+    pub seq: u64,
+    /// 32 lowercase hex characters.
+    pub id: String,
+    /// The previous snapshot (absent for the first).
+    pub prev: Option<PrevLink>,
+    /// UTC, RFC 3339 with milliseconds.
+    pub captured_at: String,
+    /// `skillguard X.Y.Z`.
+    pub tool: String,
+    pub root: ScannedRoot,
+    pub hash_options: HashOptions,
+    /// The line-hash pack written with this snapshot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<PackRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Set when the snapshot was imported from another tool's ledger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
+    /// One entry per skill location, sorted by location.
+    pub skills: Vec<SkillEntry>,
+}
+
+/// Link to the previous snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrevLink {
+    pub seq: u64,
+    pub id: String,
+    /// SHA-256 of the previous snapshot file's exact bytes.
+    pub sha256: String,
+}
+
+/// What was scanned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScannedRoot {
+    /// `path`, `repo` or `workspace`.
+    pub mode: String,
+    /// The scanned root relative to the ledger's home (the repository or workspace root),
+    /// `/`-separated; `.` for the home itself. Portable between machines.
+    pub relative: String,
+    /// The absolute path at capture time (information only; never compared).
+    pub absolute: String,
+}
+
+/// A line-hash pack file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackRef {
+    pub file: String,
+    pub sha256: String,
+    pub size: u64,
+    /// Line-hash function (`lines-v1`).
+    pub hash: String,
+}
+
+/// Origin of an imported snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imported {
+    pub tool: String,
+    pub file: String,
+    pub id: String,
+}
+
+/// One skill location in a snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkillEntry {
+    /// Skill directory relative to the ledger's home, `/`-separated (the key of diffs).
+    pub location: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convention: Option<String>,
+    /// A strict loader would not load it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub excluded: bool,
+    /// AgentEval structural fingerprint (absent only in imported entries that lack it).
+    #[serde(default)]
+    pub structural: Option<String>,
+    /// AgentEval content hash under the snapshot's `hash_options`.
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub files: Vec<FileRecord>,
+    /// rule id → severity → count.
+    #[serde(default)]
+    pub findings: BTreeMap<String, BTreeMap<String, u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl SkillEntry {
+    /// Number of stored findings of `severity` or above (`high` counts high and critical).
+    pub fn count_at_least(&self, severity: crate::finding::Severity) -> u32 {
+        self.findings
+            .values()
+            .flat_map(|m| m.iter())
+            .filter(|(s, _)| crate::finding::Severity::parse(s).is_some_and(|s| s >= severity))
+            .map(|(_, n)| *n)
+            .sum()
+    }
+}
+
+/// One file of a skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// Relative to the skill directory.
+    pub path: String,
+    pub size: u64,
+    /// SHA-256 of the bytes (or the stand-in digest of an entry that cannot be read).
+    pub sha256: String,
+    /// SHA-256 with CRLF read as LF, for text files that contain CRLF.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256_lf: Option<String>,
+    /// Where this text file's line hashes are stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineRef>,
+}
+
+/// A run of line hashes inside a snapshot's pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineRef {
+    /// The snapshot whose pack holds them.
+    pub seq: u64,
+    /// Offset in hashes (4-byte units) after the pack header.
+    pub offset: u64,
+    pub count: u32,
+}
+
+/// `HEAD.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("{path}: snapshot {entry} is corrupt or truncated: {msg}")]
+    Corrupt {
+        path: String,
+        entry: String,
+        msg: String,
+    },
+    #[error(
+        "{path}: written by a newer skillguard (ledger format version {found}; this version reads up to {VERSION}); upgrade skillguard to read it"
+    )]
+    Newer { path: String, found: u32 },
+    #[error("ledger {root}: {msg}; run `skillguard baseline verify` for details")]
+    Integrity { root: String, msg: String },
+    #[error(
+        "{path} is a symbolic link; skillguard never writes through a link (use --baseline-root to choose the ledger)"
+    )]
+    Symlink { path: String },
+    #[error("ledger {root}: {msg}")]
+    Lookup { root: String, msg: String },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> LedgerError + '_ {
+    move |source| LedgerError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// A snapshot file found in the ledger directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotFile {
+    pub seq: u64,
+    pub id: String,
+    pub path: PathBuf,
+}
+
+impl SnapshotFile {
+    fn entry(&self) -> String {
+        format!("#{} ({})", self.seq, self.id)
+    }
+}
+
+/// A parsed snapshot with the hash of its bytes.
+#[derive(Debug, Clone)]
+pub struct Loaded<T> {
+    pub file: SnapshotFile,
+    pub sha256: String,
+    pub snapshot: T,
+}
+
+/// The fields every reader needs, for fast listing.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    pub prev: Option<PrevLink>,
+    pub captured_at: String,
+    pub tool: String,
+    pub root: ScannedRoot,
+    #[serde(default)]
+    pub hash_options: HashOptions,
+    #[serde(default)]
+    pub lines: Option<PackRef>,
+    #[serde(default)]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub imported: Option<Imported>,
+}
+
+/// Header plus the skill entries without their file lists (history, trust on first use).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Summary {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+    pub root: ScannedRoot,
+    #[serde(default)]
+    pub hash_options: HashOptions,
+    pub skills: Vec<EntrySummary>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct EntrySummary {
+    pub location: String,
+    pub name: String,
+    #[serde(default)]
+    pub repo: Option<String>,
+    #[serde(default)]
+    pub structural: Option<String>,
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default)]
+    pub findings: BTreeMap<String, BTreeMap<String, u32>>,
+    #[serde(default)]
+    pub provenance: Option<Provenance>,
+}
+
+/// Something every snapshot type exposes for version checks.
+pub trait Versioned {
+    fn format_version(&self) -> (&str, u32, u64, &str);
+}
+
+macro_rules! versioned {
+    ($t:ty) => {
+        impl Versioned for $t {
+            fn format_version(&self) -> (&str, u32, u64, &str) {
+                (&self.format, self.version, self.seq, &self.id)
+            }
+        }
+    };
+}
+versioned!(Snapshot);
+versioned!(Header);
+versioned!(Summary);
+
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    version: Option<u32>,
+}
+
+/// Parses one snapshot file's bytes into `T`, with precise errors.
+fn parse<T: DeserializeOwned + Versioned>(
+    f: &SnapshotFile,
+    bytes: &[u8],
+) -> Result<T, LedgerError> {
+    let path = f.path.display().to_string();
+    match serde_json::from_slice::<T>(bytes) {
+        Ok(s) => {
+            let (format, version, seq, id) = s.format_version();
+            if format != FORMAT {
+                return Err(LedgerError::Corrupt {
+                    path,
+                    entry: f.entry(),
+                    msg: format!(
+                        "`format` is `{}`, expected `{FORMAT}`",
+                        crate::text::sanitize_line(format)
+                    ),
+                });
+            }
+            if version > VERSION {
+                return Err(LedgerError::Newer {
+                    path,
+                    found: version,
+                });
+            }
+            if seq != f.seq || id != f.id {
+                return Err(LedgerError::Corrupt {
+                    path,
+                    entry: f.entry(),
+                    msg: format!(
+                        "the file name says #{} ({}) but the content says #{seq} ({})",
+                        f.seq,
+                        f.id,
+                        crate::text::sanitize_line(id)
+                    ),
+                });
+            }
+            Ok(s)
+        }
+        Err(e) => {
+            if let Ok(p) = serde_json::from_slice::<Probe>(bytes)
+                && p.format.as_deref() == Some(FORMAT)
+                && p.version.is_some_and(|v| v > VERSION)
+            {
+                return Err(LedgerError::Newer {
+                    path,
+                    found: p.version.unwrap_or_default(),
+                });
+            }
+            Err(LedgerError::Corrupt {
+                path,
+                entry: f.entry(),
+                msg: e.to_string(),
+            })
+        }
+    }
+}
+
+/// Reads a file without following a final symlink, bounded.
+fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, LedgerError> {
+    let f = crate::analyze::open_regular(path).map_err(io_err(path))?;
+    let len = f.metadata().map_err(io_err(path))?.len();
+    if len > max {
+        return Err(LedgerError::Io {
+            path: path.display().to_string(),
+            source: io::Error::other(format!("file is {len} bytes, over the {max}-byte limit")),
+        });
+    }
+    let mut buf = Vec::with_capacity(len as usize);
+    f.take(max + 1)
+        .read_to_end(&mut buf)
+        .map_err(io_err(path))?;
+    Ok(buf)
+}
+
+/// Parses `00000001-<32 hex>.json` (or `.lines`).
+fn parse_name(name: &str, ext: &str) -> Option<(u64, String)> {
+    let stem = name.strip_suffix(ext)?;
+    let (seq, id) = stem.split_once('-')?;
+    if seq.len() != 8 || !seq.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if id.len() != 32 || !id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    Some((seq.parse().ok()?, id.to_owned()))
+}
+
+/// A ledger directory.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    pub root: PathBuf,
+}
+
+/// What an append wrote.
+#[derive(Debug, Clone)]
+pub struct Appended {
+    pub seq: u64,
+    pub id: String,
+    pub path: PathBuf,
+    pub skills: usize,
+}
+
+/// A snapshot to append; the ledger fills in seq, id, prev, time and the line pack.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub root: ScannedRoot,
+    pub hash_options: HashOptions,
+    pub note: Option<String>,
+    pub imported: Option<Imported>,
+    /// Entries; a file's `lines` is filled from `line_data` by the ledger.
+    pub skills: Vec<SkillEntry>,
+    /// Line hashes of text files by their SHA-256.
+    pub line_data: BTreeMap<String, std::sync::Arc<[u32]>>,
+    /// Capture time; now when absent.
+    pub captured_at: Option<String>,
+}
+
+fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn new_id(seq: u64, prev: &str) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let rnd = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let seed = format!("{seq}\0{prev}\0{nanos}\0{}\0{rnd}", std::process::id());
+    sha256_hex(seed.as_bytes())[..32].to_owned()
+}
+
+/// Writes `bytes` to `dir/name` atomically and durably: temporary file, fsync, rename, fsync dir.
+fn write_durable(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
+    let target = dir.join(name);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let tmp = dir.join(format!("{TMP_PREFIX}{}-{nanos}-{name}", std::process::id()));
+    let res = (|| {
+        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, &target)?;
+        sync_dir(dir)
+    })();
+    if let Err(e) = res {
+        let _ = fs::remove_file(&tmp);
+        return Err(LedgerError::Io {
+            path: target.display().to_string(),
+            source: e,
+        });
+    }
+    Ok(target)
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+    }
+    Ok(())
+}
+
+/// Creates `dir` (and parents) refusing to pass through a symbolic link on the way.
+fn ensure_dir(dir: &Path) -> Result<(), LedgerError> {
+    let mut cur = PathBuf::new();
+    for c in dir.components() {
+        cur.push(c);
+        match fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                // Links above the ledger (for example /tmp on some systems) are the user's
+                // business; only links inside the ledger directory are refused.
+                if cur.starts_with(dir) || dir.starts_with(&cur) && cur.ends_with(".skillguard") {
+                    return Err(LedgerError::Symlink {
+                        path: cur.display().to_string(),
+                    });
+                }
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(LedgerError::Io {
+                    path: cur.display().to_string(),
+                    source: io::Error::other("exists and is not a directory"),
+                });
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&cur) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io_err(&cur)(e)),
+            },
+            Err(e) => return Err(io_err(&cur)(e)),
+        }
+    }
+    Ok(())
+}
+
+/// Serialises a snapshot with one skill entry per line (readable `git diff`s).
+pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
+    #[derive(Serialize)]
+    struct HeaderRef<'a> {
+        format: &'a str,
+        version: u32,
+        seq: u64,
+        id: &'a str,
+        prev: &'a Option<PrevLink>,
+        captured_at: &'a str,
+        tool: &'a str,
+        root: &'a ScannedRoot,
+        hash_options: &'a HashOptions,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lines: &'a Option<PackRef>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: &'a Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        imported: &'a Option<Imported>,
+    }
+    let h = HeaderRef {
+        format: &s.format,
+        version: s.version,
+        seq: s.seq,
+        id: &s.id,
+        prev: &s.prev,
+        captured_at: &s.captured_at,
+        tool: &s.tool,
+        root: &s.root,
+        hash_options: &s.hash_options,
+        lines: &s.lines,
+        note: &s.note,
+        imported: &s.imported,
+    };
+    let mut out = serde_json::to_vec(&h).expect("serialisable header");
+    out.pop(); // the closing brace
+    out.extend_from_slice(b",\n\"skills\":[");
+    for (i, e) in s.skills.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+        serde_json::to_writer(&mut out, e).expect("serialisable entry");
+    }
+    out.extend_from_slice(if s.skills.is_empty() {
+        b"]}\n"
+    } else {
+        b"\n]}\n"
+    });
+    out
+}
+
+impl Ledger {
+    pub fn new(root: impl Into<PathBuf>) -> Ledger {
+        Ledger { root: root.into() }
+    }
+
+    fn snapshots_dir(&self) -> PathBuf {
+        self.root.join(SNAPSHOTS)
+    }
+
+    pub fn exists(&self) -> bool {
+        self.snapshots_dir().is_dir()
+    }
+
+    /// Snapshot files, ordered by (seq, id). Missing ledger → empty.
+    pub fn files(&self) -> Result<Vec<SnapshotFile>, LedgerError> {
+        let dir = self.snapshots_dir();
+        let rd = match fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_err(&dir)(e)),
+        };
+        let mut out = Vec::new();
+        for e in rd {
+            let e = e.map_err(io_err(&dir))?;
+            let name = e.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some((seq, id)) = parse_name(name, ".json") {
+                out.push(SnapshotFile {
+                    seq,
+                    id,
+                    path: e.path(),
+                });
+            }
+        }
+        out.sort_by(|a, b| (a.seq, &a.id).cmp(&(b.seq, &b.id)));
+        Ok(out)
+    }
+
+    /// Loads and parses every snapshot (in parallel), oldest first.
+    pub fn load<T: DeserializeOwned + Versioned + Send>(
+        &self,
+    ) -> Result<Vec<Loaded<T>>, LedgerError> {
+        let files = self.files()?;
+        files.into_par_iter().map(|f| self.load_one(f)).collect()
+    }
+
+    pub fn load_one<T: DeserializeOwned + Versioned>(
+        &self,
+        f: SnapshotFile,
+    ) -> Result<Loaded<T>, LedgerError> {
+        let bytes = read_bounded(&f.path, MAX_SNAPSHOT_BYTES)?;
+        let snapshot = parse::<T>(&f, &bytes)?;
+        Ok(Loaded {
+            sha256: sha256_hex(&bytes),
+            file: f,
+            snapshot,
+        })
+    }
+
+    fn read_head(&self) -> Result<Option<Head>, LedgerError> {
+        let p = self.root.join(HEAD);
+        let bytes = match read_bounded(&p, 64 * 1024) {
+            Ok(b) => b,
+            Err(LedgerError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let h: Head = serde_json::from_slice(&bytes).map_err(|e| LedgerError::Corrupt {
+            path: p.display().to_string(),
+            entry: "HEAD".into(),
+            msg: e.to_string(),
+        })?;
+        if h.format != HEAD_FORMAT {
+            return Err(LedgerError::Corrupt {
+                path: p.display().to_string(),
+                entry: "HEAD".into(),
+                msg: format!("`format` is not `{HEAD_FORMAT}`"),
+            });
+        }
+        if h.version > VERSION {
+            return Err(LedgerError::Newer {
+                path: p.display().to_string(),
+                found: h.version,
+            });
+        }
+        Ok(Some(h))
+    }
+
+    /// Reads the line hashes a [`LineRef`] points to; `None` when the pack is missing,
+    /// damaged or too short (diffs then show sizes only).
+    pub fn read_lines(
+        &self,
+        r: &LineRef,
+        packs: &mut BTreeMap<u64, Option<Vec<u8>>>,
+    ) -> Option<Vec<u32>> {
+        let pack = packs.entry(r.seq).or_insert_with(|| {
+            let dir = self.snapshots_dir();
+            let name = fs::read_dir(&dir)
+                .ok()?
+                .filter_map(|e| e.ok())
+                .find_map(|e| {
+                    let n = e.file_name().to_str()?.to_owned();
+                    parse_name(&n, ".lines")
+                        .filter(|(s, _)| *s == r.seq)
+                        .map(|_| n)
+                })?;
+            let bytes = read_bounded(&dir.join(name), MAX_SNAPSHOT_BYTES).ok()?;
+            bytes.starts_with(PACK_MAGIC).then_some(bytes)
+        });
+        let pack = pack.as_ref()?;
+        let start = PACK_MAGIC.len() + (r.offset as usize).checked_mul(4)?;
+        let end = start.checked_add(r.count as usize * 4)?;
+        super::linediff::decode(pack.get(start..end)?)
+    }
+
+    /// Appends a snapshot. Serialised with other writers by an exclusive lock.
+    pub fn append(&self, draft: Draft) -> Result<Appended, LedgerError> {
+        let snap_dir = self.snapshots_dir();
+        ensure_dir(&snap_dir)?;
+        let lock_path = self.root.join(LOCK);
+        let mut o = OpenOptions::new();
+        o.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NOFOLLOW);
+        }
+        let lock = o.open(&lock_path).map_err(io_err(&lock_path))?;
+        lock.lock().map_err(io_err(&lock_path))?;
+
+        // Leftovers of writers killed mid-write (we hold the lock: nobody else is writing).
+        if let Ok(rd) = fs::read_dir(&snap_dir) {
+            for e in rd.flatten() {
+                if e.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
+                    let _ = fs::remove_file(e.path());
+                }
+            }
+        }
+        if let Ok(rd) = fs::read_dir(&self.root) {
+            for e in rd.flatten() {
+                if e.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
+                    let _ = fs::remove_file(e.path());
+                }
+            }
+        }
+
+        let files = self.files()?;
+        let root_s = self.root.display().to_string();
+        let last = match files.last() {
+            Some(f) => {
+                let l: Loaded<Snapshot> = self.load_one(f.clone())?;
+                if files.iter().filter(|x| x.seq == f.seq).count() > 1 {
+                    return Err(LedgerError::Integrity {
+                        root: root_s,
+                        msg: format!(
+                            "two snapshots carry #{} (a fork, for example from a merge)",
+                            f.seq
+                        ),
+                    });
+                }
+                // The newest snapshot must be the one HEAD names (or one past it, after an
+                // interrupted append): otherwise it was edited or replaced.
+                match self.read_head()? {
+                    Some(h) if h.seq == f.seq && h.id == f.id && h.sha256 == l.sha256 => {}
+                    Some(h)
+                        if h.seq + 1 == f.seq
+                            && l.snapshot.prev.as_ref().is_some_and(|p| {
+                                p.seq == h.seq && p.id == h.id && p.sha256 == h.sha256
+                            }) => {}
+                    Some(h) => {
+                        return Err(LedgerError::Integrity {
+                            root: root_s,
+                            msg: format!(
+                                "HEAD.json names #{} ({}), which does not match the newest snapshot file {}",
+                                h.seq,
+                                h.id,
+                                f.path.display()
+                            ),
+                        });
+                    }
+                    None => {
+                        return Err(LedgerError::Integrity {
+                            root: root_s,
+                            msg: "HEAD.json is missing while snapshots exist".into(),
+                        });
+                    }
+                }
+                Some(l)
+            }
+            None => None,
+        };
+
+        let seq = last.as_ref().map_or(1, |l| l.snapshot.seq + 1);
+        let prev = last.as_ref().map(|l| PrevLink {
+            seq: l.snapshot.seq,
+            id: l.snapshot.id.clone(),
+            sha256: l.sha256.clone(),
+        });
+        let id = new_id(seq, prev.as_ref().map_or("", |p| p.sha256.as_str()));
+
+        // Line hashes: reuse the previous snapshot's references for unchanged content,
+        // pack the rest.
+        let mut known: BTreeMap<&str, LineRef> = BTreeMap::new();
+        if let Some(l) = &last {
+            for e in &l.snapshot.skills {
+                for f in &e.files {
+                    if let Some(r) = f.lines {
+                        known.insert(f.sha256.as_str(), r);
+                    }
+                }
+            }
+        }
+        let Draft {
+            root,
+            hash_options,
+            note,
+            imported,
+            mut skills,
+            line_data,
+            captured_at,
+        } = draft;
+        let mut pack: Vec<u8> = PACK_MAGIC.to_vec();
+        let mut placed: BTreeMap<String, LineRef> = BTreeMap::new();
+        for e in &mut skills {
+            for f in &mut e.files {
+                if let Some(r) = known.get(f.sha256.as_str()).or(placed.get(&f.sha256)) {
+                    f.lines = Some(*r);
+                    continue;
+                }
+                if let Some(h) = line_data.get(&f.sha256) {
+                    let r = LineRef {
+                        seq,
+                        offset: ((pack.len() - PACK_MAGIC.len()) / 4) as u64,
+                        count: h.len() as u32,
+                    };
+                    pack.extend_from_slice(&super::linediff::encode(h));
+                    placed.insert(f.sha256.clone(), r);
+                    f.lines = Some(r);
+                }
+            }
+        }
+        drop(known);
+        let lines = if placed.is_empty() {
+            None
+        } else {
+            let name = format!("{seq:08}-{id}.lines");
+            write_durable(&snap_dir, &name, &pack)?;
+            Some(PackRef {
+                file: name,
+                sha256: sha256_hex(&pack),
+                size: pack.len() as u64,
+                hash: super::linediff::LINE_HASH_VERSION.to_owned(),
+            })
+        };
+        skills.sort_by(|a, b| a.location.cmp(&b.location));
+        let n = skills.len();
+        let snap = Snapshot {
+            format: FORMAT.into(),
+            version: VERSION,
+            seq,
+            id: id.clone(),
+            prev,
+            captured_at: captured_at.unwrap_or_else(now_rfc3339),
+            tool: format!("skillguard {}", env!("CARGO_PKG_VERSION")),
+            root,
+            hash_options,
+            lines,
+            note,
+            imported,
+            skills,
+        };
+        let bytes = to_bytes(&snap);
+        let path = write_durable(&snap_dir, &format!("{seq:08}-{id}.json"), &bytes)?;
+        if std::env::var_os("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD").is_some() {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        let head = Head {
+            format: HEAD_FORMAT.into(),
+            version: VERSION,
+            seq,
+            id: id.clone(),
+            sha256: sha256_hex(&bytes),
+        };
+        let head_bytes = serde_json::to_vec_pretty(&head).expect("serialisable head");
+        write_durable(&self.root, HEAD, &head_bytes)?;
+        drop(lock);
+        Ok(Appended {
+            seq,
+            id,
+            path,
+            skills: n,
+        })
+    }
+
+    /// Finds a snapshot by id, unique id prefix (4+ characters) or `#N`/`N` sequence number.
+    pub fn resolve<'a, T>(
+        &self,
+        list: &'a [Loaded<T>],
+        key: &str,
+    ) -> Result<&'a Loaded<T>, LedgerError> {
+        let k = key.trim().trim_start_matches('#');
+        let root = self.root.display().to_string();
+        if !k.is_empty()
+            && k.len() < 32
+            && k.bytes().all(|b| b.is_ascii_digit())
+            && let Ok(n) = k.parse::<u64>()
+            && let Some(l) = list.iter().find(|l| l.file.seq == n)
+        {
+            return Ok(l);
+        }
+        let k = k.to_ascii_lowercase();
+        if k.len() >= 4 {
+            let hits: Vec<&Loaded<T>> = list.iter().filter(|l| l.file.id.starts_with(&k)).collect();
+            match hits.len() {
+                1 => return Ok(hits[0]),
+                0 => {}
+                n => {
+                    return Err(LedgerError::Lookup {
+                        root,
+                        msg: format!(
+                            "`{}` matches {n} snapshots; give more characters",
+                            crate::text::sanitize_line(key)
+                        ),
+                    });
+                }
+            }
+        }
+        Err(LedgerError::Lookup {
+            root,
+            msg: format!(
+                "no snapshot with id or number `{}` (see `skillguard baseline list`)",
+                crate::text::sanitize_line(key)
+            ),
+        })
+    }
+}
+
+/// One integrity problem found by [`verify`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// `edited`, `deleted`, `inserted`, `reordered`, `fork`, `head`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    pub message: String,
+}
+
+/// Result of [`verify`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Verification {
+    pub snapshots: usize,
+    /// `{seq, id, sha256}` of the newest snapshot when the chain is intact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<Head>,
+    pub problems: Vec<Problem>,
+    /// Harmless observations (an interrupted append, leftover temporary files).
+    pub notes: Vec<String>,
+}
+
+impl Verification {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks the whole chain. Unreadable, corrupt or newer-version files are errors; tampering
+/// is reported as [`Problem`]s naming the snapshot.
+pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
+    let loaded: Vec<Loaded<Header>> = ledger.load()?;
+    let mut v = Verification {
+        snapshots: loaded.len(),
+        ..Verification::default()
+    };
+    let rel = |p: &Path| {
+        p.strip_prefix(&ledger.root)
+            .unwrap_or(p)
+            .display()
+            .to_string()
+    };
+    let by_id: BTreeMap<&str, &Loaded<Header>> =
+        loaded.iter().map(|l| (l.file.id.as_str(), l)).collect();
+    let mut expected = 1u64;
+    for (i, l) in loaded.iter().enumerate() {
+        let file = Some(rel(&l.file.path));
+        let seq = l.file.seq;
+        if i > 0 && loaded[i - 1].file.seq == seq {
+            v.problems.push(Problem {
+                kind: "fork",
+                seq: Some(seq),
+                file: file.clone(),
+                message: format!(
+                    "two snapshots carry #{seq} ({} and {}): one was inserted, or two ledgers were merged",
+                    loaded[i - 1].file.id, l.file.id
+                ),
+            });
+            continue;
+        }
+        if seq > expected {
+            let missing = if seq == expected + 1 {
+                format!("#{expected}")
+            } else {
+                format!("#{expected}–#{}", seq - 1)
+            };
+            v.problems.push(Problem {
+                kind: "deleted",
+                seq: Some(expected),
+                file: None,
+                message: format!(
+                    "snapshot {missing} is missing (deleted) before {}",
+                    rel(&l.file.path)
+                ),
+            });
+        }
+        expected = seq + 1;
+        let prev_file = (i > 0).then(|| &loaded[i - 1]);
+        match (&l.snapshot.prev, prev_file) {
+            (None, None) => {}
+            (None, Some(_)) => v.problems.push(Problem {
+                kind: "inserted",
+                seq: Some(seq),
+                file: file.clone(),
+                message: format!("#{seq} claims to be the first snapshot but follows others: it was inserted or rewritten"),
+            }),
+            (Some(p), None) => {
+                if seq == 1 || p.seq == 0 {
+                    v.problems.push(Problem {
+                        kind: "inserted",
+                        seq: Some(seq),
+                        file: file.clone(),
+                        message: format!("#{seq} names a predecessor #{} ({}) that is not in the ledger", p.seq, p.id),
+                    });
+                }
+                // Otherwise the predecessor's absence is already reported as deleted.
+            }
+            (Some(p), Some(pf)) => {
+                if p.id == pf.file.id && p.seq == pf.file.seq {
+                    if p.sha256 != pf.sha256 {
+                        v.problems.push(Problem {
+                            kind: "edited",
+                            seq: Some(pf.file.seq),
+                            file: Some(rel(&pf.file.path)),
+                            message: format!(
+                                "#{} ({}) was modified after it was written: its SHA-256 is {}, but #{seq} recorded {}",
+                                pf.file.seq, pf.file.id, pf.sha256, p.sha256
+                            ),
+                        });
+                    }
+                } else if let Some(other) = by_id.get(p.id.as_str()) {
+                    v.problems.push(Problem {
+                        kind: "reordered",
+                        seq: Some(seq),
+                        file: file.clone(),
+                        message: format!(
+                            "#{seq} follows {} ({}) but was written after {} ({}): snapshots were renumbered or reordered",
+                            pf.file.seq, pf.file.id, other.file.seq, other.file.id
+                        ),
+                    });
+                } else if pf.file.seq + 1 == seq {
+                    v.problems.push(Problem {
+                        kind: "inserted",
+                        seq: Some(pf.file.seq),
+                        file: Some(rel(&pf.file.path)),
+                        message: format!(
+                            "#{} ({}) is not the snapshot #{seq} was written after ({}): it was inserted or replaced",
+                            pf.file.seq, pf.file.id, p.id
+                        ),
+                    });
+                }
+            }
+        }
+        // The line pack written with this snapshot must be intact.
+        if let Some(pack) = &l.snapshot.lines {
+            let p = ledger.snapshots_dir().join(&pack.file);
+            match read_bounded(&p, MAX_SNAPSHOT_BYTES) {
+                Ok(b) if sha256_hex(&b) == pack.sha256 => {}
+                Ok(_) => v.problems.push(Problem {
+                    kind: "edited",
+                    seq: Some(seq),
+                    file: Some(rel(&p)),
+                    message: format!("the line pack of #{seq} was modified after it was written"),
+                }),
+                Err(_) => v.problems.push(Problem {
+                    kind: "deleted",
+                    seq: Some(seq),
+                    file: Some(rel(&p)),
+                    message: format!("the line pack of #{seq} is missing or unreadable"),
+                }),
+            }
+        }
+    }
+    // The newest snapshot against HEAD.
+    let head = ledger.read_head()?;
+    match (loaded.last(), head) {
+        (None, None) => {}
+        (None, Some(h)) => v.problems.push(Problem {
+            kind: "deleted",
+            seq: Some(h.seq),
+            file: None,
+            message: format!(
+                "HEAD.json names #{} ({}) but no snapshot is left: they were deleted",
+                h.seq, h.id
+            ),
+        }),
+        (Some(l), None) => v.problems.push(Problem {
+            kind: "head",
+            seq: Some(l.file.seq),
+            file: Some(HEAD.into()),
+            message: "HEAD.json is missing: the newest snapshot cannot be checked".into(),
+        }),
+        (Some(l), Some(h)) => {
+            if h.seq == l.file.seq && h.id == l.file.id {
+                if h.sha256 != l.sha256 {
+                    v.problems.push(Problem {
+                        kind: "edited",
+                        seq: Some(l.file.seq),
+                        file: Some(rel(&l.file.path)),
+                        message: format!(
+                            "#{} ({}), the newest snapshot, was modified after it was written: its SHA-256 is {}, HEAD.json recorded {}",
+                            l.file.seq, l.file.id, l.sha256, h.sha256
+                        ),
+                    });
+                }
+            } else if h.seq + 1 == l.file.seq
+                && l.snapshot
+                    .prev
+                    .as_ref()
+                    .is_some_and(|p| p.id == h.id && p.sha256 == h.sha256)
+            {
+                v.notes.push(format!(
+                    "#{} was written by an append that was interrupted before HEAD.json was updated; the next append completes it",
+                    l.file.seq
+                ));
+            } else if h.seq > l.file.seq {
+                v.problems.push(Problem {
+                    kind: "deleted",
+                    seq: Some(l.file.seq + 1),
+                    file: None,
+                    message: format!(
+                        "HEAD.json names #{} ({}) but the newest snapshot is #{}: newer snapshots were deleted",
+                        h.seq, h.id, l.file.seq
+                    ),
+                });
+            } else {
+                v.problems.push(Problem {
+                    kind: "head",
+                    seq: Some(l.file.seq),
+                    file: Some(HEAD.into()),
+                    message: format!(
+                        "HEAD.json names #{} ({}), which does not chain to the newest snapshot #{} ({})",
+                        h.seq, h.id, l.file.seq, l.file.id
+                    ),
+                });
+            }
+        }
+    }
+    if v.problems.is_empty() {
+        v.head = loaded.last().map(|l| Head {
+            format: HEAD_FORMAT.into(),
+            version: VERSION,
+            seq: l.file.seq,
+            id: l.file.id.clone(),
+            sha256: l.sha256.clone(),
+        });
+    }
+    // Leftovers.
+    for dir in [ledger.root.clone(), ledger.snapshots_dir()] {
+        if let Ok(rd) = fs::read_dir(&dir) {
+            let mut names: Vec<String> = rd
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            for n in names {
+                if n.starts_with(TMP_PREFIX) {
+                    v.notes.push(format!(
+                        "{} is a temporary file left by an interrupted write; the next append removes it",
+                        crate::text::sanitize_line(&rel(&dir.join(&n)))
+                    ));
+                } else if let Some((seq, id)) = parse_name(&n, ".lines")
+                    && !loaded.iter().any(|l| l.file.seq == seq && l.file.id == id)
+                {
+                    v.notes.push(format!(
+                            "{} belongs to no snapshot (an append interrupted before its snapshot was written)",
+                            crate::text::sanitize_line(&rel(&dir.join(&n)))
+                        ));
+                }
+            }
+        }
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft(n: usize) -> Draft {
+        Draft {
+            root: ScannedRoot {
+                mode: "repo".into(),
+                relative: ".".into(),
+                absolute: "/x".into(),
+            },
+            hash_options: HashOptions::default(),
+            note: None,
+            imported: None,
+            skills: (0..n)
+                .map(|i| SkillEntry {
+                    location: format!(".claude/skills/s{i}"),
+                    name: format!("s{i}"),
+                    repo: None,
+                    convention: Some(".claude/skills".into()),
+                    excluded: false,
+                    structural: Some("aa".into()),
+                    content: Some(format!("c{i}")),
+                    files: vec![FileRecord {
+                        path: "SKILL.md".into(),
+                        size: 3,
+                        sha256: format!("f{i}"),
+                        sha256_lf: None,
+                        lines: None,
+                    }],
+                    findings: BTreeMap::new(),
+                    provenance: None,
+                })
+                .collect(),
+            line_data: (0..n)
+                .map(|i| {
+                    (
+                        format!("f{i}"),
+                        std::sync::Arc::from(vec![1u32, 2, i as u32]),
+                    )
+                })
+                .collect(),
+            captured_at: None,
+        }
+    }
+
+    #[test]
+    fn append_chain_and_verify() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        let a = l.append(draft(2)).unwrap();
+        let b = l.append(draft(3)).unwrap();
+        assert_eq!((a.seq, b.seq), (1, 2));
+        let v = verify(&l).unwrap();
+        assert!(v.ok(), "{:?}", v.problems);
+        assert_eq!(v.head.as_ref().unwrap().seq, 2);
+        let all: Vec<Loaded<Snapshot>> = l.load().unwrap();
+        assert_eq!(all[1].snapshot.prev.as_ref().unwrap().sha256, all[0].sha256);
+        // Unchanged line hashes are referenced, not copied.
+        let r = all[1].snapshot.skills[0].files[0].lines.unwrap();
+        assert_eq!(r.seq, 1);
+        let mut packs = BTreeMap::new();
+        assert_eq!(l.read_lines(&r, &mut packs), Some(vec![1, 2, 0]));
+        let r3 = all[1].snapshot.skills[2].files[0].lines.unwrap();
+        assert_eq!(r3.seq, 2);
+        assert_eq!(l.read_lines(&r3, &mut packs), Some(vec![1, 2, 2]));
+    }
+
+    #[test]
+    fn verify_names_edited_deleted_and_reordered() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        for _ in 0..4 {
+            l.append(draft(1)).unwrap();
+        }
+        let files = l.files().unwrap();
+        // Edit #2 (still valid JSON).
+        let p2 = &files[1].path;
+        let s = fs::read_to_string(p2)
+            .unwrap()
+            .replace("\"c0\"", "\"evil\"");
+        fs::write(p2, s).unwrap();
+        let v = verify(&l).unwrap();
+        assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+        assert_eq!((v.problems[0].kind, v.problems[0].seq), ("edited", Some(2)));
+        // Delete #3.
+        fs::remove_file(&files[2].path).unwrap();
+        let v = verify(&l).unwrap();
+        assert!(
+            v.problems
+                .iter()
+                .any(|p| p.kind == "deleted" && p.seq == Some(3)),
+            "{:?}",
+            v.problems
+        );
+        // Appends refuse nothing here (HEAD still matches #4), but an edit of the newest is caught.
+        let p4 = &files[3].path;
+        let s = fs::read_to_string(p4)
+            .unwrap()
+            .replace("\"c0\"", "\"evil\"");
+        fs::write(p4, s).unwrap();
+        let v = verify(&l).unwrap();
+        assert!(
+            v.problems
+                .iter()
+                .any(|p| p.kind == "edited" && p.seq == Some(4)),
+            "{:?}",
+            v.problems
+        );
+        assert!(matches!(
+            l.append(draft(1)),
+            Err(LedgerError::Integrity { .. })
+        ));
+    }
+
+    #[test]
+    fn corrupt_and_newer_files_are_errors() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        l.append(draft(1)).unwrap();
+        let f = l.files().unwrap().remove(0);
+        let bytes = fs::read(&f.path).unwrap();
+        fs::write(&f.path, &bytes[..bytes.len() / 2]).unwrap();
+        let e = verify(&l).unwrap_err().to_string();
+        assert!(e.contains("#1") && e.contains("corrupt"), "{e}");
+        let s = String::from_utf8(bytes)
+            .unwrap()
+            .replacen("\"version\":1", "\"version\":9", 1);
+        fs::write(&f.path, s).unwrap();
+        let e = verify(&l).unwrap_err().to_string();
+        assert!(e.contains("newer skillguard"), "{e}");
+    }
+
+    #[test]
+    fn serialised_form_is_one_entry_per_line_and_round_trips() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        l.append(draft(2)).unwrap();
+        let f = l.files().unwrap().remove(0);
+        let text = fs::read_to_string(&f.path).unwrap();
+        assert_eq!(text.lines().count(), 5, "{text}");
+        let s: Snapshot = serde_json::from_str(&text).unwrap();
+        assert_eq!(to_bytes(&s), text.as_bytes());
+    }
+}

@@ -1,0 +1,314 @@
+//! Pin files: one reviewed state per skill (`--save-manifest-baseline`, `--manifest-baseline`,
+//! `skillguard baseline approve`).
+//!
+//! Unlike AgentEval's pin, which holds only the structural fingerprint (so an edited body or
+//! script passes), a pin holds the structural fingerprint, the content hash and every file's
+//! hash, and the check names the files that changed. The file is deterministic: sorted keys,
+//! no timestamps (commit it; version control says when it changed). Keys are skill names in
+//! lower case, the same for saving, checking and approving. AgentEval pin files
+//! (`HashesBySkillName`, `ContentHashesBySkillName`) are read as well.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::hashes::{HashOptions, Hasher, counts_as_file, file_digest};
+use crate::inventory::Artifact;
+
+pub const FORMAT: &str = "skillguard-pin";
+pub const VERSION: u32 = 1;
+/// Pin files larger than this are refused.
+pub const MAX_PIN_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinFile {
+    pub format: String,
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub hash_options: HashOptions,
+    /// Lower-case skill name → pinned state.
+    pub skills: BTreeMap<String, Pin>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pin {
+    /// The name as written in the skill.
+    pub name: String,
+    /// Where the pinned copy was (information only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// Structural fingerprint; `None` when the pin file holds a missing or malformed value.
+    #[serde(default)]
+    pub structural: Option<String>,
+    /// Content hash under the file's `hash_options`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// Per-file digests (under the file's `hash_options`), by skill-relative path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl PinFile {
+    pub fn new(hash_options: HashOptions, note: Option<String>) -> PinFile {
+        PinFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            note,
+            hash_options,
+            skills: BTreeMap::new(),
+        }
+    }
+
+    /// Serialised form: pretty JSON with sorted keys and a final newline.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(self).expect("serialisable pin");
+        v.push(b'\n');
+        v
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PinError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("{path}: not a valid pin file: {msg}")]
+    Corrupt { path: String, msg: String },
+    #[error(
+        "{path}: written by a newer skillguard (pin format version {found}; this version reads up to {VERSION}); upgrade skillguard"
+    )]
+    Newer { path: String, found: u32 },
+}
+
+/// AgentEval's `SkillManifestBaseline` (PascalCase).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AgentEvalPin {
+    #[serde(default)]
+    pub captured_at: Option<String>,
+    pub hashes_by_skill_name: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    pub notes: Option<String>,
+    #[serde(default)]
+    pub content_hashes_by_skill_name: Option<BTreeMap<String, Option<String>>>,
+}
+
+impl AgentEvalPin {
+    /// The same pins in our format (keys lower-cased; AgentEval's content hash is ours
+    /// under byte-exact options).
+    pub fn convert(self) -> PinFile {
+        let mut out = PinFile::new(HashOptions::default(), self.notes);
+        let content = self.content_hashes_by_skill_name.unwrap_or_default();
+        for (name, fp) in self.hashes_by_skill_name {
+            let c = content.get(&name).cloned().flatten();
+            out.skills.insert(
+                name.to_lowercase(),
+                Pin {
+                    name: name.clone(),
+                    location: None,
+                    structural: fp.filter(|h| is_hex64(h)),
+                    content: c.filter(|h| is_hex64(h)),
+                    files: None,
+                    note: None,
+                },
+            );
+        }
+        out
+    }
+}
+
+fn is_hex64(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Reads a pin file (ours or AgentEval's). `Ok(None)` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<PinFile>, PinError> {
+    let p = path.display().to_string();
+    let f = match crate::analyze::open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(PinError::Io { path: p, source }),
+    };
+    let mut bytes = Vec::new();
+    use std::io::Read;
+    f.take(MAX_PIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| PinError::Io {
+            path: p.clone(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_PIN_BYTES {
+        return Err(PinError::Corrupt {
+            path: p,
+            msg: format!("larger than {MAX_PIN_BYTES} bytes"),
+        });
+    }
+    parse(&p, &bytes).map(Some)
+}
+
+/// Parses pin bytes; `path` is only used in messages.
+pub fn parse(path: &str, bytes: &[u8]) -> Result<PinFile, PinError> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| PinError::Corrupt {
+        path: path.into(),
+        msg: e.to_string(),
+    })?;
+    if v.get("HashesBySkillName").is_some() {
+        let a: AgentEvalPin = serde_json::from_value(v).map_err(|e| PinError::Corrupt {
+            path: path.into(),
+            msg: format!("AgentEval pin: {e}"),
+        })?;
+        return Ok(a.convert());
+    }
+    if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(PinError::Corrupt {
+            path: path.into(),
+            msg: format!("`format` is not `{FORMAT}` and it is not an AgentEval pin either"),
+        });
+    }
+    if let Some(n) = v.get("version").and_then(|x| x.as_u64())
+        && n > u64::from(VERSION)
+    {
+        return Err(PinError::Newer {
+            path: path.into(),
+            found: n as u32,
+        });
+    }
+    serde_json::from_value(v).map_err(|e| PinError::Corrupt {
+        path: path.into(),
+        msg: e.to_string(),
+    })
+}
+
+/// The pinned state of an analysed skill under `hasher`'s options.
+pub fn pin_of(a: &Artifact, hasher: &Hasher, location: Option<String>) -> Pin {
+    let files: BTreeMap<String, String> = a
+        .files
+        .iter()
+        .filter(|f| counts_as_file(f) && !hasher.ignored(&f.path))
+        .map(|f| {
+            let raw = file_digest(f);
+            let d = hasher.digest(&raw, f.sha256_lf.as_deref()).to_owned();
+            (f.path.clone(), d)
+        })
+        .collect();
+    Pin {
+        name: a.name.clone(),
+        location,
+        structural: a.structural_fingerprint.clone(),
+        content: Some(hasher.artifact_content_hash(a)),
+        files: Some(files),
+        note: None,
+    }
+}
+
+/// What differs between a pinned state and the current one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PinDelta {
+    pub structural: Option<(Option<String>, String)>,
+    pub content: Option<(String, String)>,
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub modified: Vec<String>,
+    /// The pin holds a missing or malformed structural fingerprint.
+    pub malformed: bool,
+}
+
+impl PinDelta {
+    pub fn changed(&self) -> bool {
+        self.structural.is_some() || self.content.is_some() || self.malformed
+    }
+}
+
+/// Compares a current skill with its pin (under the pin file's options).
+pub fn compare(pin: &Pin, current: &Pin) -> PinDelta {
+    let mut d = PinDelta::default();
+    match (&pin.structural, &current.structural) {
+        (None, _) => d.malformed = true,
+        (Some(p), Some(c)) if p != c => d.structural = Some((Some(p.clone()), c.clone())),
+        _ => {}
+    }
+    if let (Some(p), Some(c)) = (&pin.content, &current.content)
+        && p != c
+    {
+        d.content = Some((p.clone(), c.clone()));
+    }
+    if let (Some(pf), Some(cf)) = (&pin.files, &current.files) {
+        for (path, h) in cf {
+            match pf.get(path) {
+                None => d.added.push(path.clone()),
+                Some(ph) if ph != h => d.modified.push(path.clone()),
+                _ => {}
+            }
+        }
+        d.removed = pf
+            .keys()
+            .filter(|p| !cf.contains_key(*p))
+            .cloned()
+            .collect();
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agenteval_pin_is_read_and_lower_cased() {
+        let j = br#"{"CapturedAt":"2026-07-17T10:00:00.0000000+00:00","HashesBySkillName":{"My-Skill":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","bad":null},"Notes":"n","ContentHashesBySkillName":null}"#;
+        let p = parse("x", j).unwrap();
+        assert_eq!(p.note.as_deref(), Some("n"));
+        assert_eq!(p.skills["my-skill"].name, "My-Skill");
+        assert!(p.skills["bad"].structural.is_none());
+    }
+
+    #[test]
+    fn newer_and_corrupt_pins_are_refused() {
+        let e = parse(
+            "p.json",
+            br#"{"format":"skillguard-pin","version":7,"skills":{}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("newer skillguard"), "{e}");
+        let e = parse("p.json", b"{not json").unwrap_err().to_string();
+        assert!(e.contains("p.json") && e.contains("not a valid pin"), "{e}");
+    }
+
+    #[test]
+    fn compare_lists_files() {
+        let mk = |files: &[(&str, &str)], s: &str, c: &str| Pin {
+            name: "x".into(),
+            location: None,
+            structural: Some(s.into()),
+            content: Some(c.into()),
+            files: Some(
+                files
+                    .iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .collect(),
+            ),
+            note: None,
+        };
+        let old = mk(
+            &[("SKILL.md", "1"), ("scripts/a.sh", "2"), ("gone", "3")],
+            "s",
+            "c1",
+        );
+        let new = mk(
+            &[("SKILL.md", "1"), ("scripts/a.sh", "9"), ("new", "4")],
+            "s",
+            "c2",
+        );
+        let d = compare(&old, &new);
+        assert!(d.changed() && d.structural.is_none());
+        assert_eq!(d.modified, vec!["scripts/a.sh"]);
+        assert_eq!(d.added, vec!["new"]);
+        assert_eq!(d.removed, vec!["gone"]);
+    }
+}

@@ -36,6 +36,169 @@ pub enum Command {
     Explain(ExplainCmd),
     /// List the loader profiles and what each emulates.
     Loaders,
+    /// Review and manage baselines: the snapshot ledger and pin files.
+    #[command(subcommand)]
+    Baseline(BaselineCmd),
+}
+
+/// Where the ledger is, for `baseline` subcommands.
+#[derive(Debug, Args)]
+pub struct LedgerArgs {
+    /// Ledger directory (default: `.skillguard/ledger` under --repo).
+    #[arg(long, value_name = "DIR")]
+    pub baseline_root: Option<PathBuf>,
+    /// Repository or workspace root whose ledger to use (default: the git repository
+    /// containing the current directory, else the current directory).
+    #[arg(long, value_name = "ROOT")]
+    pub repo: Option<PathBuf>,
+}
+
+impl LedgerArgs {
+    fn ledger(&self) -> crate::baseline::ledger::Ledger {
+        use crate::baseline::{ledger::Ledger, record};
+        if let Some(r) = &self.baseline_root {
+            return Ledger::new(r.clone());
+        }
+        let home = match &self.repo {
+            Some(r) => record::home(Mode::Repo, r),
+            None => record::home(Mode::Path, Path::new(".")),
+        };
+        Ledger::new(record::default_ledger_root(&home))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReviewFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HashArg {
+    Structural,
+    Content,
+    Files,
+}
+
+/// Review-time hash options.
+#[derive(Debug, Args, Clone, Default)]
+pub struct HashArgs {
+    /// Hash text files as if every CRLF were LF (a CRLF checkout is then not drift).
+    #[arg(long, help_heading = "Hashing")]
+    pub normalize_eol: bool,
+    /// Leave files matching GLOB out of content hashes (repeatable; a pattern without `/`
+    /// matches the file name at any depth).
+    #[arg(long = "hash-ignore", value_name = "GLOB", help_heading = "Hashing")]
+    pub hash_ignore: Vec<String>,
+    /// Leave editor and OS droppings out of content hashes (.DS_Store, Thumbs.db, *.swp, *~, …).
+    #[arg(long, help_heading = "Hashing")]
+    pub hash_ignore_droppings: bool,
+}
+
+impl HashArgs {
+    pub fn options(&self) -> crate::baseline::hashes::HashOptions {
+        let mut ignore = self.hash_ignore.clone();
+        if self.hash_ignore_droppings {
+            ignore.extend(
+                crate::baseline::hashes::DROPPINGS
+                    .iter()
+                    .map(|s| (*s).to_owned()),
+            );
+        }
+        crate::baseline::hashes::HashOptions {
+            normalize_eol: self.normalize_eol,
+            ignore,
+        }
+    }
+
+    fn is_default(&self) -> bool {
+        !self.normalize_eol && self.hash_ignore.is_empty() && !self.hash_ignore_droppings
+    }
+
+    fn hasher(&self) -> Result<crate::baseline::hashes::Hasher, Error> {
+        crate::baseline::hashes::Hasher::new(self.options()).map_err(Error::Usage)
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCmd {
+    /// List the snapshots in the ledger, oldest first.
+    List {
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReviewFormat,
+    },
+    /// What changed between two snapshots, by skill location.
+    Diff {
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        /// Earlier snapshot: id, unique id prefix or number (default: the one before --until).
+        #[arg(long, value_name = "ID")]
+        since: Option<String>,
+        /// Later snapshot (default: the newest).
+        #[arg(long, value_name = "ID")]
+        until: Option<String>,
+        /// Only this skill (name, location, or the end of a location).
+        #[arg(long, value_name = "NAME|PATH")]
+        skill: Option<String>,
+        /// Which hash decides that a skill changed.
+        #[arg(long, value_enum, default_value = "content")]
+        hash: HashArg,
+        #[command(flatten)]
+        hashing: HashArgs,
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReviewFormat,
+    },
+    /// Every change of one skill at each of its locations.
+    History {
+        /// Skill name, location, or the end of a location.
+        #[arg(value_name = "NAME|PATH")]
+        skill: String,
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReviewFormat,
+    },
+    /// Check the ledger's hash chain: exit 1 names every edited, deleted, inserted or
+    /// reordered snapshot; exit 2 for an unreadable or corrupt file.
+    Verify {
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        /// Also require the newest snapshot to have this SHA-256 (pinned elsewhere).
+        #[arg(long, value_name = "SHA256")]
+        expect_head: Option<String>,
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReviewFormat,
+    },
+    /// Re-pin one reviewed skill in a pin file, leaving the other entries untouched.
+    Approve {
+        /// The skill's name.
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The skill's folder, or a folder that contains it.
+        #[arg(long, value_name = "DIR")]
+        skill_path: PathBuf,
+        /// The pin file (created if missing).
+        #[arg(long, value_name = "FILE")]
+        baseline: PathBuf,
+        /// Note stored with this skill's pin.
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        #[command(flatten)]
+        hashing: HashArgs,
+    },
+    /// Import AgentEval ledger snapshots (a folder or one file) or an AgentEval pin file.
+    ImportAgenteval {
+        /// AgentEval ledger folder, snapshot file or pin file.
+        #[arg(value_name = "DIR|FILE")]
+        input: PathBuf,
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        /// Where to write an imported pin file (merged when it exists).
+        #[arg(long, value_name = "FILE")]
+        pin_out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -149,6 +312,29 @@ pub struct CommonArgs {
     /// Files larger than BYTES are hashed but not parsed (and reported).
     #[arg(long, default_value_t = 10 * 1024 * 1024, value_name = "BYTES", help_heading = "Scan")]
     pub max_file_size: u64,
+    /// Append a snapshot of every skill location to the ledger (after the report).
+    #[arg(long, help_heading = "Baseline")]
+    pub write_baseline: bool,
+    /// Ledger directory (default: `.skillguard/ledger` under the scanned repository or workspace).
+    #[arg(long, value_name = "DIR", help_heading = "Baseline")]
+    pub baseline_root: Option<PathBuf>,
+    /// Note stored with the snapshot and the pin file.
+    #[arg(long, value_name = "TEXT", help_heading = "Baseline")]
+    pub baseline_note: Option<String>,
+    /// Trust on first use: report skills identical to, or changed from, copies in the ledger.
+    #[arg(long, help_heading = "Baseline")]
+    pub check_baseline: bool,
+    /// Write a pin file (structural fingerprint, content hash and file hashes per skill).
+    #[arg(long, value_name = "FILE", help_heading = "Baseline")]
+    pub save_manifest_baseline: Option<PathBuf>,
+    /// Check every pinned skill against FILE (a missing file is a note, not an error).
+    #[arg(long, value_name = "FILE", help_heading = "Baseline")]
+    pub manifest_baseline: Option<PathBuf>,
+    /// Exit 1 when a pin, the ledger or skills-lock.json shows drift, whatever else is found.
+    #[arg(long, help_heading = "Gate")]
+    pub fail_on_drift: bool,
+    #[command(flatten)]
+    pub hashing: HashArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -193,6 +379,12 @@ pub enum Error {
     Io(#[from] io::Error),
     #[error("invalid option: {0}")]
     Usage(String),
+    #[error(transparent)]
+    Baseline(#[from] crate::baseline::BaselineError),
+    #[error(transparent)]
+    Ledger(#[from] crate::baseline::ledger::LedgerError),
+    #[error(transparent)]
+    Pin(#[from] crate::baseline::pin::PinError),
 }
 
 impl CommonArgs {
@@ -205,7 +397,19 @@ impl CommonArgs {
         }
     }
 
+    fn baseline(&self) -> crate::baseline::ScanBaseline {
+        crate::baseline::ScanBaseline {
+            write: self.write_baseline,
+            root: self.baseline_root.clone(),
+            note: self.baseline_note.clone(),
+            check: self.check_baseline,
+            save_pin: self.save_manifest_baseline.clone(),
+            check_pin: self.manifest_baseline.clone(),
+        }
+    }
+
     fn options(&self) -> Result<ScanOptions, Error> {
+        self.hashing.hasher()?;
         if self.max_depth == 0 {
             return Err(Error::Usage("--max-depth must be at least 1".into()));
         }
@@ -247,8 +451,10 @@ impl CommonArgs {
             },
             read: ReadOptions {
                 max_file_size: self.max_file_size,
+                line_hashes: self.write_baseline,
                 ..ReadOptions::default()
             },
+            hash: self.hashing.options(),
             threads,
             panic_on_skill: None,
         })
@@ -402,7 +608,12 @@ fn emit_report(
             result.hidden_skipped
         )?;
     }
-    let failing = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t));
+    let failing = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
+        || (common.fail_on_drift
+            && result
+                .findings
+                .iter()
+                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)));
     Ok(if failing {
         ExitStatus::Findings
     } else {
@@ -453,6 +664,282 @@ fn rules_json(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
+fn note(stderr: &mut dyn Write, quiet: bool, notes: &[String]) -> io::Result<()> {
+    if !quiet {
+        for n in notes {
+            writeln!(stderr, "skillguard: {}", sanitize_line(n))?;
+        }
+    }
+    Ok(())
+}
+
+/// A scan with its baseline steps: comparisons before the report, ledger and pin writes after.
+fn scan_with_baselines(
+    mode: Mode,
+    target: &Path,
+    opts: &ScanOptions,
+    common: &CommonArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    if common.baseline_note.is_some()
+        && !common.write_baseline
+        && common.save_manifest_baseline.is_none()
+    {
+        note(
+            stderr,
+            common.quiet,
+            &["--baseline-note has no effect without --write-baseline or --save-manifest-baseline; ignored".into()],
+        )?;
+    }
+    let mut result = scan::scan(mode, target, opts)?;
+    let args = common.baseline();
+    let cx =
+        crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
+    let notes = crate::baseline::before_report(&mut result, &args, &cx)?;
+    note(stderr, common.quiet, &notes)?;
+    let status = emit_report(&result, common, stdout, stderr)?;
+    let notes = crate::baseline::after_report(&result, target, &args, &cx)?;
+    note(stderr, common.quiet, &notes)?;
+    Ok(status)
+}
+
+fn print_json(out: &mut dyn Write, v: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+fn run_baseline(
+    cmd: BaselineCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    use crate::baseline::review;
+    match cmd {
+        BaselineCmd::List { ledger, format } => {
+            let l = ledger.ledger();
+            let rows = review::list(&l)?;
+            match format {
+                ReviewFormat::Table => review::render_list(&rows, &l, stdout)?,
+                ReviewFormat::Json => print_json(
+                    stdout,
+                    &serde_json::json!({ "version": 1, "ledger": l.root.display().to_string(), "snapshots": rows }),
+                )?,
+            }
+            Ok(ExitStatus::Clean)
+        }
+        BaselineCmd::Diff {
+            ledger,
+            since,
+            until,
+            skill,
+            hash,
+            hashing,
+            format,
+        } => {
+            let l = ledger.ledger();
+            let o = review::DiffOptions {
+                since,
+                until,
+                skill,
+                hash: match hash {
+                    HashArg::Structural => review::HashKind::Structural,
+                    HashArg::Content => review::HashKind::Content,
+                    HashArg::Files => review::HashKind::Files,
+                },
+                hasher: if hashing.is_default() {
+                    None
+                } else {
+                    Some(hashing.hasher()?)
+                },
+            };
+            match (review::diff(&l, &o)?, format) {
+                (review::DiffOutcome::Report(r), ReviewFormat::Table) => {
+                    review::render_diff(&r, stdout)?
+                }
+                (review::DiffOutcome::Report(r), ReviewFormat::Json) => {
+                    print_json(stdout, &serde_json::json!({ "version": 1, "diff": r }))?
+                }
+                (review::DiffOutcome::Nothing(m), ReviewFormat::Table) => writeln!(stdout, "{m}")?,
+                (review::DiffOutcome::Nothing(m), ReviewFormat::Json) => print_json(
+                    stdout,
+                    &serde_json::json!({ "version": 1, "diff": null, "message": m }),
+                )?,
+            }
+            Ok(ExitStatus::Clean)
+        }
+        BaselineCmd::History {
+            skill,
+            ledger,
+            format,
+        } => {
+            let l = ledger.ledger();
+            let r = review::history(&l, &skill)?;
+            match format {
+                ReviewFormat::Table => review::render_history(&r, stdout)?,
+                ReviewFormat::Json => {
+                    print_json(stdout, &serde_json::json!({ "version": 1, "history": r }))?
+                }
+            }
+            Ok(ExitStatus::Clean)
+        }
+        BaselineCmd::Verify {
+            ledger,
+            expect_head,
+            format,
+        } => {
+            let l = ledger.ledger();
+            let mut v = crate::baseline::ledger::verify(&l)?;
+            if let Some(want) = expect_head {
+                let got = v.head.as_ref().map(|h| h.sha256.clone());
+                if got.as_deref() != Some(want.trim().to_ascii_lowercase().as_str()) {
+                    v.problems.push(crate::baseline::ledger::Problem {
+                        kind: "head",
+                        seq: v.head.as_ref().map(|h| h.seq),
+                        file: None,
+                        message: format!(
+                            "the newest snapshot's SHA-256 is {}, not the expected {}: the ledger was rewritten or truncated",
+                            got.as_deref().unwrap_or("(none)"),
+                            sanitize_line(&want)
+                        ),
+                    });
+                    v.head = None;
+                }
+            }
+            match format {
+                ReviewFormat::Table => review::render_verify(&v, &l, stdout)?,
+                ReviewFormat::Json => print_json(
+                    stdout,
+                    &serde_json::json!({ "version": 1, "ledger": l.root.display().to_string(), "ok": v.ok(), "verification": v }),
+                )?,
+            }
+            Ok(if v.ok() {
+                ExitStatus::Clean
+            } else {
+                ExitStatus::Findings
+            })
+        }
+        BaselineCmd::Approve {
+            name,
+            skill_path,
+            baseline,
+            note: pin_note,
+            hashing,
+        } => approve(
+            &name,
+            &skill_path,
+            &baseline,
+            pin_note,
+            &hashing,
+            stdout,
+            stderr,
+        ),
+        BaselineCmd::ImportAgenteval {
+            input,
+            ledger,
+            pin_out,
+        } => {
+            let _ = (input, ledger, pin_out, stderr);
+            Err(Error::Usage("import-agenteval: not wired yet".into()))
+        }
+    }
+}
+
+fn approve(
+    name: &str,
+    skill_path: &Path,
+    baseline: &Path,
+    pin_note: Option<String>,
+    hashing: &HashArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    use crate::baseline::{hashes::Hasher, pin, record};
+    let existing = pin::read(baseline)?;
+    let mut pins = match existing {
+        Some(p) => {
+            if !hashing.is_default() && p.hash_options != hashing.options() {
+                return Err(Error::Usage(format!(
+                    "{} was written with other hash options ({:?}); approve with the same options or none",
+                    baseline.display(),
+                    p.hash_options
+                )));
+            }
+            p
+        }
+        None => pin::PinFile::new(hashing.options(), None),
+    };
+    let hasher = Hasher::new(pins.hash_options.clone()).map_err(Error::Usage)?;
+    let opts = ScanOptions {
+        profiles: crate::loaders::Selection::Only(Default::default()),
+        hash: pins.hash_options.clone(),
+        ..ScanOptions::default()
+    };
+    let result = scan::scan(Mode::Path, skill_path, &opts)?;
+    let key = name.to_lowercase();
+    let hits: Vec<&crate::inventory::Artifact> = result
+        .artifacts
+        .iter()
+        .filter(|a| a.name.to_lowercase() == key)
+        .collect();
+    let contents: std::collections::BTreeSet<_> =
+        hits.iter().map(|a| a.content_hash.clone()).collect();
+    let a = match (hits.first(), contents.len()) {
+        (None, _) => {
+            return Err(Error::Usage(format!(
+                "skill `{}` not found under {}; nothing was written",
+                sanitize_line(name),
+                skill_path.display()
+            )));
+        }
+        (Some(a), 1) => *a,
+        (Some(_), _) => {
+            let locs: Vec<String> = hits
+                .iter()
+                .map(|a| sanitize_line(&a.path).into_owned())
+                .collect();
+            return Err(Error::Usage(format!(
+                "{} different skills named `{}` under {} ({}); point --skill-path at the one to approve",
+                hits.len(),
+                sanitize_line(name),
+                skill_path.display(),
+                locs.join(", ")
+            )));
+        }
+    };
+    let home = record::home(Mode::Path, skill_path);
+    let loc = record::location(&record::relative_root(&home, skill_path), &a.path);
+    let mut p = pin::pin_of(a, &hasher, Some(loc));
+    p.note = pin_note.or_else(|| pins.skills.get(&key).and_then(|old| old.note.clone()));
+    if a.excluded {
+        writeln!(
+            stderr,
+            "skillguard: note: `{}` is excluded by a strict loader; it is pinned anyway",
+            sanitize_line(&a.name)
+        )?;
+    }
+    let structural = p.structural.clone().unwrap_or_default();
+    let content = p.content.clone().unwrap_or_default();
+    pins.skills.insert(key, p);
+    if let Some(dir) = baseline.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let bytes = pins.to_bytes();
+    write_atomic(baseline, |w| w.write_all(&bytes)).map_err(|e| Error::Output {
+        path: baseline.display().to_string(),
+        source: e,
+    })?;
+    writeln!(
+        stdout,
+        "approved `{}`: structural={}… content={}… -> {}",
+        sanitize_line(&a.name),
+        &structural[..12.min(structural.len())],
+        &content[..12.min(content.len())],
+        baseline.display()
+    )?;
+    Ok(ExitStatus::Clean)
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     match cli.command {
@@ -463,14 +950,20 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 (None, Some(p)) => (Mode::Path, p.clone()),
                 (None, None) => return Err(Error::Usage("give a PATH or --repo ROOT".into())),
             };
-            let result = scan::scan(mode, &target, &opts)?;
-            emit_report(&result, &cmd.common, stdout, stderr)
+            scan_with_baselines(mode, &target, &opts, &cmd.common, stdout, stderr)
         }
         Command::ScanWorkspace(cmd) => {
             let opts = cmd.common.options()?;
-            let result = scan::scan(Mode::Workspace, &cmd.dir, &opts)?;
-            emit_report(&result, &cmd.common, stdout, stderr)
+            scan_with_baselines(
+                Mode::Workspace,
+                &cmd.dir,
+                &opts,
+                &cmd.common,
+                stdout,
+                stderr,
+            )
         }
+        Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
         Command::Rules(cmd) => {
             match cmd.format {
                 RulesFormat::Table => rules_table(stdout)?,

@@ -156,6 +156,10 @@ pub struct Finding {
     pub skill_path: Option<String>,
     /// `sha256("skillguard/v1" ␀ rule ␀ skill ␀ file-within-skill ␀ anchor)`, hex.
     pub fingerprint: String,
+    /// Structured, rule-specific data (for example every location and content hash of a
+    /// drifted skill), rendered as `properties` in JSON and SARIF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub properties: Option<serde_json::Value>,
     /// The rule-specific part of the fingerprint input (not serialised).
     #[serde(skip)]
     pub anchor: String,
@@ -189,12 +193,18 @@ impl Finding {
             skill: None,
             skill_path: None,
             fingerprint: String::new(),
+            properties: None,
             anchor: String::new(),
         }
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
+        self
+    }
+
+    pub fn with_properties(mut self, properties: serde_json::Value) -> Self {
+        self.properties = Some(properties);
         self
     }
 

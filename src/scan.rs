@@ -23,6 +23,8 @@ pub struct ScanOptions {
     pub threads: usize,
     /// Which loader profiles to emulate.
     pub profiles: crate::loaders::Selection,
+    /// How content hashes are computed (baselines).
+    pub hash: crate::baseline::hashes::HashOptions,
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
@@ -317,8 +319,20 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         None => evaluate_loaders(),
     };
     findings.extend(loader_findings);
-    for a in &mut artifacts {
-        a.entry_bytes = None;
+
+    // Baseline hashes (AgentEval's structural fingerprint reads the entry file as MAF does).
+    let hasher = crate::baseline::hashes::Hasher::new(opts.hash.clone()).unwrap_or_default();
+    let mut hash_all = || {
+        artifacts.par_iter_mut().for_each(|a| {
+            let m = crate::baseline::hashes::Manifest::of(a, a.entry_bytes.as_deref());
+            a.structural_fingerprint = Some(m.fingerprint());
+            a.content_hash = Some(hasher.artifact_content_hash(a));
+            a.entry_bytes = None;
+        })
+    };
+    match &pool {
+        Some(p) => p.install(hash_all),
+        None => hash_all(),
     }
 
     // Walk issues: attach to the skill that contains the path, if any.

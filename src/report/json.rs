@@ -87,6 +87,8 @@ struct FindingDto<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     skill_path: Option<&'a str>,
     fingerprint: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +117,7 @@ fn finding_dto(f: &Finding) -> FindingDto<'_> {
         skill: f.skill.as_deref(),
         skill_path: f.skill_path.as_deref(),
         fingerprint: &f.fingerprint,
+        properties: f.properties.as_ref(),
     }
 }
 

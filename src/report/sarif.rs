@@ -132,6 +132,11 @@ fn result_json(f: &Finding) -> Value {
     if let Some(a) = catalog::get(f.rule_id).and_then(|m| m.agenteval) {
         props["agentevalAlias"] = json!(a);
     }
+    if let Some(Value::Object(extra)) = &f.properties {
+        for (k, v) in extra {
+            props[k.as_str()] = v.clone();
+        }
+    }
     let mut r = json!({
         "ruleId": f.rule_id,
         "level": level(f.severity),

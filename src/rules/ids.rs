@@ -4,8 +4,10 @@
 pub const ALLOWED_TOOLS_EXPERIMENTAL: &str = "allowed-tools-experimental";
 pub const ALLOWED_TOOLS_NONSTANDARD_FORM: &str = "allowed-tools-nonstandard-form";
 pub const BODY_TOO_LONG: &str = "body-too-long";
+pub const CHANGED_SINCE_LAST_VETTED: &str = "changed-since-last-vetted";
 pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
 pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
+pub const CROSS_LOCATION_CONTENT_DRIFT: &str = "cross-location-content-drift";
 pub const DESCRIPTION_MISSING: &str = "description-missing";
 pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
 pub const FILE_INVALID_UTF8: &str = "file-invalid-utf8";
@@ -24,6 +26,8 @@ pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
 pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
 pub const INTERNAL_ERROR: &str = "internal-error";
 pub const LOADER_DIFFERENTIAL: &str = "loader-differential";
+pub const MANIFEST_CHANGED_SINCE_BASELINE: &str = "manifest-changed-since-baseline";
+pub const MATCHES_PREVIOUSLY_VETTED_COPY: &str = "matches-previously-vetted-copy";
 pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
 pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
 pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
@@ -33,12 +37,15 @@ pub const NAME_MISSING: &str = "name-missing";
 pub const NAME_TOO_LONG: &str = "name-too-long";
 pub const PATH_NOT_UTF8: &str = "path-not-utf8";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
+pub const PROVENANCE_HASH_MISMATCH: &str = "provenance-hash-mismatch";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
 pub const SKILL_EXCLUDED_BY_HARNESS: &str = "skill-excluded-by-harness";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
+pub const SKILL_NAME_COLLISION: &str = "skill-name-collision";
 pub const SKILL_NESTED: &str = "skill-nested";
 pub const SKILL_OUTSIDE_CONVENTIONS: &str = "skill-outside-conventions";
 pub const SKILL_SHADOWED: &str = "skill-shadowed";
+pub const SKILLS_LOCK_INVALID: &str = "skills-lock-invalid";
 pub const SPECIAL_FILE: &str = "special-file";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
@@ -55,8 +62,10 @@ pub const ALL: &[&str] = &[
     ALLOWED_TOOLS_EXPERIMENTAL,
     ALLOWED_TOOLS_NONSTANDARD_FORM,
     BODY_TOO_LONG,
+    CHANGED_SINCE_LAST_VETTED,
     COMPATIBILITY_INVALID,
     COMPATIBILITY_TOO_LONG,
+    CROSS_LOCATION_CONTENT_DRIFT,
     DESCRIPTION_MISSING,
     DESCRIPTION_TOO_LONG,
     FILE_INVALID_UTF8,
@@ -75,6 +84,8 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_UNKNOWN_KEY,
     INTERNAL_ERROR,
     LOADER_DIFFERENTIAL,
+    MANIFEST_CHANGED_SINCE_BASELINE,
+    MATCHES_PREVIOUSLY_VETTED_COPY,
     METADATA_NOT_STRING_MAP,
     NAME_CONSECUTIVE_HYPHENS,
     NAME_DIRECTORY_MISMATCH,
@@ -84,12 +95,15 @@ pub const ALL: &[&str] = &[
     NAME_TOO_LONG,
     PATH_NOT_UTF8,
     PATH_UNREADABLE,
+    PROVENANCE_HASH_MISMATCH,
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
     SKILL_EXCLUDED_BY_HARNESS,
     SKILL_FILENAME_NONCANONICAL,
+    SKILL_NAME_COLLISION,
     SKILL_NESTED,
     SKILL_OUTSIDE_CONVENTIONS,
     SKILL_SHADOWED,
+    SKILLS_LOCK_INVALID,
     SPECIAL_FILE,
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,

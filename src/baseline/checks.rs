@@ -1,0 +1,520 @@
+//! Findings that compare a scan with what was vetted: the pin check
+//! (`manifest-changed-since-baseline`), trust on first use against the ledger
+//! (`matches-previously-vetted-copy`, `changed-since-last-vetted`), and drift between copies
+//! of one skill (`cross-location-content-drift`, `skill-name-collision`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::json;
+
+use super::hashes::Hasher;
+use super::ledger::{Ledger, LedgerError, Loaded, Snapshot, Summary};
+use super::pin::{self, Pin, PinDelta, PinFile};
+use super::record::{location, recompute_content};
+use crate::discover::Mode;
+use crate::finding::{Finding, Location};
+use crate::inventory::Artifact;
+use crate::rules::ids;
+use crate::scan::ScanResult;
+use crate::text::sanitize_line;
+
+/// The entry file of a skill, relative to the scan base.
+pub fn entry_path(a: &Artifact) -> String {
+    if a.path.is_empty() {
+        a.entry.clone()
+    } else {
+        format!("{}/{}", a.path, a.entry)
+    }
+}
+
+fn short(h: &str) -> &str {
+    &h[..h.len().min(12)]
+}
+
+/// `2026-11-29T22:40:00.123Z` → `2026-11-29 22:40 UTC`.
+pub fn show_date(rfc3339: &str) -> String {
+    if rfc3339.len() >= 16 && rfc3339.is_char_boundary(16) {
+        format!("{} UTC", rfc3339[..16].replace('T', " "))
+    } else {
+        sanitize_line(rfc3339).into_owned()
+    }
+}
+
+fn list(label: &str, items: &[String], out: &mut Vec<String>) {
+    if items.is_empty() {
+        return;
+    }
+    const MAX: usize = 8;
+    let mut s: Vec<String> = items
+        .iter()
+        .take(MAX)
+        .map(|p| sanitize_line(p).into_owned())
+        .collect();
+    if items.len() > MAX {
+        s.push(format!("and {} more", items.len() - MAX));
+    }
+    out.push(format!("{label}: {}", s.join(", ")));
+}
+
+/// `modified: a, b; added: c; removed: d`.
+pub fn describe_files(d: &PinDelta) -> String {
+    let mut parts = Vec::new();
+    list("modified", &d.modified, &mut parts);
+    list("added", &d.added, &mut parts);
+    list("removed", &d.removed, &mut parts);
+    parts.join("; ")
+}
+
+fn files_json(d: &PinDelta) -> serde_json::Value {
+    json!({ "modified": d.modified, "added": d.added, "removed": d.removed })
+}
+
+/// `--manifest-baseline FILE`: one high finding per skill that differs from its pin.
+pub fn check_pins(result: &ScanResult, pins: &PinFile, shown_path: &str) -> Vec<Finding> {
+    let hasher = Hasher::new(pins.hash_options.clone()).unwrap_or_default();
+    let mut out = Vec::new();
+    for a in &result.artifacts {
+        let Some(p) = pins.skills.get(&a.name.to_lowercase()) else {
+            continue;
+        };
+        let current = pin::pin_of(a, &hasher, None);
+        let d = pin::compare(p, &current);
+        if !d.changed() {
+            continue;
+        }
+        let mut what = Vec::new();
+        if d.malformed {
+            what.push(
+                "the pin file has a missing or malformed structural fingerprint for this skill (re-pin it)"
+                    .to_owned(),
+            );
+        }
+        if let Some((old, new)) = &d.structural {
+            what.push(format!(
+                "structural fingerprint changed ({}… → {}…: name, description, resource or script names, allowed tools or compatibility)",
+                short(old.as_deref().unwrap_or("")),
+                short(new)
+            ));
+        } else if !d.malformed {
+            what.push("structural fingerprint unchanged".into());
+        }
+        if d.content.is_some() {
+            let files = describe_files(&d);
+            what.push(if p.files.is_none() {
+                "content changed (the pin records no per-file hashes)".to_owned()
+            } else if files.is_empty() {
+                "content changed".to_owned()
+            } else {
+                format!("content changed ({files})")
+            });
+        }
+        let msg = format!(
+            "skill `{}` changed since it was pinned in {}: {}. Review the change, then re-pin it with `skillguard baseline approve` or restore the pinned version.",
+            sanitize_line(&a.name),
+            sanitize_line(shown_path),
+            what.join("; ")
+        );
+        out.push(
+            Finding::new(
+                ids::MANIFEST_CHANGED_SINCE_BASELINE,
+                msg,
+                Location::file(entry_path(a)),
+            )
+            .with_properties(json!({
+                "pin": shown_path,
+                "structural_changed": d.structural.is_some(),
+                "content_changed": d.content.is_some(),
+                "pinned": { "structural": p.structural, "content": p.content },
+                "current": { "structural": current.structural, "content": current.content },
+                "files": files_json(&d),
+            }))
+            .for_skill(Some(&a.name), Some(&a.path), "pin"),
+        );
+    }
+    out
+}
+
+/// A recorded entry, reduced to what trust-on-first-use compares.
+struct Seen {
+    seq: u64,
+    id: String,
+    date: String,
+    content: String,
+    location: String,
+}
+
+/// `--check-baseline`: trust on first use against every earlier snapshot.
+pub fn check_ledger(
+    result: &ScanResult,
+    ledger: &Ledger,
+    hasher: &Hasher,
+    relative: &str,
+) -> Result<Vec<Finding>, LedgerError> {
+    let summaries: Vec<Loaded<Summary>> = ledger.load()?;
+    let mut seen: Vec<Seen> = Vec::new();
+    for l in &summaries {
+        let s = &l.snapshot;
+        if s.hash_options == hasher.options {
+            for e in &s.skills {
+                if let Some(c) = &e.content {
+                    seen.push(Seen {
+                        seq: s.seq,
+                        id: s.id.clone(),
+                        date: s.captured_at.clone(),
+                        content: c.clone(),
+                        location: e.location.clone(),
+                    });
+                }
+            }
+        } else {
+            // Captured under other hash options: recompute from the per-file records.
+            let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
+            for e in &full.snapshot.skills {
+                if let Some(c) = recompute_content(e, hasher) {
+                    seen.push(Seen {
+                        seq: s.seq,
+                        id: s.id.clone(),
+                        date: s.captured_at.clone(),
+                        content: c,
+                        location: e.location.clone(),
+                    });
+                }
+            }
+        }
+    }
+    // Names per snapshot entry (kept apart to keep `Seen` small).
+    let mut names: BTreeMap<(u64, &str), &str> = BTreeMap::new();
+    for l in &summaries {
+        for e in &l.snapshot.skills {
+            names.insert((l.snapshot.seq, e.location.as_str()), e.name.as_str());
+        }
+    }
+    let name_of = |s: &Seen| {
+        names
+            .get(&(s.seq, s.location.as_str()))
+            .copied()
+            .unwrap_or("")
+    };
+
+    let mut full_cache: BTreeMap<u64, Loaded<Snapshot>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for a in &result.artifacts {
+        let Some(content) = &a.content_hash else {
+            continue;
+        };
+        let loc = location(relative, &a.path);
+        let matched = seen
+            .iter()
+            .filter(|s| &s.content == content && name_of(s) == a.name)
+            .max_by_key(|s| s.seq);
+        if let Some(m) = matched {
+            out.push(
+                Finding::new(
+                    ids::MATCHES_PREVIOUSLY_VETTED_COPY,
+                    format!(
+                        "skill `{}` is byte-identical to the copy recorded in snapshot #{} ({}); no content drift since it was last vetted.",
+                        sanitize_line(&a.name),
+                        m.seq,
+                        show_date(&m.date)
+                    ),
+                    Location::file(entry_path(a)),
+                )
+                .with_properties(json!({
+                    "snapshot": { "seq": m.seq, "id": m.id, "captured_at": m.date },
+                    "content_hash": content,
+                }))
+                .for_skill(Some(&a.name), Some(&a.path), "tofu"),
+            );
+            continue;
+        }
+        // Known location first, else known name: the newest recorded copy.
+        let reference = seen
+            .iter()
+            .filter(|s| s.location == loc)
+            .max_by_key(|s| s.seq)
+            .map(|s| (s, "here"))
+            .or_else(|| {
+                seen.iter()
+                    .filter(|s| name_of(s) == a.name)
+                    .max_by_key(|s| s.seq)
+                    .map(|s| (s, "under this name"))
+            });
+        let Some((r, how)) = reference else {
+            continue;
+        };
+        let where_ = if how == "here" {
+            "here".to_owned()
+        } else {
+            format!("at {}", sanitize_line(&r.location))
+        };
+        let full = match full_cache.entry(r.seq) {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => {
+                let f = summaries
+                    .iter()
+                    .find(|l| l.snapshot.seq == r.seq)
+                    .map(|l| l.file.clone())
+                    .expect("seen snapshot is listed");
+                v.insert(ledger.load_one(f)?)
+            }
+        };
+        let delta = full
+            .snapshot
+            .skills
+            .iter()
+            .find(|e| e.location == r.location)
+            .map(|e| {
+                let old = Pin {
+                    name: e.name.clone(),
+                    location: None,
+                    structural: e.structural.clone(),
+                    content: Some(r.content.clone()),
+                    files: (!e.files.is_empty()).then(|| {
+                        e.files
+                            .iter()
+                            .filter(|f| !hasher.ignored(&f.path))
+                            .map(|f| {
+                                (
+                                    f.path.clone(),
+                                    hasher.digest(&f.sha256, f.sha256_lf.as_deref()).to_owned(),
+                                )
+                            })
+                            .collect()
+                    }),
+                    note: None,
+                };
+                pin::compare(&old, &pin::pin_of(a, hasher, None))
+            })
+            .unwrap_or_default();
+        let files = describe_files(&delta);
+        out.push(
+            Finding::new(
+                ids::CHANGED_SINCE_LAST_VETTED,
+                format!(
+                    "skill `{}` has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
+                    sanitize_line(&a.name),
+                    r.seq,
+                    show_date(&r.date),
+                    if files.is_empty() { String::new() } else { format!("; {files}") }
+                ),
+                Location::file(entry_path(a)),
+            )
+            .with_properties(json!({
+                "snapshot": { "seq": r.seq, "id": r.id, "captured_at": r.date },
+                "recorded_location": r.location,
+                "recorded_content_hash": r.content,
+                "content_hash": content,
+                "files": files_json(&delta),
+            }))
+            .for_skill(Some(&a.name), Some(&a.path), "tofu"),
+        );
+    }
+    Ok(out)
+}
+
+fn find(parent: &mut [usize], i: usize) -> usize {
+    let mut r = i;
+    while parent[r] != r {
+        r = parent[r];
+    }
+    let mut c = i;
+    while parent[c] != r {
+        let n = parent[c];
+        parent[c] = r;
+        c = n;
+    }
+    r
+}
+
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb)] = ra.min(rb);
+    }
+}
+
+/// Drift between copies of one skill name (`--repo` and workspace scans). `history` maps a
+/// location (relative to the scan base) to every content hash the ledger recorded there.
+pub fn cross_location(
+    result: &ScanResult,
+    history: &BTreeMap<String, BTreeSet<String>>,
+) -> Vec<Finding> {
+    if result.mode == Mode::Path {
+        return Vec::new();
+    }
+    let mut groups: BTreeMap<String, Vec<&Artifact>> = BTreeMap::new();
+    for a in &result.artifacts {
+        if a.name.trim().is_empty() || a.content_hash.is_none() {
+            continue;
+        }
+        groups.entry(a.name.to_lowercase()).or_default().push(a);
+    }
+    let mut out = Vec::new();
+    for (key, mut members) in groups {
+        members.sort_by(|a, b| a.path.cmp(&b.path));
+        let hashes: BTreeSet<&str> = members
+            .iter()
+            .filter_map(|a| a.content_hash.as_deref())
+            .collect();
+        if members.len() < 2 || hashes.len() < 2 {
+            continue;
+        }
+        let n = members.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        let contents: Vec<BTreeSet<&str>> = members
+            .iter()
+            .map(|a| {
+                let mut s: BTreeSet<&str> = history
+                    .get(&a.path)
+                    .map(|h| h.iter().map(String::as_str).collect())
+                    .unwrap_or_default();
+                s.extend(a.content_hash.as_deref());
+                s
+            })
+            .collect();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (members[i], members[j]);
+                let same_repo = a.repo == b.repo;
+                let same_source = match (&a.provenance, &b.provenance) {
+                    (Some(x), Some(y)) => {
+                        (x.source.is_some() && x.source == y.source)
+                            || (x.source_url.is_some() && x.source_url == y.source_url)
+                    }
+                    _ => false,
+                };
+                let shared_history = !contents[i].is_disjoint(&contents[j]);
+                if same_repo || same_source || shared_history {
+                    union(&mut parent, i, j);
+                }
+            }
+        }
+        let mut clusters: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for i in 0..n {
+            let r = find(&mut parent, i);
+            clusters.entry(r).or_default().push(i);
+        }
+        let describe = |idx: &[usize]| -> (String, serde_json::Value) {
+            let shown: Vec<String> = idx
+                .iter()
+                .take(10)
+                .map(|&i| {
+                    let a = members[i];
+                    format!(
+                        "{} ({})",
+                        sanitize_line(if a.path.is_empty() { "." } else { &a.path }),
+                        short(a.content_hash.as_deref().unwrap_or(""))
+                    )
+                })
+                .collect();
+            let mut text = shown.join(", ");
+            if idx.len() > 10 {
+                text.push_str(&format!(", and {} more", idx.len() - 10));
+            }
+            let locs: Vec<serde_json::Value> = idx
+                .iter()
+                .map(|&i| {
+                    let a = members[i];
+                    json!({
+                        "path": a.path,
+                        "entry": entry_path(a),
+                        "repo": a.repo,
+                        "name": a.name,
+                        "content_hash": a.content_hash,
+                        "structural_fingerprint": a.structural_fingerprint,
+                        "provenance": a.provenance.as_ref().map(|p| p.label()),
+                    })
+                })
+                .collect();
+            (text, serde_json::Value::Array(locs))
+        };
+        let make = |rule: &'static str,
+                    idx: &[usize],
+                    msg: String,
+                    locs: serde_json::Value,
+                    anchor: &str| {
+            let first = members[idx[0]];
+            let mut f = Finding::new(rule, msg, Location::file(entry_path(first)))
+                .with_properties(json!({ "name": key, "locations": locs }));
+            for &i in &idx[1..] {
+                let a = members[i];
+                f = f.with_related(
+                    Location::file(entry_path(a)),
+                    format!(
+                        "copy with content hash {}",
+                        a.content_hash.as_deref().unwrap_or("")
+                    ),
+                );
+            }
+            f.for_skill(Some(&first.name), Some(&first.path), anchor)
+        };
+        for idx in clusters.values() {
+            let distinct: BTreeSet<&str> = idx
+                .iter()
+                .filter_map(|&i| members[i].content_hash.as_deref())
+                .collect();
+            if distinct.len() < 2 {
+                continue;
+            }
+            let (text, locs) = describe(idx);
+            let msg = format!(
+                "skill `{}` has different content in {} locations: {text}. The same name resolves to different instructions depending on where it is loaded from; make the copies identical or rename the one that is meant to differ.",
+                sanitize_line(&members[idx[0]].name),
+                idx.len()
+            );
+            out.push(make(
+                ids::CROSS_LOCATION_CONTENT_DRIFT,
+                idx,
+                msg,
+                locs,
+                &format!("drift:{key}"),
+            ));
+        }
+        if clusters.len() > 1 {
+            let all: Vec<usize> = (0..n).collect();
+            let (text, locs) = describe(&all);
+            let msg = format!(
+                "{} unrelated groups of skills are named `{}` (different repositories, different content, no shared source or history): {text}. Rename one if both can be installed side by side.",
+                clusters.len(),
+                sanitize_line(&members[0].name)
+            );
+            out.push(make(
+                ids::SKILL_NAME_COLLISION,
+                &all,
+                msg,
+                locs,
+                &format!("collision:{key}"),
+            ));
+        }
+    }
+    out
+}
+
+/// Every content hash the ledger recorded per location, with locations translated from the
+/// ledger's home to the scan base (`relative` is the scan base relative to the home).
+pub fn history_by_location(
+    ledger: &Ledger,
+    relative: &str,
+) -> Result<BTreeMap<String, BTreeSet<String>>, LedgerError> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    if !ledger.exists() {
+        return Ok(out);
+    }
+    let summaries: Vec<Loaded<Summary>> = ledger.load()?;
+    for l in summaries {
+        for e in l.snapshot.skills {
+            let local = if relative == "." {
+                Some(e.location.clone())
+            } else {
+                e.location
+                    .strip_prefix(relative)
+                    .and_then(|r| r.strip_prefix('/'))
+                    .map(str::to_owned)
+            };
+            if let (Some(local), Some(c)) = (local, e.content) {
+                out.entry(local).or_default().insert(c);
+            }
+        }
+    }
+    Ok(out)
+}

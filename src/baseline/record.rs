@@ -1,0 +1,178 @@
+//! Turning a scan into ledger entries and pins: where the ledger lives, how locations are
+//! keyed, what each entry holds.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::hashes::{Hasher, counts_as_file, file_digest};
+use super::ledger::{Draft, FileRecord, ScannedRoot, SkillEntry};
+use crate::discover::Mode;
+use crate::finding::Finding;
+use crate::scan::ScanResult;
+
+/// Rules whose findings depend on the ledger or a pin file; they are never stored in a
+/// snapshot (a snapshot records what the scan found, not how it compared).
+pub const COMPARISON_RULES: &[&str] = &[
+    crate::rules::ids::MATCHES_PREVIOUSLY_VETTED_COPY,
+    crate::rules::ids::CHANGED_SINCE_LAST_VETTED,
+    crate::rules::ids::MANIFEST_CHANGED_SINCE_BASELINE,
+];
+
+/// The directory a ledger is kept under by default, and that snapshot locations are relative
+/// to: the repository (`--repo`) or workspace root; for a plain scan, the git repository that
+/// contains the scanned path, else the scanned folder itself (its parent for a single skill).
+pub fn home(mode: Mode, target: &Path) -> PathBuf {
+    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    match mode {
+        Mode::Repo | Mode::Workspace => t,
+        Mode::Path => {
+            let mut cur = Some(t.as_path());
+            while let Some(d) = cur {
+                if d.join(".git").exists() {
+                    return d.to_path_buf();
+                }
+                cur = d.parent();
+            }
+            let single = ["SKILL.md", "skill.md", "Skill.md"]
+                .iter()
+                .any(|n| t.join(n).is_file());
+            match (single, t.parent()) {
+                (true, Some(p)) => p.to_path_buf(),
+                _ => t,
+            }
+        }
+    }
+}
+
+/// `home/.skillguard/ledger`.
+pub fn default_ledger_root(home: &Path) -> PathBuf {
+    home.join(crate::discover::STATE_DIR).join("ledger")
+}
+
+/// The scanned root relative to `home`, `/`-separated (`.` for the home itself).
+pub fn relative_root(home: &Path, target: &Path) -> String {
+    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    match t.strip_prefix(home) {
+        Ok(r) if r.as_os_str().is_empty() => ".".into(),
+        Ok(r) => r
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => ".".into(),
+    }
+}
+
+/// A skill location relative to the home: `relative/path` (or `path` when relative is `.`).
+pub fn location(relative: &str, path: &str) -> String {
+    match (relative, path) {
+        (".", "") => ".".into(),
+        (".", p) => p.into(),
+        (r, "") => r.into(),
+        (r, p) => format!("{r}/{p}"),
+    }
+}
+
+/// Finding summary by rule for one skill: rule → severity → count.
+fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> {
+    let mut out: BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> = BTreeMap::new();
+    for f in findings {
+        if COMPARISON_RULES.contains(&f.rule_id) {
+            continue;
+        }
+        let Some(sp) = f.skill_path.as_deref() else {
+            continue;
+        };
+        *out.entry(sp)
+            .or_default()
+            .entry(f.rule_id.to_owned())
+            .or_default()
+            .entry(f.severity.as_str().to_owned())
+            .or_default() += 1;
+    }
+    out
+}
+
+/// Builds the snapshot draft for a scan.
+pub fn draft(
+    result: &ScanResult,
+    hasher: &Hasher,
+    home: &Path,
+    target: &Path,
+    note: Option<String>,
+) -> Draft {
+    let relative = relative_root(home, target);
+    let sums = summaries(&result.findings);
+    let mut line_data: BTreeMap<String, Arc<[u32]>> = BTreeMap::new();
+    let skills = result
+        .artifacts
+        .iter()
+        .map(|a| {
+            let files = a
+                .files
+                .iter()
+                .filter(|f| counts_as_file(f))
+                .map(|f| {
+                    let sha256 = file_digest(f);
+                    if let Some(l) = &f.line_hashes {
+                        line_data.entry(sha256.clone()).or_insert_with(|| l.clone());
+                    }
+                    FileRecord {
+                        path: f.path.clone(),
+                        size: f.size,
+                        sha256,
+                        sha256_lf: f.sha256_lf.clone(),
+                        lines: None,
+                    }
+                })
+                .collect();
+            SkillEntry {
+                location: location(&relative, &a.path),
+                name: a.name.clone(),
+                repo: a.repo.clone(),
+                convention: a.convention.clone(),
+                excluded: a.excluded,
+                structural: a.structural_fingerprint.clone(),
+                content: a
+                    .content_hash
+                    .clone()
+                    .or_else(|| Some(hasher.artifact_content_hash(a))),
+                files,
+                findings: sums.get(a.path.as_str()).cloned().unwrap_or_default(),
+                provenance: a.provenance.clone(),
+            }
+        })
+        .collect();
+    Draft {
+        root: ScannedRoot {
+            mode: result.mode.as_str().to_owned(),
+            relative,
+            absolute: std::fs::canonicalize(target)
+                .unwrap_or_else(|_| target.to_path_buf())
+                .display()
+                .to_string(),
+        },
+        hash_options: hasher.options.clone(),
+        note,
+        imported: None,
+        skills,
+        line_data,
+        captured_at: None,
+    }
+}
+
+/// The content hash of a recorded entry under other hash options (recomputed from its
+/// per-file records; `None` for imported entries without file records).
+pub fn recompute_content(e: &SkillEntry, hasher: &Hasher) -> Option<String> {
+    if e.files.is_empty() {
+        return None;
+    }
+    Some(
+        hasher.content_hash(
+            e.files
+                .iter()
+                .map(|f| (f.path.as_str(), f.sha256.as_str(), f.sha256_lf.as_deref())),
+        ),
+    )
+}

@@ -1,0 +1,814 @@
+//! Reviews of the ledger: `baseline list`, `diff`, `history` and `verify`, as data (for
+//! `--format json`) and as text.
+//!
+//! Everything is keyed by skill *location*, not by name: two copies of one skill in two
+//! repositories have two histories (AgentEval keeps the first location per name and misses
+//! drift in all the others).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::checks::show_date;
+use super::hashes::Hasher;
+use super::ledger::{
+    FileRecord, Header, Ledger, LedgerError, Loaded, SkillEntry, Snapshot, Summary, Verification,
+};
+use super::linediff::{self, LineDelta};
+use super::record::recompute_content;
+use crate::finding::Severity;
+use crate::text::sanitize_line;
+
+/// Which hash decides that a skill changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HashKind {
+    /// AgentEval's structural fingerprint (ignores the body and file bytes).
+    Structural,
+    /// The folder content hash.
+    Content,
+    /// Per-file hashes (under the review's hash options).
+    Files,
+}
+
+impl HashKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HashKind::Structural => "structural",
+            HashKind::Content => "content",
+            HashKind::Files => "files",
+        }
+    }
+}
+
+/// A snapshot reference in reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct SnapRef {
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+}
+
+fn snap_ref(seq: u64, id: &str, at: &str) -> SnapRef {
+    SnapRef {
+        seq,
+        id: id.to_owned(),
+        captured_at: at.to_owned(),
+    }
+}
+
+// ---------------------------------------------------------------- list
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListRow {
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+    pub tool: String,
+    pub mode: String,
+    pub root: String,
+    pub skills: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<String>,
+}
+
+pub fn list(ledger: &Ledger) -> Result<Vec<ListRow>, LedgerError> {
+    let heads: Vec<Loaded<Header>> = ledger.load()?;
+    let sums: Vec<Loaded<Summary>> = ledger.load()?;
+    Ok(heads
+        .into_iter()
+        .zip(sums)
+        .map(|(h, s)| ListRow {
+            seq: h.snapshot.seq,
+            id: h.snapshot.id,
+            captured_at: h.snapshot.captured_at,
+            tool: h.snapshot.tool,
+            mode: h.snapshot.root.mode,
+            root: h.snapshot.root.relative,
+            skills: s.snapshot.skills.len(),
+            note: h.snapshot.note,
+            imported_from: h.snapshot.imported.map(|i| format!("{} {}", i.tool, i.id)),
+        })
+        .collect())
+}
+
+pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io::Result<()> {
+    if rows.is_empty() {
+        return writeln!(
+            out,
+            "No baseline snapshots in {} yet. Run `skillguard scan --repo . --write-baseline` first.",
+            ledger.root.display()
+        );
+    }
+    writeln!(
+        out,
+        "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  NOTE",
+        "#", "ID", "CAPTURED", "ROOT", "SKILLS"
+    )?;
+    for r in rows {
+        let note = r
+            .note
+            .as_deref()
+            .map(|n| sanitize_line(&crate::text::truncate(n, 60)).into_owned())
+            .or_else(|| {
+                r.imported_from
+                    .as_ref()
+                    .map(|i| format!("imported from {i}"))
+            })
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  {}",
+            r.seq,
+            r.id,
+            show_date(&r.captured_at),
+            sanitize_line(&crate::text::truncate(
+                &format!("{} ({})", r.root, r.mode),
+                24
+            )),
+            r.skills,
+            note
+        )?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- diff
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileChange {
+    pub path: String,
+    /// `added`, `removed`, `modified`.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_size: Option<u64>,
+    /// Lines added and removed (text files whose line hashes are in the ledger).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines_added: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines_removed: Option<usize>,
+    /// The line counts are an approximation (very different files).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lines_approximate: bool,
+    /// Only line endings changed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub line_endings_only: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillChange {
+    pub location: String,
+    pub name: String,
+    /// `added`, `removed`, `changed`, `moved`.
+    pub status: &'static str,
+    /// For `moved`: the earlier location.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_from: Option<String>,
+    pub structural_changed: bool,
+    pub content_changed: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileChange>,
+    /// High and critical findings recorded before and after.
+    pub high_findings_before: u32,
+    pub high_findings_after: u32,
+    /// The later snapshot records more high or critical findings for this skill.
+    pub new_high_finding: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DiffReport {
+    pub from: SnapRef,
+    pub to: SnapRef,
+    pub hash: HashKind,
+    pub changes: Vec<SkillChange>,
+    pub unchanged: usize,
+    /// Set when the two snapshots were captured with different hash options and contents
+    /// were recomputed from per-file records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Diff options.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub skill: Option<String>,
+    pub hash: HashKind,
+    /// Review-time hash options (`--normalize-eol`, `--hash-ignore`); `None` = as captured.
+    pub hasher: Option<Hasher>,
+}
+
+/// Outcome of a diff that may have nothing to compare.
+#[derive(Debug)]
+pub enum DiffOutcome {
+    Report(DiffReport),
+    /// Fewer than two snapshots, or `--since` is the newest: a message, exit 0.
+    Nothing(String),
+}
+
+/// Does `e` match a `--skill NAME|PATH` filter?
+pub fn matches_skill(e_name: &str, e_location: &str, key: &str) -> bool {
+    let key = key.trim().trim_end_matches('/');
+    e_name == key
+        || e_name.eq_ignore_ascii_case(key)
+        || e_location == key
+        || e_location
+            .strip_suffix(key)
+            .is_some_and(|p| p.ends_with('/'))
+}
+
+fn digests<'a>(e: &'a SkillEntry, h: &Hasher) -> BTreeMap<&'a str, (&'a str, &'a FileRecord)> {
+    e.files
+        .iter()
+        .filter(|f| !h.ignored(&f.path))
+        .map(|f| {
+            (
+                f.path.as_str(),
+                (h.digest(&f.sha256, f.sha256_lf.as_deref()), f),
+            )
+        })
+        .collect()
+}
+
+fn file_changes(
+    ledger: &Ledger,
+    old: &SkillEntry,
+    new: &SkillEntry,
+    h: &Hasher,
+    packs: &mut BTreeMap<u64, Option<Vec<u8>>>,
+) -> Vec<FileChange> {
+    let a = digests(old, h);
+    let b = digests(new, h);
+    let mut out = Vec::new();
+    let keys: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
+    for k in keys {
+        match (a.get(k), b.get(k)) {
+            (Some((da, fa)), Some((db, fb))) if da != db => {
+                let mut c = FileChange {
+                    path: k.to_owned(),
+                    status: "modified",
+                    old_size: Some(fa.size),
+                    new_size: Some(fb.size),
+                    lines_added: None,
+                    lines_removed: None,
+                    lines_approximate: false,
+                    line_endings_only: false,
+                };
+                if let (Some(ra), Some(rb)) = (fa.lines, fb.lines)
+                    && let (Some(la), Some(lb)) =
+                        (ledger.read_lines(&ra, packs), ledger.read_lines(&rb, packs))
+                {
+                    let LineDelta {
+                        added,
+                        removed,
+                        exact,
+                    } = linediff::diff_counts(&la, &lb);
+                    c.lines_added = Some(added);
+                    c.lines_removed = Some(removed);
+                    c.lines_approximate = !exact;
+                    c.line_endings_only = added == 0
+                        && removed == 0
+                        && fa.sha256_lf.as_deref().unwrap_or(&fa.sha256)
+                            == fb.sha256_lf.as_deref().unwrap_or(&fb.sha256);
+                }
+                out.push(c);
+            }
+            (Some(_), Some(_)) => {}
+            (Some((_, fa)), None) => out.push(FileChange {
+                path: k.to_owned(),
+                status: "removed",
+                old_size: Some(fa.size),
+                new_size: None,
+                lines_added: None,
+                lines_removed: fa.lines.map(|r| r.count as usize),
+                lines_approximate: false,
+                line_endings_only: false,
+            }),
+            (None, Some((_, fb))) => out.push(FileChange {
+                path: k.to_owned(),
+                status: "added",
+                old_size: None,
+                new_size: Some(fb.size),
+                lines_added: fb.lines.map(|r| r.count as usize),
+                lines_removed: None,
+                lines_approximate: false,
+                line_endings_only: false,
+            }),
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// Content hash of an entry under the review's options.
+fn content_of(e: &SkillEntry, snap_opts_match: bool, h: &Hasher) -> Option<String> {
+    if snap_opts_match {
+        e.content.clone()
+    } else {
+        recompute_content(e, h).or_else(|| e.content.clone())
+    }
+}
+
+pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError> {
+    let heads: Vec<Loaded<Header>> = ledger.load()?;
+    if heads.len() < 2 {
+        return Ok(DiffOutcome::Nothing(format!(
+            "Need at least 2 baseline snapshots to diff (found {}) in {}.",
+            heads.len(),
+            ledger.root.display()
+        )));
+    }
+    let to = match &o.until {
+        Some(k) => ledger.resolve(&heads, k)?,
+        None => heads.last().expect("two or more"),
+    };
+    let from = match &o.since {
+        Some(k) => ledger.resolve(&heads, k)?,
+        None => heads
+            .iter()
+            .rev()
+            .find(|h| h.file.seq < to.file.seq)
+            .unwrap_or(&heads[0]),
+    };
+    if from.file == to.file {
+        return Ok(DiffOutcome::Nothing(format!(
+            "--since and --until are the same snapshot (#{}): nothing to diff.",
+            from.file.seq
+        )));
+    }
+    let a: Loaded<Snapshot> = ledger.load_one(from.file.clone())?;
+    let b: Loaded<Snapshot> = ledger.load_one(to.file.clone())?;
+    let (sa, sb) = (&a.snapshot, &b.snapshot);
+    let same = sa.hash_options == sb.hash_options;
+    let hasher = match &o.hasher {
+        Some(h) => h.clone(),
+        None => Hasher::new(sb.hash_options.clone()).unwrap_or_default(),
+    };
+    let use_stored_a = o.hasher.is_none() && same
+        || o.hasher
+            .as_ref()
+            .is_some_and(|h| h.options == sa.hash_options);
+    let use_stored_b = o.hasher.is_none()
+        || o.hasher
+            .as_ref()
+            .is_some_and(|h| h.options == sb.hash_options);
+    let note = (!same && o.hasher.is_none()).then(|| {
+        "the two snapshots were captured with different hash options; contents were recomputed from per-file records under the later snapshot's options".to_owned()
+    });
+    let keep = |e: &SkillEntry| {
+        o.skill
+            .as_deref()
+            .is_none_or(|k| matches_skill(&e.name, &e.location, k))
+    };
+    let ma: BTreeMap<&str, &SkillEntry> = sa
+        .skills
+        .iter()
+        .filter(|e| keep(e))
+        .map(|e| (e.location.as_str(), e))
+        .collect();
+    let mb: BTreeMap<&str, &SkillEntry> = sb
+        .skills
+        .iter()
+        .filter(|e| keep(e))
+        .map(|e| (e.location.as_str(), e))
+        .collect();
+    if o.skill.is_some() && ma.is_empty() && mb.is_empty() {
+        return Ok(DiffOutcome::Nothing(format!(
+            "`{}` is not present in either snapshot (#{} / #{}).",
+            sanitize_line(o.skill.as_deref().unwrap_or("")),
+            sa.seq,
+            sb.seq
+        )));
+    }
+    let mut packs = BTreeMap::new();
+    let mut changes = Vec::new();
+    let mut unchanged = 0;
+    let locs: BTreeSet<&str> = ma.keys().chain(mb.keys()).copied().collect();
+    let high = |e: &SkillEntry| e.count_at_least(Severity::High);
+    for loc in locs {
+        match (ma.get(loc), mb.get(loc)) {
+            (Some(ea), Some(eb)) => {
+                let ca = content_of(ea, use_stored_a, &hasher);
+                let cb = content_of(eb, use_stored_b, &hasher);
+                let structural_changed = ea.structural != eb.structural;
+                let content_changed = ca != cb;
+                let files = if content_changed || o.hash == HashKind::Files {
+                    file_changes(ledger, ea, eb, &hasher, &mut packs)
+                } else {
+                    Vec::new()
+                };
+                let changed = match o.hash {
+                    HashKind::Structural => structural_changed,
+                    HashKind::Content => content_changed,
+                    HashKind::Files => !files.is_empty(),
+                };
+                if !changed {
+                    unchanged += 1;
+                    continue;
+                }
+                changes.push(SkillChange {
+                    location: loc.to_owned(),
+                    name: eb.name.clone(),
+                    status: "changed",
+                    moved_from: None,
+                    structural_changed,
+                    content_changed,
+                    files,
+                    high_findings_before: high(ea),
+                    high_findings_after: high(eb),
+                    new_high_finding: high(eb) > high(ea),
+                });
+            }
+            (Some(ea), None) => changes.push(SkillChange {
+                location: loc.to_owned(),
+                name: ea.name.clone(),
+                status: "removed",
+                moved_from: None,
+                structural_changed: false,
+                content_changed: false,
+                files: Vec::new(),
+                high_findings_before: high(ea),
+                high_findings_after: 0,
+                new_high_finding: false,
+            }),
+            (None, Some(eb)) => changes.push(SkillChange {
+                location: loc.to_owned(),
+                name: eb.name.clone(),
+                status: "added",
+                moved_from: None,
+                structural_changed: false,
+                content_changed: false,
+                files: Vec::new(),
+                high_findings_before: 0,
+                high_findings_after: high(eb),
+                new_high_finding: high(eb) > 0,
+            }),
+            (None, None) => {}
+        }
+    }
+    // A removed and an added location with the same name and content: a move.
+    let removed: Vec<usize> = (0..changes.len())
+        .filter(|&i| changes[i].status == "removed")
+        .collect();
+    let mut drop = BTreeSet::new();
+    for i in removed {
+        let ea = ma[changes[i].location.as_str()];
+        let ca = content_of(ea, use_stored_a, &hasher);
+        if let Some(j) = (0..changes.len()).find(|&j| {
+            changes[j].status == "added"
+                && !drop.contains(&j)
+                && changes[j].name == ea.name
+                && content_of(mb[changes[j].location.as_str()], use_stored_b, &hasher) == ca
+        }) {
+            changes[j].status = "moved";
+            changes[j].moved_from = Some(changes[i].location.clone());
+            changes[j].high_findings_before = changes[i].high_findings_before;
+            changes[j].new_high_finding =
+                changes[j].high_findings_after > changes[j].high_findings_before;
+            drop.insert(i);
+        }
+    }
+    let changes = changes
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, c)| c)
+        .collect();
+    Ok(DiffOutcome::Report(DiffReport {
+        from: snap_ref(sa.seq, &sa.id, &sa.captured_at),
+        to: snap_ref(sb.seq, &sb.id, &sb.captured_at),
+        hash: o.hash,
+        changes,
+        unchanged,
+        note,
+    }))
+}
+
+fn size_text(c: &FileChange) -> String {
+    let mut s = match (c.old_size, c.new_size) {
+        (Some(a), Some(b)) => format!("{a} -> {b} bytes"),
+        (Some(a), None) => format!("{a} bytes"),
+        (None, Some(b)) => format!("{b} bytes"),
+        (None, None) => String::new(),
+    };
+    if c.line_endings_only {
+        s.push_str(", line endings only");
+    } else if c.lines_added.is_some() || c.lines_removed.is_some() {
+        s.push_str(&format!(
+            ", +{} -{} lines{}",
+            c.lines_added.unwrap_or(0),
+            c.lines_removed.unwrap_or(0),
+            if c.lines_approximate {
+                " (approximate)"
+            } else {
+                ""
+            }
+        ));
+    }
+    s
+}
+
+pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "Diffing #{} ({}, {}) -> #{} ({}, {}), hash={}",
+        r.from.seq,
+        &r.from.id[..8.min(r.from.id.len())],
+        show_date(&r.from.captured_at),
+        r.to.seq,
+        &r.to.id[..8.min(r.to.id.len())],
+        show_date(&r.to.captured_at),
+        r.hash.as_str()
+    )?;
+    if let Some(n) = &r.note {
+        writeln!(out, "note: {n}")?;
+    }
+    writeln!(out)?;
+    let (mut changed, mut added, mut removed, mut moved) = (0, 0, 0, 0);
+    for c in &r.changes {
+        let label = match c.status {
+            "changed" if c.new_high_finding => "!! [changed + new high finding]",
+            "changed" => "   [changed]",
+            "added" if c.new_high_finding => "!! [added, with high findings]",
+            "added" => "   [added]",
+            "removed" => "   [removed]",
+            _ => "   [moved]",
+        };
+        match c.status {
+            "changed" => changed += 1,
+            "added" => added += 1,
+            "removed" => removed += 1,
+            _ => moved += 1,
+        }
+        let mut line = format!(
+            "{label} {} ({})",
+            sanitize_line(&c.location),
+            sanitize_line(&c.name)
+        );
+        if let Some(f) = &c.moved_from {
+            line.push_str(&format!(" from {}", sanitize_line(f)));
+        }
+        if c.status == "changed" {
+            let mut what = Vec::new();
+            if c.structural_changed {
+                what.push("structure");
+            }
+            if c.content_changed {
+                what.push("content");
+            }
+            if !what.is_empty() {
+                line.push_str(&format!(": {} changed", what.join(" and ")));
+            }
+        }
+        if c.new_high_finding {
+            line.push_str(&format!(
+                "; high findings {} -> {}",
+                c.high_findings_before, c.high_findings_after
+            ));
+        }
+        writeln!(out, "{line}")?;
+        for f in &c.files {
+            writeln!(
+                out,
+                "        {:<8} {}  {}",
+                f.status,
+                sanitize_line(&f.path),
+                size_text(f)
+            )?;
+        }
+    }
+    if !r.changes.is_empty() {
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "{changed} changed, {added} added, {removed} removed, {moved} moved, {} unchanged",
+        r.unchanged
+    )
+}
+
+// ---------------------------------------------------------------- history
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryEvent {
+    pub snapshot: SnapRef,
+    /// `recorded` (first time), `changed`, `removed`, `reappeared`.
+    pub event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_content_hash: Option<String>,
+    pub structural_changed: bool,
+    pub high_findings: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LocationHistory {
+    pub location: String,
+    pub names: Vec<String>,
+    pub events: Vec<HistoryEvent>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryReport {
+    pub skill: String,
+    pub snapshots: usize,
+    pub locations: Vec<LocationHistory>,
+}
+
+pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError> {
+    let sums: Vec<Loaded<Summary>> = ledger.load()?;
+    let mut per: BTreeMap<String, LocationHistory> = BTreeMap::new();
+    // location → (content, structural) at the previous snapshot that had it.
+    let mut last: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
+    let mut present_prev: BTreeSet<String> = BTreeSet::new();
+    for l in &sums {
+        let s = &l.snapshot;
+        let sref = snap_ref(s.seq, &s.id, &s.captured_at);
+        let mut present = BTreeSet::new();
+        for e in s
+            .skills
+            .iter()
+            .filter(|e| matches_skill(&e.name, &e.location, key))
+        {
+            present.insert(e.location.clone());
+            let h = per
+                .entry(e.location.clone())
+                .or_insert_with(|| LocationHistory {
+                    location: e.location.clone(),
+                    names: Vec::new(),
+                    events: Vec::new(),
+                });
+            if !h.names.contains(&e.name) {
+                h.names.push(e.name.clone());
+            }
+            let highs = e
+                .findings
+                .values()
+                .flat_map(|m| m.iter())
+                .filter(|(sev, _)| Severity::parse(sev).is_some_and(|x| x >= Severity::High))
+                .map(|(_, n)| *n)
+                .sum();
+            let event = match last.get(&e.location) {
+                None => Some(("recorded", None, false)),
+                Some((c, st)) => {
+                    let reappeared = !present_prev.contains(&e.location);
+                    if c != &e.content {
+                        Some((
+                            if reappeared { "reappeared" } else { "changed" },
+                            c.clone(),
+                            st != &e.structural,
+                        ))
+                    } else if reappeared {
+                        Some(("reappeared", c.clone(), st != &e.structural))
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some((ev, prev, st)) = event {
+                h.events.push(HistoryEvent {
+                    snapshot: sref.clone(),
+                    event: ev,
+                    content_hash: e.content.clone(),
+                    previous_content_hash: prev,
+                    structural_changed: st,
+                    high_findings: highs,
+                });
+            }
+            last.insert(
+                e.location.clone(),
+                (e.content.clone(), e.structural.clone()),
+            );
+        }
+        for gone in present_prev.difference(&present) {
+            // Only a removal if the snapshot covered that location's scan root.
+            let covered = s.root.relative == "."
+                || gone.starts_with(&format!("{}/", s.root.relative))
+                || gone == &s.root.relative;
+            if covered && let Some(h) = per.get_mut(gone) {
+                h.events.push(HistoryEvent {
+                    snapshot: sref.clone(),
+                    event: "removed",
+                    content_hash: None,
+                    previous_content_hash: last.get(gone).and_then(|x| x.0.clone()),
+                    structural_changed: false,
+                    high_findings: 0,
+                });
+            }
+        }
+        present_prev = present;
+    }
+    Ok(HistoryReport {
+        skill: key.to_owned(),
+        snapshots: sums.len(),
+        locations: per.into_values().collect(),
+    })
+}
+
+pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> {
+    if r.locations.is_empty() {
+        return writeln!(
+            out,
+            "`{}` does not appear in any of the {} snapshot(s).",
+            sanitize_line(&r.skill),
+            r.snapshots
+        );
+    }
+    writeln!(
+        out,
+        "History of `{}` (content hash):",
+        sanitize_line(&r.skill)
+    )?;
+    for l in &r.locations {
+        writeln!(
+            out,
+            "  {} ({})",
+            sanitize_line(&l.location),
+            sanitize_line(&l.names.join(", "))
+        )?;
+        let shown = |h: &Option<String>| {
+            h.as_deref()
+                .map(|x| x[..12.min(x.len())].to_owned())
+                .unwrap_or_else(|| "-".into())
+        };
+        for e in &l.events {
+            let what = match e.event {
+                "recorded" => format!("first recorded   {}", shown(&e.content_hash)),
+                "changed" => format!(
+                    "content changed  {} -> {}{}",
+                    shown(&e.previous_content_hash),
+                    shown(&e.content_hash),
+                    if e.structural_changed {
+                        " (structure too)"
+                    } else {
+                        ""
+                    }
+                ),
+                "reappeared" => format!("reappeared       {}", shown(&e.content_hash)),
+                _ => "removed".to_owned(),
+            };
+            let highs = if e.high_findings > 0 {
+                format!(" — {} high finding(s) present", e.high_findings)
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "    #{:<4} {}  {what}{highs}",
+                e.snapshot.seq,
+                show_date(&e.snapshot.captured_at)
+            )?;
+        }
+        let changes = l.events.iter().filter(|e| e.event == "changed").count();
+        if changes == 0 {
+            writeln!(out, "    no content changes recorded")?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- verify
+
+pub fn render_verify(v: &Verification, ledger: &Ledger, out: &mut dyn Write) -> io::Result<()> {
+    if v.ok() {
+        writeln!(
+            out,
+            "ledger {}: {} snapshot(s), chain intact",
+            ledger.root.display(),
+            v.snapshots
+        )?;
+        if let Some(h) = &v.head {
+            writeln!(out, "head: #{} {} sha256 {}", h.seq, h.id, h.sha256)?;
+        }
+    } else {
+        writeln!(
+            out,
+            "ledger {}: {} snapshot(s), INTEGRITY CHECK FAILED",
+            ledger.root.display(),
+            v.snapshots
+        )?;
+        for p in &v.problems {
+            writeln!(
+                out,
+                "  [{}] {}{}",
+                p.kind,
+                sanitize_line(&p.message),
+                p.file
+                    .as_deref()
+                    .map(|f| format!(" ({})", sanitize_line(f)))
+                    .unwrap_or_default()
+            )?;
+        }
+    }
+    for n in &v.notes {
+        writeln!(out, "  note: {}", sanitize_line(n))?;
+    }
+    Ok(())
+}

@@ -747,8 +747,12 @@ impl Ledger {
                 }
                 // The newest snapshot must be the one HEAD names (or one past it, after an
                 // interrupted append): otherwise it was edited or replaced.
-                match self.read_head()? {
-                    Some(h) if h.seq == f.seq && h.id == f.id && h.sha256 == l.sha256 => {}
+                let head = self.read_head()?;
+                let current = head
+                    .as_ref()
+                    .is_some_and(|h| h.seq == f.seq && h.id == f.id && h.sha256 == l.sha256);
+                match head {
+                    Some(_) if current => {}
                     Some(h)
                         if h.seq + 1 == f.seq
                             && l.snapshot.prev.as_ref().is_some_and(|p| {
@@ -765,6 +769,8 @@ impl Ledger {
                             ),
                         });
                     }
+                    // The very first append was interrupted before HEAD was written.
+                    None if f.seq == 1 && files.len() == 1 && l.snapshot.prev.is_none() => {}
                     None => {
                         return Err(LedgerError::Integrity {
                             root: root_s,
@@ -772,10 +778,26 @@ impl Ledger {
                         });
                     }
                 }
+                if !current {
+                    // Complete the interrupted append first, so that at most one snapshot is
+                    // ever beyond HEAD.
+                    self.write_head(f.seq, &f.id, &l.sha256)?;
+                }
                 Some(l)
             }
             None => None,
         };
+        // Line packs whose snapshot was never written (an append killed in between).
+        if let Ok(rd) = fs::read_dir(&snap_dir) {
+            for e in rd.flatten() {
+                let n = e.file_name().to_string_lossy().into_owned();
+                if let Some((seq, id)) = parse_name(&n, ".lines")
+                    && !files.iter().any(|f| f.seq == seq && f.id == id)
+                {
+                    let _ = fs::remove_file(e.path());
+                }
+            }
+        }
 
         let seq = last.as_ref().map_or(1, |l| l.snapshot.seq + 1);
         let prev = last.as_ref().map(|l| PrevLink {
@@ -861,15 +883,7 @@ impl Ledger {
         if std::env::var_os("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD").is_some() {
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        let head = Head {
-            format: HEAD_FORMAT.into(),
-            version: VERSION,
-            seq,
-            id: id.clone(),
-            sha256: sha256_hex(&bytes),
-        };
-        let head_bytes = serde_json::to_vec_pretty(&head).expect("serialisable head");
-        write_durable(&self.root, HEAD, &head_bytes)?;
+        self.write_head(seq, &id, &sha256_hex(&bytes))?;
         drop(lock);
         Ok(Appended {
             seq,
@@ -877,6 +891,19 @@ impl Ledger {
             path,
             skills: n,
         })
+    }
+
+    fn write_head(&self, seq: u64, id: &str, sha256: &str) -> Result<(), LedgerError> {
+        let head = Head {
+            format: HEAD_FORMAT.into(),
+            version: VERSION,
+            seq,
+            id: id.to_owned(),
+            sha256: sha256.to_owned(),
+        };
+        let mut bytes = serde_json::to_vec_pretty(&head).expect("serialisable head");
+        bytes.push(b'\n');
+        write_durable(&self.root, HEAD, &bytes).map(|_| ())
     }
 
     /// Finds a snapshot by id, unique id prefix (4+ characters) or `#N`/`N` sequence number.
@@ -1090,6 +1117,12 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                 h.seq, h.id
             ),
         }),
+        (Some(l), None) if loaded.len() == 1 && l.file.seq == 1 && l.snapshot.prev.is_none() => {
+            v.notes.push(
+                "#1 was written by an append that was interrupted before HEAD.json was written; the next append completes it"
+                    .into(),
+            )
+        }
         (Some(l), None) => v.problems.push(Problem {
             kind: "head",
             seq: Some(l.file.seq),

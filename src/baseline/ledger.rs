@@ -828,6 +828,7 @@ impl Ledger {
             line_data,
             captured_at,
         } = draft;
+        skills.sort_by(|a, b| a.location.cmp(&b.location));
         let mut pack: Vec<u8> = PACK_MAGIC.to_vec();
         let mut placed: BTreeMap<String, LineRef> = BTreeMap::new();
         for e in &mut skills {
@@ -861,7 +862,6 @@ impl Ledger {
                 hash: super::linediff::LINE_HASH_VERSION.to_owned(),
             })
         };
-        skills.sort_by(|a, b| a.location.cmp(&b.location));
         let n = skills.len();
         let snap = Snapshot {
             format: FORMAT.into(),

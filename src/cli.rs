@@ -385,6 +385,8 @@ pub enum Error {
     Ledger(#[from] crate::baseline::ledger::LedgerError),
     #[error(transparent)]
     Pin(#[from] crate::baseline::pin::PinError),
+    #[error(transparent)]
+    Import(#[from] crate::baseline::import::ImportError),
 }
 
 impl CommonArgs {
@@ -839,8 +841,45 @@ fn run_baseline(
             ledger,
             pin_out,
         } => {
-            let _ = (input, ledger, pin_out, stderr);
-            Err(Error::Usage("import-agenteval: not wired yet".into()))
+            let l = ledger.ledger();
+            let r = crate::baseline::import::import_agenteval(&input, &l, pin_out.as_deref())?;
+            if r.snapshots_imported + r.snapshots_skipped > 0 {
+                writeln!(
+                    stdout,
+                    "imported {} AgentEval snapshot(s) ({} skill entries){} into {}{}",
+                    r.snapshots_imported,
+                    r.skill_entries,
+                    match (r.first_seq, r.last_seq) {
+                        (Some(a), Some(b)) if a != b => format!(" as #{a}–#{b}"),
+                        (Some(a), _) => format!(" as #{a}"),
+                        _ => String::new(),
+                    },
+                    l.root.display(),
+                    if r.snapshots_skipped > 0 {
+                        format!("; {} already imported, skipped", r.snapshots_skipped)
+                    } else {
+                        String::new()
+                    }
+                )?;
+            }
+            if let Some(p) = &pin_out
+                && (r.pin_entries > 0 || !r.pin_conflicts.is_empty())
+            {
+                writeln!(
+                    stdout,
+                    "imported {} AgentEval pin(s) into {}",
+                    r.pin_entries,
+                    p.display()
+                )?;
+            }
+            for c in &r.pin_conflicts {
+                writeln!(
+                    stderr,
+                    "skillguard: pin `{}` already exists with other hashes; kept the existing one",
+                    sanitize_line(c)
+                )?;
+            }
+            Ok(ExitStatus::Clean)
         }
     }
 }

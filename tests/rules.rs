@@ -123,6 +123,8 @@ const BAD_SUPPORT: &[(&str, &str)] = &[
     // Group findings sit on the first copy; the others are related locations.
     (ids::CROSS_LOCATION_CONTENT_DRIFT, ".cursor"),
     (ids::SKILL_NAME_COLLISION, "repo-b"),
+    // The finding is on the lock file, not in the skill.
+    (ids::SKILLS_LOCK_INVALID, "expense-report"),
 ];
 
 /// Rules whose `bad/` and `good/` folders are scanned as repositories

@@ -4,14 +4,18 @@
 //! - [`ledger`]: the append-only, hash-chained ledger of scan snapshots.
 //! - [`record`]: turning a scan into ledger entries (where the ledger lives, location keys).
 //! - [`pin`]: pin files (one reviewed state per skill) and their comparison.
+//! - [`provenance`]: `skills-lock.json` lookup, reading, and its `computedHash`.
 //! - [`checks`]: pin check, trust on first use, drift between copies.
+//! - [`import`]: AgentEval ledger snapshots and pin files into ours.
 //! - [`linediff`]: per-line hashes and `+N −M` counts between two versions of a file.
 
 pub mod checks;
 pub mod hashes;
+pub mod import;
 pub mod ledger;
 pub mod linediff;
 pub mod pin;
+pub mod provenance;
 pub mod record;
 pub mod review;
 
@@ -115,6 +119,7 @@ pub fn before_report(
 ) -> Result<Vec<String>, BaselineError> {
     let mut notes = Vec::new();
     let mut new = Vec::new();
+    new.extend(apply_provenance(result, &mut notes));
     if result.mode != Mode::Path {
         let history = match checks::history_by_location(&cx.ledger, &cx.relative) {
             Ok(h) => h,
@@ -216,4 +221,176 @@ pub fn after_report(
         ));
     }
     Ok(notes)
+}
+
+/// `path` relative to `base` (both absolute), `/`-separated, with `..` when it is above.
+fn relative_to(base: &Path, path: &Path) -> String {
+    let b: Vec<_> = base.components().collect();
+    let p: Vec<_> = path.components().collect();
+    let common = b.iter().zip(&p).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = std::iter::repeat_n("..".to_owned(), b.len() - common).collect();
+    parts.extend(
+        p[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Reads `skills-lock.json` (per repository in a workspace, else from the scanned root up
+/// to the git root), attaches provenance to every skill it names, verifies `computedHash`
+/// and reports lock files that cannot be used.
+fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Finding> {
+    use provenance::{LockError, find_lock, read_lock, skills_cli_folder_hash};
+    let base =
+        std::fs::canonicalize(&result.target).unwrap_or_else(|_| PathBuf::from(&result.target));
+    // (repository folder or None for the whole scan, lock path)
+    let mut locks: Vec<(Option<String>, PathBuf)> = Vec::new();
+    let top = find_lock(&base);
+    if result.mode == Mode::Workspace {
+        let repos: Vec<String> = result.repos.iter().filter_map(|r| r.repo.clone()).collect();
+        for r in repos {
+            let dir = base.join(&r);
+            match find_lock(&dir) {
+                Some(l) if l.starts_with(&dir) => locks.push((Some(r), l)),
+                _ => {
+                    if let Some(t) = &top {
+                        locks.push((Some(r), t.clone()));
+                    }
+                }
+            }
+        }
+    } else if let Some(t) = top {
+        locks.push((None, t));
+    }
+    let mut out = Vec::new();
+    let mut reported: std::collections::BTreeSet<PathBuf> = Default::default();
+    for (repo, lock_path) in locks {
+        let rel = relative_to(&base, &lock_path);
+        let first_time = reported.insert(lock_path.clone());
+        let lock = match read_lock(&lock_path) {
+            Ok(l) => l,
+            Err(e) => {
+                if first_time {
+                    let why = match &e {
+                        LockError::Json {
+                            line, column, msg, ..
+                        } => {
+                            format!("is not valid JSON (line {line}, column {column}: {msg})")
+                        }
+                        LockError::Shape { msg, .. } => format!("has the wrong shape ({msg})"),
+                        LockError::TooLarge { size, .. } => format!("is too large ({size} bytes)"),
+                        LockError::NotRegular { .. } => {
+                            "is a symbolic link or not a regular file (never followed)".into()
+                        }
+                        LockError::Io { source, .. } => format!("cannot be read ({source})"),
+                    };
+                    out.push(
+                        Finding::new(
+                            ids::SKILLS_LOCK_INVALID,
+                            format!(
+                                "{} {why}; no provenance is shown. Fix or regenerate it.",
+                                crate::text::sanitize_line(&rel)
+                            ),
+                            crate::finding::Location::file(rel.clone()),
+                        )
+                        .for_skill(None, None, &format!("lock:{rel}")),
+                    );
+                }
+                continue;
+            }
+        };
+        if first_time {
+            notes.push(format!(
+                "provenance: {} skill(s) recorded in {}",
+                lock.entries.len(),
+                rel
+            ));
+            for w in &lock.warnings {
+                out.push(
+                    Finding::new(
+                        ids::SKILLS_LOCK_INVALID,
+                        format!(
+                            "{}: {}; the entry is ignored. Fix or regenerate the lock file.",
+                            crate::text::sanitize_line(&rel),
+                            crate::text::sanitize_line(&w.to_string())
+                        ),
+                        crate::finding::Location::file(rel.clone()),
+                    )
+                    .for_skill(
+                        None,
+                        None,
+                        &format!("lock:{rel}:{}", w.entry.as_deref().unwrap_or("")),
+                    ),
+                );
+            }
+        }
+        for a in result
+            .artifacts
+            .iter_mut()
+            .filter(|a| repo.is_none() || a.repo == repo)
+        {
+            let Some(entry) = lock.entries.get(&a.name) else {
+                continue;
+            };
+            let pv = crate::inventory::Provenance {
+                source: entry.source.clone(),
+                source_url: entry.source_url.clone(),
+                git_ref: entry.r#ref.clone(),
+                lock: rel.clone(),
+            };
+            if let Some(recorded) = &entry.computed_hash {
+                let dir = if a.path.is_empty() {
+                    base.clone()
+                } else {
+                    base.join(&a.path)
+                };
+                let files: Vec<&str> = a
+                    .files
+                    .iter()
+                    .filter(|f| {
+                        f.symlink.is_none() && f.kind != crate::inventory::FileKind::Special
+                    })
+                    .map(|f| f.path.as_str())
+                    .collect();
+                match skills_cli_folder_hash(&dir, &files) {
+                    Ok(now) if &now != recorded => out.push(
+                        Finding::new(
+                            ids::PROVENANCE_HASH_MISMATCH,
+                            format!(
+                                "skill `{}` no longer matches {}: computedHash {}…, now {}… (source {}). Reinstall it from its source or update the lock file.",
+                                crate::text::sanitize_line(&a.name),
+                                crate::text::sanitize_line(&rel),
+                                &recorded[..12.min(recorded.len())],
+                                &now[..12],
+                                crate::text::sanitize_line(&pv.label())
+                            ),
+                            crate::finding::Location::file(checks::entry_path(a)),
+                        )
+                        .with_properties(serde_json::json!({
+                            "lock": rel,
+                            "recorded": recorded,
+                            "computed": now,
+                            "source": pv.source,
+                            "source_url": pv.source_url,
+                            "ref": pv.git_ref,
+                        }))
+                        .for_skill(Some(&a.name), Some(&a.path), "provenance"),
+                    ),
+                    Ok(_) => {}
+                    Err(e) => notes.push(format!(
+                        "could not verify the computedHash of `{}` ({}): {e}",
+                        crate::text::sanitize_line(&a.name),
+                        crate::text::sanitize_line(&a.path)
+                    )),
+                }
+            }
+            a.provenance = Some(pv);
+        }
+    }
+    out
 }

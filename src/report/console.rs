@@ -111,9 +111,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             "{}  {}{}",
             p.bold(&sanitize_line(path_shown)),
             p.dim(&format!(
-                "({}{conv}, {} file(s))",
+                "({}{conv}, {} file(s){})",
                 sanitize_line(&a.name),
-                a.files.len()
+                a.files.len(),
+                a.provenance
+                    .as_ref()
+                    .map(|pv| format!(", from {}", sanitize_line(&pv.label())))
+                    .unwrap_or_default()
             )),
             if a.excluded {
                 p.bold(status)

@@ -102,17 +102,24 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             r.artifacts.len()
         )?;
         writeln!(out)?;
-        writeln!(out, "| Skill | Path | Convention | Files | Status |")?;
-        writeln!(out, "|---|---|---|---:|---|")?;
+        writeln!(
+            out,
+            "| Skill | Path | Convention | Source | Files | Status |"
+        )?;
+        writeln!(out, "|---|---|---|---|---:|---|")?;
         for a in &r.artifacts {
             writeln!(
                 out,
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 escape_markdown(&a.name),
                 escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
                 a.convention
                     .as_deref()
                     .map(escape_markdown)
+                    .unwrap_or_default(),
+                a.provenance
+                    .as_ref()
+                    .map(|p| escape_markdown(&p.label()))
                     .unwrap_or_default(),
                 a.files.len(),
                 if a.excluded { "excluded" } else { "loadable" }

@@ -239,7 +239,30 @@ fn demo_sequence() {
     fs::write(&files[1], &b3).unwrap();
     fs::write(&files[2], &b2).unwrap();
     let o = baseline(&repo, &["verify"]);
-    assert_ne!(o.status.code(), Some(0), "{}", out(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("[reordered]") && out(&o).contains("#2"),
+        "{}",
+        out(&o)
+    );
+    // Insert a forged snapshot next to #2.
+    let forged = files[1].with_file_name(format!("00000002-{}.json", "ab".repeat(16)));
+    let id2 = files[1].file_name().unwrap().to_str().unwrap()[9..41].to_owned();
+    fs::write(
+        &forged,
+        String::from_utf8(b2.clone())
+            .unwrap()
+            .replacen(&id2, &"ab".repeat(16), 1),
+    )
+    .unwrap();
+    let o = baseline(&repo, &["verify"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("[fork]") || out(&o).contains("[inserted]"),
+        "{}",
+        out(&o)
+    );
+    fs::remove_file(&forged).unwrap();
     fs::write(&files[1], &b2).unwrap();
     fs::write(&files[2], &b3).unwrap();
     // Truncated newest snapshot: a clear error naming the file and entry, exit 2.
@@ -674,4 +697,70 @@ fn snapshot_entries_are_deterministic() {
     // Line packs are shared, so the second snapshot's file records point into the first's.
     assert_eq!(a["skills"], b["skills"]);
     assert!(b.get("lines").is_none(), "nothing new to pack: {b}");
+}
+
+#[test]
+fn provenance_shows_in_every_report_and_per_repository() {
+    let fixture = "fixtures/rules/provenance-hash-mismatch/good";
+    for fmt in ["console", "markdown", "json", "sarif"] {
+        let o = run(&["scan", fixture, "--format", fmt, "--fail-on", "info"]);
+        if fmt == "sarif" {
+            // No finding in the look-alike, so nothing carries the property: use the bad copy.
+            let o = run(&[
+                "scan",
+                "fixtures/rules/provenance-hash-mismatch/bad",
+                "--format",
+                fmt,
+            ]);
+            assert!(out(&o).contains("example-org/agent-skills@v1.2.0"), "{fmt}");
+            continue;
+        }
+        assert!(
+            out(&o).contains("example-org/agent-skills"),
+            "{fmt}: {}",
+            out(&o)
+        );
+        assert_eq!(o.status.code(), Some(0), "{fmt}: the recorded hash matches");
+    }
+    // A workspace reads each repository's own lock file.
+    let t = tempfile::tempdir().unwrap();
+    let ws = t.path();
+    for (repo, source) in [("repo-a", "org/a"), ("repo-b", "org/b")] {
+        let d = ws.join(repo).join(".claude/skills/expense-report");
+        fs::create_dir_all(&d).unwrap();
+        fs::write(
+            d.join("SKILL.md"),
+            "---\nname: expense-report\ndescription: Summarises expenses. Use for expenses.\n---\n# x\n",
+        )
+        .unwrap();
+        fs::write(
+            ws.join(repo).join("skills-lock.json"),
+            format!(r#"{{"version":1,"skills":{{"expense-report":{{"source":"{source}","ref":"main"}}}}}}"#),
+        )
+        .unwrap();
+    }
+    let v = json(&run(&["scan-workspace", s(ws), "--format", "json"]));
+    let prov: Vec<&str> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["provenance"]["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(prov, vec!["org/a", "org/b"]);
+    // Same source in both repositories: identical copies, no collision or drift finding.
+    assert!(
+        !v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "skill-name-collision"),
+        "{v}"
+    );
+    // --fail-on-drift trips on a provenance mismatch.
+    let o = run(&[
+        "scan",
+        "fixtures/rules/provenance-hash-mismatch/bad",
+        "--fail-on-drift",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
 }

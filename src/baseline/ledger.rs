@@ -333,6 +333,7 @@ struct Probe {
 fn parse<T: DeserializeOwned + Versioned>(
     f: &SnapshotFile,
     bytes: &[u8],
+    check_name: bool,
 ) -> Result<T, LedgerError> {
     let path = f.path.display().to_string();
     match serde_json::from_slice::<T>(bytes) {
@@ -354,12 +355,12 @@ fn parse<T: DeserializeOwned + Versioned>(
                     found: version,
                 });
             }
-            if seq != f.seq || id != f.id {
+            if check_name && (seq != f.seq || id != f.id) {
                 return Err(LedgerError::Corrupt {
                     path,
                     entry: f.entry(),
                     msg: format!(
-                        "the file name says #{} ({}) but the content says #{seq} ({})",
+                        "the file name says #{} ({}) but the content says #{seq} ({}): snapshots were renamed or reordered (see `skillguard baseline verify`)",
                         f.seq,
                         f.id,
                         crate::text::sanitize_line(id)
@@ -634,8 +635,16 @@ impl Ledger {
         &self,
         f: SnapshotFile,
     ) -> Result<Loaded<T>, LedgerError> {
+        self.load_file(f, true)
+    }
+
+    fn load_file<T: DeserializeOwned + Versioned>(
+        &self,
+        f: SnapshotFile,
+        check_name: bool,
+    ) -> Result<Loaded<T>, LedgerError> {
         let bytes = read_bounded(&f.path, MAX_SNAPSHOT_BYTES)?;
-        let snapshot = parse::<T>(&f, &bytes)?;
+        let snapshot = parse::<T>(&f, &bytes, check_name)?;
         Ok(Loaded {
             sha256: sha256_hex(&bytes),
             file: f,
@@ -982,7 +991,11 @@ impl Verification {
 /// Checks the whole chain. Unreadable, corrupt or newer-version files are errors; tampering
 /// is reported as [`Problem`]s naming the snapshot.
 pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
-    let loaded: Vec<Loaded<Header>> = ledger.load()?;
+    let loaded: Vec<Loaded<Header>> = ledger
+        .files()?
+        .into_par_iter()
+        .map(|f| ledger.load_file(f, false))
+        .collect::<Result<_, _>>()?;
     let mut v = Verification {
         snapshots: loaded.len(),
         ..Verification::default()
@@ -1028,6 +1041,20 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
             });
         }
         expected = seq + 1;
+        if l.snapshot.seq != seq || l.snapshot.id != l.file.id {
+            v.problems.push(Problem {
+                kind: "reordered",
+                seq: Some(seq),
+                file: file.clone(),
+                message: format!(
+                    "the file for #{seq} ({}) holds snapshot #{} ({}): snapshots were renamed or reordered",
+                    l.file.id,
+                    l.snapshot.seq,
+                    crate::text::sanitize_line(&l.snapshot.id)
+                ),
+            });
+            continue;
+        }
         let prev_file = (i > 0).then(|| &loaded[i - 1]);
         match (&l.snapshot.prev, prev_file) {
             (None, None) => {}
@@ -1202,7 +1229,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                     && !loaded.iter().any(|l| l.file.seq == seq && l.file.id == id)
                 {
                     v.notes.push(format!(
-                            "{} belongs to no snapshot (an append interrupted before its snapshot was written)",
+                            "{} belongs to no snapshot (an append interrupted before its snapshot was written, or its snapshot was deleted)",
                             crate::text::sanitize_line(&rel(&dir.join(&n)))
                         ));
                 }

@@ -168,7 +168,23 @@ fn result_json(f: &Finding) -> Value {
 
 pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
-    let results: Vec<Value> = r.findings.iter().map(result_json).collect();
+    // Provenance (skills-lock.json) of the skill each result belongs to.
+    let provenance: std::collections::BTreeMap<&str, String> = r
+        .artifacts
+        .iter()
+        .filter_map(|a| a.provenance.as_ref().map(|p| (a.path.as_str(), p.label())))
+        .collect();
+    let results: Vec<Value> = r
+        .findings
+        .iter()
+        .map(|f| {
+            let mut v = result_json(f);
+            if let Some(p) = f.skill_path.as_deref().and_then(|sp| provenance.get(sp)) {
+                v["properties"]["provenance"] = json!(p);
+            }
+            v
+        })
+        .collect();
     let doc = json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",

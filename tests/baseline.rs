@@ -764,3 +764,55 @@ fn provenance_shows_in_every_report_and_per_repository() {
     ]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn shared_ledger_history_turns_a_collision_into_drift() {
+    let t = tempfile::tempdir().unwrap();
+    let ws = t.path().join("ws");
+    for repo in ["repo-a", "repo-b"] {
+        let d = ws.join(repo).join(".claude/skills/deploy");
+        fs::create_dir_all(&d).unwrap();
+        fs::write(
+            d.join("SKILL.md"),
+            "---\nname: deploy\ndescription: Deploys the service. Use when asked to deploy.\n---\n# Deploy\n",
+        )
+        .unwrap();
+    }
+    let rules = |v: &serde_json::Value| -> Vec<String> {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["rule_id"].as_str().unwrap().to_owned())
+            .filter(|r| r == "cross-location-content-drift" || r == "skill-name-collision")
+            .collect()
+    };
+    // Identical copies: nothing; record them.
+    let o = run(&[
+        "scan-workspace",
+        s(&ws),
+        "--format",
+        "json",
+        "--write-baseline",
+    ]);
+    assert!(rules(&json(&o)).is_empty());
+    assert!(ws.join(".skillguard/ledger/HEAD.json").is_file());
+    // One copy diverges: the ledger says they were once identical → drift, not a collision.
+    fs::write(
+        ws.join("repo-b/.claude/skills/deploy/SKILL.md"),
+        "---\nname: deploy\ndescription: Deploys the service. Use when asked to deploy.\n---\n# Deploy\nAlso push to prod.\n",
+    )
+    .unwrap();
+    let v = json(&run(&["scan-workspace", s(&ws), "--format", "json"]));
+    assert_eq!(rules(&v), vec!["cross-location-content-drift"], "{v}");
+    // Without that history they look unrelated: a low-severity name collision.
+    let v = json(&run(&[
+        "scan-workspace",
+        s(&ws),
+        "--format",
+        "json",
+        "--baseline-root",
+        s(&t.path().join("empty-ledger")),
+    ]));
+    assert_eq!(rules(&v), vec!["skill-name-collision"], "{v}");
+}

@@ -141,6 +141,7 @@ struct Seen {
     date: String,
     content: String,
     location: String,
+    name: String,
 }
 
 /// `--check-baseline`: trust on first use against every earlier snapshot.
@@ -150,51 +151,60 @@ pub fn check_ledger(
     hasher: &Hasher,
     relative: &str,
 ) -> Result<Vec<Finding>, LedgerError> {
-    let summaries: Vec<Loaded<Summary>> = ledger.load()?;
+    // Only entries that can matter: the names and locations of this scan.
+    let names: BTreeSet<&str> = result.artifacts.iter().map(|a| a.name.as_str()).collect();
+    let locations: BTreeSet<String> = result
+        .artifacts
+        .iter()
+        .map(|a| location(relative, &a.path))
+        .collect();
+    let per_snapshot: Vec<Result<Vec<Seen>, LedgerError>> =
+        ledger.load_map(|l: Loaded<Summary>| {
+            let s = l.snapshot;
+            let relevant = |name: &str, loc: &str| names.contains(name) || locations.contains(loc);
+            let mk = |name: &str, loc: &str, content: String| Seen {
+                seq: s.seq,
+                id: s.id.clone(),
+                date: s.captured_at.clone(),
+                content,
+                location: loc.to_owned(),
+                name: name.to_owned(),
+            };
+            if s.hash_options == hasher.options {
+                Ok(s.skills
+                    .iter()
+                    .filter(|e| relevant(&e.name, &e.location))
+                    .filter_map(|e| e.content.clone().map(|c| mk(&e.name, &e.location, c)))
+                    .collect())
+            } else {
+                // Captured under other hash options: recompute from the per-file records.
+                let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
+                Ok(full
+                    .snapshot
+                    .skills
+                    .iter()
+                    .filter(|e| relevant(&e.name, &e.location))
+                    .filter_map(|e| {
+                        recompute_content(e, hasher).map(|c| mk(&e.name, &e.location, c))
+                    })
+                    .collect())
+            }
+        })?;
     let mut seen: Vec<Seen> = Vec::new();
-    for l in &summaries {
-        let s = &l.snapshot;
-        if s.hash_options == hasher.options {
-            for e in &s.skills {
-                if let Some(c) = &e.content {
-                    seen.push(Seen {
-                        seq: s.seq,
-                        id: s.id.clone(),
-                        date: s.captured_at.clone(),
-                        content: c.clone(),
-                        location: e.location.clone(),
-                    });
-                }
-            }
-        } else {
-            // Captured under other hash options: recompute from the per-file records.
-            let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
-            for e in &full.snapshot.skills {
-                if let Some(c) = recompute_content(e, hasher) {
-                    seen.push(Seen {
-                        seq: s.seq,
-                        id: s.id.clone(),
-                        date: s.captured_at.clone(),
-                        content: c,
-                        location: e.location.clone(),
-                    });
-                }
-            }
-        }
+    for r in per_snapshot {
+        seen.extend(r?);
     }
-    // Names per snapshot entry (kept apart to keep `Seen` small).
-    let mut names: BTreeMap<(u64, &str), &str> = BTreeMap::new();
-    for l in &summaries {
-        for e in &l.snapshot.skills {
-            names.insert((l.snapshot.seq, e.location.as_str()), e.name.as_str());
-        }
+    // Indexes to the newest matching record.
+    let mut by_pair: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let mut by_location: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, r) in seen.iter().enumerate() {
+        // `seen` is in snapshot order: later records win.
+        by_pair.insert((r.name.as_str(), r.content.as_str()), i);
+        by_location.insert(r.location.as_str(), i);
+        by_name.insert(r.name.as_str(), i);
     }
-    let name_of = |s: &Seen| {
-        names
-            .get(&(s.seq, s.location.as_str()))
-            .copied()
-            .unwrap_or("")
-    };
+    let summaries: Vec<crate::baseline::ledger::SnapshotFile> = ledger.files()?;
 
     let mut full_cache: BTreeMap<u64, Loaded<Snapshot>> = BTreeMap::new();
     let mut out = Vec::new();
@@ -203,10 +213,9 @@ pub fn check_ledger(
             continue;
         };
         let loc = location(relative, &a.path);
-        let matched = seen
-            .iter()
-            .filter(|s| &s.content == content && name_of(s) == a.name)
-            .max_by_key(|s| s.seq);
+        let matched = by_pair
+            .get(&(a.name.as_str(), content.as_str()))
+            .map(|&i| &seen[i]);
         if let Some(m) = matched {
             out.push(
                 Finding::new(
@@ -228,16 +237,13 @@ pub fn check_ledger(
             continue;
         }
         // Known location first, else known name: the newest recorded copy.
-        let reference = seen
-            .iter()
-            .filter(|s| s.location == loc)
-            .max_by_key(|s| s.seq)
-            .map(|s| (s, "here"))
+        let reference = by_location
+            .get(loc.as_str())
+            .map(|&i| (&seen[i], "here"))
             .or_else(|| {
-                seen.iter()
-                    .filter(|s| name_of(s) == a.name)
-                    .max_by_key(|s| s.seq)
-                    .map(|s| (s, "under this name"))
+                by_name
+                    .get(a.name.as_str())
+                    .map(|&i| (&seen[i], "under this name"))
             });
         let Some((r, how)) = reference else {
             continue;
@@ -252,8 +258,8 @@ pub fn check_ledger(
             std::collections::btree_map::Entry::Vacant(v) => {
                 let f = summaries
                     .iter()
-                    .find(|l| l.snapshot.seq == r.seq)
-                    .map(|l| l.file.clone())
+                    .find(|f| f.seq == r.seq && f.id == r.id)
+                    .cloned()
                     .expect("seen snapshot is listed");
                 v.insert(ledger.load_one(f)?)
             }
@@ -490,31 +496,62 @@ pub fn cross_location(
     out
 }
 
-/// Every content hash the ledger recorded per location, with locations translated from the
-/// ledger's home to the scan base (`relative` is the scan base relative to the home).
+/// Skill paths whose relation to a same-named copy is undecided without history: members
+/// of a name group with different contents that are in different repositories and share
+/// no source. Only these need the ledger (most scans need none of it).
+pub fn locations_needing_history(result: &ScanResult) -> BTreeSet<String> {
+    let mut groups: BTreeMap<String, Vec<&Artifact>> = BTreeMap::new();
+    for a in &result.artifacts {
+        if !a.name.trim().is_empty() && a.content_hash.is_some() {
+            groups.entry(a.name.to_lowercase()).or_default().push(a);
+        }
+    }
+    let mut out = BTreeSet::new();
+    for members in groups.values() {
+        let repos: BTreeSet<&Option<String>> = members.iter().map(|a| &a.repo).collect();
+        let hashes: BTreeSet<&Option<String>> = members.iter().map(|a| &a.content_hash).collect();
+        if repos.len() > 1 && hashes.len() > 1 {
+            out.extend(members.iter().map(|a| a.path.clone()));
+        }
+    }
+    out
+}
+
+/// Every content hash the ledger recorded at the given locations (relative to the scan
+/// base; `relative` is the scan base relative to the ledger's home).
 pub fn history_by_location(
     ledger: &Ledger,
     relative: &str,
+    wanted: &BTreeSet<String>,
 ) -> Result<BTreeMap<String, BTreeSet<String>>, LedgerError> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    if !ledger.exists() {
+    if wanted.is_empty() || !ledger.exists() {
         return Ok(out);
     }
-    let summaries: Vec<Loaded<Summary>> = ledger.load()?;
-    for l in summaries {
-        for e in l.snapshot.skills {
-            let local = if relative == "." {
-                Some(e.location.clone())
-            } else {
-                e.location
-                    .strip_prefix(relative)
-                    .and_then(|r| r.strip_prefix('/'))
-                    .map(str::to_owned)
-            };
-            if let (Some(local), Some(c)) = (local, e.content) {
-                out.entry(local).or_default().insert(c);
-            }
+    let local = |loc: &str| -> Option<String> {
+        if relative == "." {
+            Some(loc.to_owned())
+        } else {
+            loc.strip_prefix(relative)
+                .and_then(|r| r.strip_prefix('/'))
+                .map(str::to_owned)
         }
+    };
+    let per: Vec<Vec<(String, String)>> = ledger.load_map(|l: Loaded<Summary>| {
+        l.snapshot
+            .skills
+            .into_iter()
+            .filter_map(|e| {
+                let p = local(&e.location)?;
+                if !wanted.contains(&p) {
+                    return None;
+                }
+                e.content.map(|c| (p, c))
+            })
+            .collect()
+    })?;
+    for (p, c) in per.into_iter().flatten() {
+        out.entry(p).or_default().insert(c);
     }
     Ok(out)
 }

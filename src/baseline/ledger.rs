@@ -273,6 +273,23 @@ pub struct Header {
     pub imported: Option<Imported>,
 }
 
+/// Header plus the number of skill entries (`baseline list`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Listing {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+    pub tool: String,
+    pub root: ScannedRoot,
+    #[serde(default)]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub imported: Option<Imported>,
+    pub skills: Vec<serde::de::IgnoredAny>,
+}
+
 /// Header plus the skill entries without their file lists (history, trust on first use).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Summary {
@@ -320,6 +337,7 @@ macro_rules! versioned {
 versioned!(Snapshot);
 versioned!(Header);
 versioned!(Summary);
+versioned!(Listing);
 
 #[derive(Deserialize)]
 struct Probe {
@@ -631,6 +649,21 @@ impl Ledger {
         files.into_par_iter().map(|f| self.load_one(f)).collect()
     }
 
+    /// Loads every snapshot in parallel and maps each through `f` right away, so only the
+    /// mapped results stay in memory. Oldest first.
+    pub fn load_map<T, R, F>(&self, f: F) -> Result<Vec<R>, LedgerError>
+    where
+        T: DeserializeOwned + Versioned,
+        R: Send,
+        F: Fn(Loaded<T>) -> R + Sync,
+    {
+        let files = self.files()?;
+        files
+            .into_par_iter()
+            .map(|file| self.load_one::<T>(file).map(&f))
+            .collect()
+    }
+
     pub fn load_one<T: DeserializeOwned + Versioned>(
         &self,
         f: SnapshotFile,
@@ -916,24 +949,24 @@ impl Ledger {
     }
 
     /// Finds a snapshot by id, unique id prefix (4+ characters) or `#N`/`N` sequence number.
-    pub fn resolve<'a, T>(
+    pub fn resolve<'a>(
         &self,
-        list: &'a [Loaded<T>],
+        list: &'a [SnapshotFile],
         key: &str,
-    ) -> Result<&'a Loaded<T>, LedgerError> {
+    ) -> Result<&'a SnapshotFile, LedgerError> {
         let k = key.trim().trim_start_matches('#');
         let root = self.root.display().to_string();
         if !k.is_empty()
             && k.len() < 32
             && k.bytes().all(|b| b.is_ascii_digit())
             && let Ok(n) = k.parse::<u64>()
-            && let Some(l) = list.iter().find(|l| l.file.seq == n)
+            && let Some(l) = list.iter().find(|l| l.seq == n)
         {
             return Ok(l);
         }
         let k = k.to_ascii_lowercase();
         if k.len() >= 4 {
-            let hits: Vec<&Loaded<T>> = list.iter().filter(|l| l.file.id.starts_with(&k)).collect();
+            let hits: Vec<&SnapshotFile> = list.iter().filter(|l| l.id.starts_with(&k)).collect();
             match hits.len() {
                 1 => return Ok(hits[0]),
                 0 => {}

@@ -121,7 +121,8 @@ pub fn before_report(
     let mut new = Vec::new();
     new.extend(apply_provenance(result, &mut notes));
     if result.mode != Mode::Path {
-        let history = match checks::history_by_location(&cx.ledger, &cx.relative) {
+        let wanted = checks::locations_needing_history(result);
+        let history = match checks::history_by_location(&cx.ledger, &cx.relative, &wanted) {
             Ok(h) => h,
             Err(e) => {
                 notes.push(format!(

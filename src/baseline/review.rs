@@ -13,7 +13,8 @@ use serde::Serialize;
 use super::checks::show_date;
 use super::hashes::Hasher;
 use super::ledger::{
-    FileRecord, Header, Ledger, LedgerError, Loaded, SkillEntry, Snapshot, Summary, Verification,
+    EntrySummary, FileRecord, Ledger, LedgerError, Listing, Loaded, ScannedRoot, SkillEntry,
+    Snapshot, Summary, Verification,
 };
 use super::linediff::{self, LineDelta};
 use super::record::recompute_content;
@@ -76,23 +77,20 @@ pub struct ListRow {
 }
 
 pub fn list(ledger: &Ledger) -> Result<Vec<ListRow>, LedgerError> {
-    let heads: Vec<Loaded<Header>> = ledger.load()?;
-    let sums: Vec<Loaded<Summary>> = ledger.load()?;
-    Ok(heads
-        .into_iter()
-        .zip(sums)
-        .map(|(h, s)| ListRow {
-            seq: h.snapshot.seq,
-            id: h.snapshot.id,
-            captured_at: h.snapshot.captured_at,
-            tool: h.snapshot.tool,
-            mode: h.snapshot.root.mode,
-            root: h.snapshot.root.relative,
-            skills: s.snapshot.skills.len(),
-            note: h.snapshot.note,
-            imported_from: h.snapshot.imported.map(|i| format!("{} {}", i.tool, i.id)),
-        })
-        .collect())
+    ledger.load_map(|l: Loaded<Listing>| {
+        let h = l.snapshot;
+        ListRow {
+            seq: h.seq,
+            id: h.id,
+            captured_at: h.captured_at,
+            tool: h.tool,
+            mode: h.root.mode,
+            root: h.root.relative,
+            skills: h.skills.len(),
+            note: h.note,
+            imported_from: h.imported.map(|i| format!("{} {}", i.tool, i.id)),
+        }
+    })
 }
 
 pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io::Result<()> {
@@ -316,7 +314,8 @@ fn content_of(e: &SkillEntry, snap_opts_match: bool, h: &Hasher) -> Option<Strin
 }
 
 pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError> {
-    let heads: Vec<Loaded<Header>> = ledger.load()?;
+    // Snapshots are found by their file names; only the two compared are parsed.
+    let heads = ledger.files()?;
     if heads.len() < 2 {
         return Ok(DiffOutcome::Nothing(format!(
             "Need at least 2 baseline snapshots to diff (found {}) in {}.",
@@ -333,17 +332,17 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
         None => heads
             .iter()
             .rev()
-            .find(|h| h.file.seq < to.file.seq)
+            .find(|h| h.seq < to.seq)
             .unwrap_or(&heads[0]),
     };
-    if from.file == to.file {
+    if from == to {
         return Ok(DiffOutcome::Nothing(format!(
             "--since and --until are the same snapshot (#{}): nothing to diff.",
-            from.file.seq
+            from.seq
         )));
     }
-    let a: Loaded<Snapshot> = ledger.load_one(from.file.clone())?;
-    let b: Loaded<Snapshot> = ledger.load_one(to.file.clone())?;
+    let a: Loaded<Snapshot> = ledger.load_one(from.clone())?;
+    let b: Loaded<Snapshot> = ledger.load_one(to.clone())?;
     let (sa, sb) = (&a.snapshot, &b.snapshot);
     let same = sa.hash_options == sb.hash_options;
     let hasher = match &o.hasher {
@@ -622,14 +621,35 @@ pub struct HistoryReport {
     pub locations: Vec<LocationHistory>,
 }
 
+/// A snapshot reduced to the entries one history needs.
+struct Filtered {
+    seq: u64,
+    id: String,
+    captured_at: String,
+    root: ScannedRoot,
+    skills: Vec<EntrySummary>,
+}
+
 pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError> {
-    let sums: Vec<Loaded<Summary>> = ledger.load()?;
+    let sums: Vec<Filtered> = ledger.load_map(|l: Loaded<Summary>| {
+        let s = l.snapshot;
+        Filtered {
+            seq: s.seq,
+            id: s.id,
+            captured_at: s.captured_at,
+            root: s.root,
+            skills: s
+                .skills
+                .into_iter()
+                .filter(|e| matches_skill(&e.name, &e.location, key))
+                .collect(),
+        }
+    })?;
     let mut per: BTreeMap<String, LocationHistory> = BTreeMap::new();
     // location → (content, structural) at the previous snapshot that had it.
     let mut last: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
     let mut present_prev: BTreeSet<String> = BTreeSet::new();
-    for l in &sums {
-        let s = &l.snapshot;
+    for s in &sums {
         let sref = snap_ref(s.seq, &s.id, &s.captured_at);
         let mut present = BTreeSet::new();
         for e in s

@@ -63,7 +63,7 @@ impl LedgerArgs {
             Some(r) => record::home(Mode::Repo, r),
             None => record::home(Mode::Path, Path::new(".")),
         };
-        Ledger::new(record::default_ledger_root(&home))
+        Ledger::guarded(record::default_ledger_root(&home), home)
     }
 }
 
@@ -898,10 +898,12 @@ fn approve(
     let mut pins = match existing {
         Some(p) => {
             if !hashing.is_default() && p.hash_options != hashing.options() {
+                let o = &p.hash_options;
                 return Err(Error::Usage(format!(
-                    "{} was written with other hash options ({:?}); approve with the same options or none",
+                    "{} was written with other hash options (normalize-eol: {}, ignore: [{}]); approve with the same options or none",
                     baseline.display(),
-                    p.hash_options
+                    o.normalize_eol,
+                    o.ignore.join(", ")
                 )));
             }
             p
@@ -947,7 +949,10 @@ fn approve(
         }
     };
     let home = record::home(Mode::Path, skill_path);
-    let loc = record::location(&record::relative_root(&home, skill_path), &a.path);
+    let loc = record::location(
+        &record::relative_root(&home, &record::scan_base(Mode::Path, skill_path)),
+        &a.path,
+    );
     let mut p = pin::pin_of(a, &hasher, Some(loc));
     p.note = pin_note.or_else(|| pins.skills.get(&key).and_then(|old| old.note.clone()));
     if a.excluded {

@@ -172,7 +172,7 @@ fn demo_sequence() {
     assert!(d.contains("[changed] .github/skills/pdf-tools"), "{d}");
     assert!(
         d.contains(
-            "[moved] .agents/skills/meeting-notes (meeting-notes) from skills/meeting-notes"
+            "!! [moved, new high finding] .agents/skills/meeting-notes (meeting-notes) from skills/meeting-notes"
         ),
         "{d}"
     );
@@ -815,4 +815,69 @@ fn shared_ledger_history_turns_a_collision_into_drift() {
         s(&t.path().join("empty-ledger")),
     ]));
     assert_eq!(rules(&v), vec!["skill-name-collision"], "{v}");
+}
+
+#[cfg(unix)]
+#[test]
+fn planted_ledger_link_deeper_down_is_not_followed() {
+    let (t, repo) = demo();
+    let outside = t.path().join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::create_dir_all(repo.join(".skillguard")).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.join(".skillguard/ledger")).unwrap();
+    let o = scan(&repo, &["--write-baseline"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+}
+
+#[test]
+fn single_skill_scans_record_the_same_location_as_repo_scans() {
+    let (_t, repo) = demo();
+    scan(&repo, &["--write-baseline"]);
+    let o = run(&[
+        "scan",
+        s(&repo.join(".claude/skills/expense-report")),
+        "-q",
+        "--check-baseline",
+        "--format",
+        "json",
+    ]);
+    let v = json(&o);
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "matches-previously-vetted-copy")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(f["skill"], "expense-report");
+    // A body edit seen through a single-skill scan is reported "here", at the same location.
+    let p = repo.join(".claude/skills/expense-report/SKILL.md");
+    let mut text = fs::read_to_string(&p).unwrap();
+    text.push_str("\nnew line\n");
+    fs::write(&p, text).unwrap();
+    let v = json(&run(&[
+        "scan",
+        s(&repo.join(".claude/skills/expense-report")),
+        "-q",
+        "--check-baseline",
+        "--format",
+        "json",
+    ]));
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "changed-since-last-vetted")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(
+        f["properties"]["recorded_location"],
+        ".claude/skills/expense-report"
+    );
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("last recorded here"),
+        "{f}"
+    );
 }

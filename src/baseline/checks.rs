@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::json;
 
 use super::hashes::Hasher;
-use super::ledger::{Ledger, LedgerError, Loaded, Snapshot, Summary};
+use super::ledger::{Ledger, LedgerError, Loaded, Presence, Snapshot};
 use super::pin::{self, Pin, PinDelta, PinFile};
 use super::record::{location, recompute_content};
 use crate::discover::Mode;
@@ -136,9 +136,8 @@ pub fn check_pins(result: &ScanResult, pins: &PinFile, shown_path: &str) -> Vec<
 
 /// A recorded entry, reduced to what trust-on-first-use compares.
 struct Seen {
-    seq: u64,
-    id: String,
-    date: String,
+    /// Index into the snapshot table.
+    snap: usize,
     content: String,
     location: String,
     name: String,
@@ -152,47 +151,62 @@ pub fn check_ledger(
     relative: &str,
 ) -> Result<Vec<Finding>, LedgerError> {
     // Only entries that can matter: the names and locations of this scan.
-    let names: BTreeSet<&str> = result.artifacts.iter().map(|a| a.name.as_str()).collect();
+    // Names compare case-insensitively, as drift grouping and pins do.
+    let names: BTreeSet<String> = result
+        .artifacts
+        .iter()
+        .map(|a| a.name.to_lowercase())
+        .collect();
     let locations: BTreeSet<String> = result
         .artifacts
         .iter()
         .map(|a| location(relative, &a.path))
         .collect();
-    let per_snapshot: Vec<Result<Vec<Seen>, LedgerError>> =
-        ledger.load_map(|l: Loaded<Summary>| {
-            let s = l.snapshot;
-            let relevant = |name: &str, loc: &str| names.contains(name) || locations.contains(loc);
-            let mk = |name: &str, loc: &str, content: String| Seen {
-                seq: s.seq,
-                id: s.id.clone(),
-                date: s.captured_at.clone(),
-                content,
-                location: loc.to_owned(),
-                name: name.to_owned(),
-            };
-            if s.hash_options == hasher.options {
-                Ok(s.skills
-                    .iter()
-                    .filter(|e| relevant(&e.name, &e.location))
-                    .filter_map(|e| e.content.clone().map(|c| mk(&e.name, &e.location, c)))
-                    .collect())
-            } else {
-                // Captured under other hash options: recompute from the per-file records.
-                let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
-                Ok(full
-                    .snapshot
-                    .skills
-                    .iter()
-                    .filter(|e| relevant(&e.name, &e.location))
-                    .filter_map(|e| {
-                        recompute_content(e, hasher).map(|c| mk(&e.name, &e.location, c))
-                    })
-                    .collect())
-            }
-        })?;
+    struct Snap {
+        seq: u64,
+        id: String,
+        date: String,
+        records: Vec<(String, String, String)>,
+    }
+    let per_snapshot: Vec<Result<Snap, LedgerError>> = ledger.load_map(|l: Loaded<Presence>| {
+        let s = l.snapshot;
+        let relevant =
+            |name: &str, loc: &str| names.contains(&name.to_lowercase()) || locations.contains(loc);
+        let records = if s.hash_options == hasher.options {
+            s.skills
+                .into_iter()
+                .filter(|e| relevant(&e.name, &e.location))
+                .filter_map(|e| e.content.map(|c| (e.name, e.location, c)))
+                .collect()
+        } else {
+            // Captured under other hash options: recompute from the per-file records.
+            let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
+            full.snapshot
+                .skills
+                .into_iter()
+                .filter(|e| relevant(&e.name, &e.location))
+                .filter_map(|e| recompute_content(&e, hasher).map(|c| (e.name, e.location, c)))
+                .collect()
+        };
+        Ok(Snap {
+            seq: s.seq,
+            id: s.id,
+            date: s.captured_at,
+            records,
+        })
+    })?;
+    let mut snaps: Vec<(u64, String, String)> = Vec::new();
     let mut seen: Vec<Seen> = Vec::new();
     for r in per_snapshot {
-        seen.extend(r?);
+        let s = r?;
+        let k = snaps.len();
+        snaps.push((s.seq, s.id, s.date));
+        seen.extend(s.records.into_iter().map(|(name, location, content)| Seen {
+            snap: k,
+            content,
+            location,
+            name: name.to_lowercase(),
+        }));
     }
     // Indexes to the newest matching record.
     let mut by_pair: BTreeMap<(&str, &str), usize> = BTreeMap::new();
@@ -213,8 +227,9 @@ pub fn check_ledger(
             continue;
         };
         let loc = location(relative, &a.path);
+        let lower = a.name.to_lowercase();
         let matched = by_pair
-            .get(&(a.name.as_str(), content.as_str()))
+            .get(&(lower.as_str(), content.as_str()))
             .map(|&i| &seen[i]);
         if let Some(m) = matched {
             out.push(
@@ -223,13 +238,13 @@ pub fn check_ledger(
                     format!(
                         "skill `{}` is byte-identical to the copy recorded in snapshot #{} ({}); no content drift since it was last vetted.",
                         sanitize_line(&a.name),
-                        m.seq,
-                        show_date(&m.date)
+                        snaps[m.snap].0,
+                        show_date(&snaps[m.snap].2)
                     ),
                     Location::file(entry_path(a)),
                 )
                 .with_properties(json!({
-                    "snapshot": { "seq": m.seq, "id": m.id, "captured_at": m.date },
+                    "snapshot": { "seq": snaps[m.snap].0, "id": snaps[m.snap].1, "captured_at": snaps[m.snap].2 },
                     "content_hash": content,
                 }))
                 .for_skill(Some(&a.name), Some(&a.path), "tofu"),
@@ -242,7 +257,7 @@ pub fn check_ledger(
             .map(|&i| (&seen[i], "here"))
             .or_else(|| {
                 by_name
-                    .get(a.name.as_str())
+                    .get(lower.as_str())
                     .map(|&i| (&seen[i], "under this name"))
             });
         let Some((r, how)) = reference else {
@@ -253,12 +268,13 @@ pub fn check_ledger(
         } else {
             format!("at {}", sanitize_line(&r.location))
         };
-        let full = match full_cache.entry(r.seq) {
+        let (r_seq, r_id, r_date) = &snaps[r.snap];
+        let full = match full_cache.entry(*r_seq) {
             std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::btree_map::Entry::Vacant(v) => {
                 let f = summaries
                     .iter()
-                    .find(|f| f.seq == r.seq && f.id == r.id)
+                    .find(|f| f.seq == *r_seq && &f.id == r_id)
                     .cloned()
                     .expect("seen snapshot is listed");
                 v.insert(ledger.load_one(f)?)
@@ -299,14 +315,14 @@ pub fn check_ledger(
                 format!(
                     "skill `{}` has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
                     sanitize_line(&a.name),
-                    r.seq,
-                    show_date(&r.date),
+                    r_seq,
+                    show_date(r_date),
                     if files.is_empty() { String::new() } else { format!("; {files}") }
                 ),
                 Location::file(entry_path(a)),
             )
             .with_properties(json!({
-                "snapshot": { "seq": r.seq, "id": r.id, "captured_at": r.date },
+                "snapshot": { "seq": r_seq, "id": r_id, "captured_at": r_date },
                 "recorded_location": r.location,
                 "recorded_content_hash": r.content,
                 "content_hash": content,
@@ -537,7 +553,7 @@ pub fn history_by_location(
                 .map(str::to_owned)
         }
     };
-    let per: Vec<Vec<(String, String)>> = ledger.load_map(|l: Loaded<Summary>| {
+    let per: Vec<Vec<(String, String)>> = ledger.load_map(|l: Loaded<Presence>| {
         l.snapshot
             .skills
             .into_iter()

@@ -248,6 +248,7 @@ impl SnapshotFile {
 #[derive(Debug, Clone)]
 pub struct Loaded<T> {
     pub file: SnapshotFile,
+    /// SHA-256 of the file's bytes; empty unless loaded for a chain check.
     pub sha256: String,
     pub snapshot: T,
 }
@@ -290,7 +291,28 @@ pub struct Listing {
     pub skills: Vec<serde::de::IgnoredAny>,
 }
 
-/// Header plus the skill entries without their file lists (history, trust on first use).
+/// Header plus each entry's name, location and content hash (trust on first use, drift).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Presence {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+    #[serde(default)]
+    pub hash_options: HashOptions,
+    pub skills: Vec<EntryKey>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct EntryKey {
+    pub location: String,
+    pub name: String,
+    #[serde(default)]
+    pub content: Option<String>,
+}
+
+/// Header plus the skill entries without their file lists (history).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Summary {
     pub format: String,
@@ -338,6 +360,7 @@ versioned!(Snapshot);
 versioned!(Header);
 versioned!(Summary);
 versioned!(Listing);
+versioned!(Presence);
 
 #[derive(Deserialize)]
 struct Probe {
@@ -440,6 +463,9 @@ fn parse_name(name: &str, ext: &str) -> Option<(u64, String)> {
 #[derive(Debug, Clone)]
 pub struct Ledger {
     pub root: PathBuf,
+    /// No symbolic link may sit between this directory and the ledger (set for the default
+    /// location inside a scanned repository).
+    pub guard: Option<PathBuf>,
 }
 
 /// What an append wrote.
@@ -521,16 +547,19 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Creates `dir` (and parents) refusing to pass through a symbolic link on the way.
-fn ensure_dir(dir: &Path) -> Result<(), LedgerError> {
+/// Creates `dir` (and parents) refusing to pass through a symbolic link below `guard` (the
+/// scanned repository, for the default ledger location: a scanned tree must never choose
+/// where we write) or inside the ledger itself.
+fn ensure_dir(dir: &Path, guard: Option<&Path>) -> Result<(), LedgerError> {
     let mut cur = PathBuf::new();
     for c in dir.components() {
         cur.push(c);
         match fs::symlink_metadata(&cur) {
             Ok(m) if m.file_type().is_symlink() => {
-                // Links above the ledger (for example /tmp on some systems) are the user's
-                // business; only links inside the ledger directory are refused.
-                if cur.starts_with(dir) || dir.starts_with(&cur) && cur.ends_with(".skillguard") {
+                // Links above the repository or a chosen ledger (for example /tmp on some
+                // systems) are the user's business.
+                let below_guard = guard.is_some_and(|g| cur.starts_with(g) && cur != g);
+                if below_guard || cur.starts_with(dir) {
                     return Err(LedgerError::Symlink {
                         path: cur.display().to_string(),
                     });
@@ -605,7 +634,18 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
 
 impl Ledger {
     pub fn new(root: impl Into<PathBuf>) -> Ledger {
-        Ledger { root: root.into() }
+        Ledger {
+            root: root.into(),
+            guard: None,
+        }
+    }
+
+    /// A ledger inside `home` that must not be reached through a symbolic link.
+    pub fn guarded(root: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Ledger {
+        Ledger {
+            root: root.into(),
+            guard: Some(home.into()),
+        }
     }
 
     fn snapshots_dir(&self) -> PathBuf {
@@ -668,18 +708,25 @@ impl Ledger {
         &self,
         f: SnapshotFile,
     ) -> Result<Loaded<T>, LedgerError> {
-        self.load_file(f, true)
+        self.load_file(f, true, false)
     }
 
+    /// `hash`: also compute the SHA-256 of the file (the chain checks need it; readers do
+    /// not, and leave [`Loaded::sha256`] empty).
     fn load_file<T: DeserializeOwned + Versioned>(
         &self,
         f: SnapshotFile,
         check_name: bool,
+        hash: bool,
     ) -> Result<Loaded<T>, LedgerError> {
         let bytes = read_bounded(&f.path, MAX_SNAPSHOT_BYTES)?;
         let snapshot = parse::<T>(&f, &bytes, check_name)?;
         Ok(Loaded {
-            sha256: sha256_hex(&bytes),
+            sha256: if hash {
+                sha256_hex(&bytes)
+            } else {
+                String::new()
+            },
             file: f,
             snapshot,
         })
@@ -745,7 +792,7 @@ impl Ledger {
     /// Appends a snapshot. Serialised with other writers by an exclusive lock.
     pub fn append(&self, draft: Draft) -> Result<Appended, LedgerError> {
         let snap_dir = self.snapshots_dir();
-        ensure_dir(&snap_dir)?;
+        ensure_dir(&snap_dir, self.guard.as_deref())?;
         let lock_path = self.root.join(LOCK);
         let mut o = OpenOptions::new();
         o.read(true).write(true).create(true).truncate(false);
@@ -777,7 +824,7 @@ impl Ledger {
         let root_s = self.root.display().to_string();
         let last = match files.last() {
             Some(f) => {
-                let l: Loaded<Snapshot> = self.load_one(f.clone())?;
+                let l: Loaded<Snapshot> = self.load_file(f.clone(), true, true)?;
                 if files.iter().filter(|x| x.seq == f.seq).count() > 1 {
                     return Err(LedgerError::Integrity {
                         root: root_s,
@@ -833,8 +880,11 @@ impl Ledger {
         if let Ok(rd) = fs::read_dir(&snap_dir) {
             for e in rd.flatten() {
                 let n = e.file_name().to_string_lossy().into_owned();
+                // Only packs newer than every snapshot come from an interrupted append; an
+                // older orphan is evidence of a deleted snapshot and stays.
                 if let Some((seq, id)) = parse_name(&n, ".lines")
                     && !files.iter().any(|f| f.seq == seq && f.id == id)
+                    && files.last().is_none_or(|f| seq > f.seq)
                 {
                     let _ = fs::remove_file(e.path());
                 }
@@ -1027,7 +1077,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
     let loaded: Vec<Loaded<Header>> = ledger
         .files()?
         .into_par_iter()
-        .map(|f| ledger.load_file(f, false))
+        .map(|f| ledger.load_file(f, false, true))
         .collect::<Result<_, _>>()?;
     let mut v = Verification {
         snapshots: loaded.len(),
@@ -1329,7 +1379,8 @@ mod tests {
         assert!(v.ok(), "{:?}", v.problems);
         assert_eq!(v.head.as_ref().unwrap().seq, 2);
         let all: Vec<Loaded<Snapshot>> = l.load().unwrap();
-        assert_eq!(all[1].snapshot.prev.as_ref().unwrap().sha256, all[0].sha256);
+        let first = sha256_hex(&fs::read(&all[0].file.path).unwrap());
+        assert_eq!(all[1].snapshot.prev.as_ref().unwrap().sha256, first);
         // Unchanged line hashes are referenced, not copied.
         let r = all[1].snapshot.skills[0].files[0].lines.unwrap();
         assert_eq!(r.seq, 1);

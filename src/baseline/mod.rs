@@ -78,11 +78,11 @@ pub struct Context {
 impl Context {
     pub fn new(mode: Mode, target: &Path, root: Option<&Path>, hasher: hashes::Hasher) -> Context {
         let home = record::home(mode, target);
-        let ledger = ledger::Ledger::new(
-            root.map(Path::to_path_buf)
-                .unwrap_or_else(|| record::default_ledger_root(&home)),
-        );
-        let relative = record::relative_root(&home, target);
+        let ledger = match root {
+            Some(r) => ledger::Ledger::new(r),
+            None => ledger::Ledger::guarded(record::default_ledger_root(&home), &home),
+        };
+        let relative = record::relative_root(&home, &record::scan_base(mode, target));
         Context {
             home,
             ledger,

@@ -111,8 +111,8 @@ impl AgentEvalPin {
                 Pin {
                     name: name.clone(),
                     location: None,
-                    structural: fp.filter(|h| is_hex64(h)),
-                    content: c.filter(|h| is_hex64(h)),
+                    structural: fp.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
+                    content: c.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
                     files: None,
                     note: None,
                 },

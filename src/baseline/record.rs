@@ -11,9 +11,12 @@ use crate::discover::Mode;
 use crate::finding::Finding;
 use crate::scan::ScanResult;
 
-/// Rules whose findings depend on the ledger or a pin file; they are never stored in a
-/// snapshot (a snapshot records what the scan found, not how it compared).
+/// Rules whose findings compare skills with each other, the ledger or a pin file; they are
+/// never stored in a snapshot (a snapshot records what the scan found about each skill, not
+/// how it compared; AgentEval leaves them out too).
 pub const COMPARISON_RULES: &[&str] = &[
+    crate::rules::ids::CROSS_LOCATION_CONTENT_DRIFT,
+    crate::rules::ids::SKILL_NAME_COLLISION,
     crate::rules::ids::MATCHES_PREVIOUSLY_VETTED_COPY,
     crate::rules::ids::CHANGED_SINCE_LAST_VETTED,
     crate::rules::ids::MANIFEST_CHANGED_SINCE_BASELINE,
@@ -23,25 +26,49 @@ pub const COMPARISON_RULES: &[&str] = &[
 /// to: the repository (`--repo`) or workspace root; for a plain scan, the git repository that
 /// contains the scanned path, else the scanned folder itself (its parent for a single skill).
 pub fn home(mode: Mode, target: &Path) -> PathBuf {
-    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    let base = scan_base(mode, target);
     match mode {
-        Mode::Repo | Mode::Workspace => t,
+        Mode::Repo | Mode::Workspace => base,
         Mode::Path => {
-            let mut cur = Some(t.as_path());
+            // From the scan base (a single skill's parent), so a skill folder that is its
+            // own git repository never gets the ledger inside it.
+            let mut cur = Some(base.as_path());
             while let Some(d) = cur {
                 if d.join(".git").exists() {
                     return d.to_path_buf();
                 }
                 cur = d.parent();
             }
-            let single = ["SKILL.md", "skill.md", "Skill.md"]
-                .iter()
-                .any(|n| t.join(n).is_file());
-            match (single, t.parent()) {
-                (true, Some(p)) => p.to_path_buf(),
-                _ => t,
-            }
+            base
         }
+    }
+}
+
+fn is_single_skill(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(Result::ok).any(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+        })
+    })
+}
+
+/// The directory the scan's paths are relative to: the scanned folder, or for a single
+/// skill (or its `SKILL.md`), the folder that contains it.
+pub fn scan_base(mode: Mode, target: &Path) -> PathBuf {
+    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    if mode != Mode::Path {
+        return t;
+    }
+    let dir = if t.is_file() {
+        t.parent().map(Path::to_path_buf).unwrap_or(t)
+    } else {
+        t
+    };
+    match (is_single_skill(&dir), dir.parent()) {
+        (true, Some(p)) => p.to_path_buf(),
+        _ => dir,
     }
 }
 
@@ -51,9 +78,8 @@ pub fn default_ledger_root(home: &Path) -> PathBuf {
 }
 
 /// The scanned root relative to `home`, `/`-separated (`.` for the home itself).
-pub fn relative_root(home: &Path, target: &Path) -> String {
-    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
-    match t.strip_prefix(home) {
+pub fn relative_root(home: &Path, base: &Path) -> String {
+    match base.strip_prefix(home) {
         Ok(r) if r.as_os_str().is_empty() => ".".into(),
         Ok(r) => r
             .components()
@@ -102,7 +128,7 @@ pub fn draft(
     target: &Path,
     note: Option<String>,
 ) -> Draft {
-    let relative = relative_root(home, target);
+    let relative = relative_root(home, &scan_base(result.mode, target));
     let sums = summaries(&result.findings);
     let mut line_data: BTreeMap<String, Arc<[u32]>> = BTreeMap::new();
     let skills = result

@@ -335,6 +335,15 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
             .find(|h| h.seq < to.seq)
             .unwrap_or(&heads[0]),
     };
+    if from.seq > to.seq {
+        return Err(LedgerError::Lookup {
+            root: ledger.root.display().to_string(),
+            msg: format!(
+                "--since #{} is newer than --until #{}; give the older snapshot to --since",
+                from.seq, to.seq
+            ),
+        });
+    }
     if from == to {
         return Ok(DiffOutcome::Nothing(format!(
             "--since and --until are the same snapshot (#{}): nothing to diff.",
@@ -537,6 +546,7 @@ pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
             "added" if c.new_high_finding => "!! [added, with high findings]",
             "added" => "   [added]",
             "removed" => "   [removed]",
+            _ if c.new_high_finding => "!! [moved, new high finding]",
             _ => "   [moved]",
         };
         match c.status {

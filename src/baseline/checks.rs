@@ -3,7 +3,7 @@
 //! (`matches-previously-vetted-copy`, `changed-since-last-vetted`), and drift between copies
 //! of one skill (`cross-location-content-drift`, `skill-name-collision`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::json;
 
@@ -135,90 +135,131 @@ pub fn check_pins(result: &ScanResult, pins: &PinFile, shown_path: &str) -> Vec<
 }
 
 /// A recorded entry, reduced to what trust-on-first-use compares.
-struct Seen {
+struct Seen<'a> {
     /// Index into the snapshot table.
     snap: usize,
-    content: String,
-    location: String,
-    name: String,
+    content: std::borrow::Cow<'a, str>,
+    location: std::borrow::Cow<'a, str>,
+    name: std::borrow::Cow<'a, str>,
 }
 
-/// `--check-baseline`: trust on first use against every earlier snapshot.
+/// Lower case, borrowed when it already is (ledger names usually are).
+fn lower(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().any(char::is_uppercase) {
+        std::borrow::Cow::Owned(s.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// One snapshot reduced to the entries a scan's comparisons need (one parse of the ledger
+/// serves trust on first use and drift history).
+pub struct Recorded {
+    pub file: crate::baseline::ledger::SnapshotFile,
+    pub seq: u64,
+    pub id: String,
+    pub captured_at: String,
+    pub hash_options: super::hashes::HashOptions,
+    /// (name, location relative to the ledger home, content hash)
+    pub records: Vec<(String, String, String)>,
+}
+
+/// Loads the ledger once, keeping the entries whose (name, location) `keep` accepts.
+pub fn load_recorded(
+    ledger: &Ledger,
+    keep: &(dyn Fn(&str, &str) -> bool + Sync),
+) -> Result<Vec<Recorded>, LedgerError> {
+    ledger.load_map(|l: Loaded<Presence>| {
+        let s = l.snapshot;
+        Recorded {
+            file: l.file,
+            seq: s.seq,
+            id: s.id,
+            captured_at: s.captured_at,
+            hash_options: s.hash_options,
+            records: s
+                .skills
+                .into_iter()
+                .filter(|e| keep(&e.name, &e.location))
+                .filter_map(|e| e.content.map(|c| (e.name, e.location, c)))
+                .collect(),
+        }
+    })
+}
+
+/// The names (lower case) and ledger locations of a scan's skills.
+pub fn scan_keys(result: &ScanResult, relative: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    (
+        result
+            .artifacts
+            .iter()
+            .map(|a| a.name.to_lowercase())
+            .collect(),
+        result
+            .artifacts
+            .iter()
+            .map(|a| location(relative, &a.path))
+            .collect(),
+    )
+}
+
+/// `--check-baseline`: trust on first use against every earlier snapshot. `recorded` holds
+/// at least the entries with this scan's names (any case) and locations.
 pub fn check_ledger(
     result: &ScanResult,
     ledger: &Ledger,
     hasher: &Hasher,
     relative: &str,
+    recorded: &[Recorded],
 ) -> Result<Vec<Finding>, LedgerError> {
-    // Only entries that can matter: the names and locations of this scan.
-    // Names compare case-insensitively, as drift grouping and pins do.
-    let names: BTreeSet<String> = result
-        .artifacts
-        .iter()
-        .map(|a| a.name.to_lowercase())
-        .collect();
-    let locations: BTreeSet<String> = result
-        .artifacts
-        .iter()
-        .map(|a| location(relative, &a.path))
-        .collect();
-    struct Snap {
-        seq: u64,
-        id: String,
-        date: String,
-        records: Vec<(String, String, String)>,
-    }
-    let per_snapshot: Vec<Result<Snap, LedgerError>> = ledger.load_map(|l: Loaded<Presence>| {
-        let s = l.snapshot;
-        let relevant =
-            |name: &str, loc: &str| names.contains(&name.to_lowercase()) || locations.contains(loc);
-        let records = if s.hash_options == hasher.options {
-            s.skills
-                .into_iter()
-                .filter(|e| relevant(&e.name, &e.location))
-                .filter_map(|e| e.content.map(|c| (e.name, e.location, c)))
-                .collect()
-        } else {
-            // Captured under other hash options: recompute from the per-file records.
-            let full: Loaded<Snapshot> = ledger.load_one(l.file.clone())?;
-            full.snapshot
-                .skills
-                .into_iter()
-                .filter(|e| relevant(&e.name, &e.location))
-                .filter_map(|e| recompute_content(&e, hasher).map(|c| (e.name, e.location, c)))
-                .collect()
-        };
-        Ok(Snap {
-            seq: s.seq,
-            id: s.id,
-            date: s.captured_at,
-            records,
-        })
-    })?;
+    let (names, locations) = scan_keys(result, relative);
+    let relevant =
+        |name: &str, loc: &str| names.contains(&name.to_lowercase()) || locations.contains(loc);
     let mut snaps: Vec<(u64, String, String)> = Vec::new();
     let mut seen: Vec<Seen> = Vec::new();
-    for r in per_snapshot {
-        let s = r?;
+    for r in recorded {
         let k = snaps.len();
-        snaps.push((s.seq, s.id, s.date));
-        seen.extend(s.records.into_iter().map(|(name, location, content)| Seen {
-            snap: k,
-            content,
-            location,
-            name: name.to_lowercase(),
-        }));
+        snaps.push((r.seq, r.id.clone(), r.captured_at.clone()));
+        if r.hash_options == hasher.options {
+            seen.extend(r.records.iter().filter(|(n, l, _)| relevant(n, l)).map(
+                |(name, location, content)| Seen {
+                    snap: k,
+                    content: content.as_str().into(),
+                    location: location.as_str().into(),
+                    name: lower(name),
+                },
+            ));
+        } else {
+            // Captured under other hash options: recompute from the per-file records.
+            let full: Loaded<Snapshot> = ledger.load_one(r.file.clone())?;
+            seen.extend(
+                full.snapshot
+                    .skills
+                    .into_iter()
+                    .filter(|e| relevant(&e.name, &e.location))
+                    .filter_map(|e| {
+                        recompute_content(&e, hasher).map(|c| Seen {
+                            snap: k,
+                            content: c.into(),
+                            name: e.name.to_lowercase().into(),
+                            location: e.location.into(),
+                        })
+                    }),
+            );
+        }
     }
     // Indexes to the newest matching record.
-    let mut by_pair: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    let mut by_location: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_pair: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut by_location: HashMap<&str, usize> = HashMap::new();
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
     for (i, r) in seen.iter().enumerate() {
         // `seen` is in snapshot order: later records win.
-        by_pair.insert((r.name.as_str(), r.content.as_str()), i);
-        by_location.insert(r.location.as_str(), i);
-        by_name.insert(r.name.as_str(), i);
+        by_pair.insert((&r.name, &r.content), i);
+        by_location.insert(&r.location, i);
+        by_name.insert(&r.name, i);
     }
-    let summaries: Vec<crate::baseline::ledger::SnapshotFile> = ledger.files()?;
+    let summaries: Vec<crate::baseline::ledger::SnapshotFile> =
+        recorded.iter().map(|r| r.file.clone()).collect();
 
     let mut full_cache: BTreeMap<u64, Loaded<Snapshot>> = BTreeMap::new();
     let mut out = Vec::new();
@@ -284,13 +325,13 @@ pub fn check_ledger(
             .snapshot
             .skills
             .iter()
-            .find(|e| e.location == r.location)
+            .find(|e| e.location == *r.location)
             .map(|e| {
                 let old = Pin {
                     name: e.name.clone(),
                     location: None,
                     structural: e.structural.clone(),
-                    content: Some(r.content.clone()),
+                    content: Some(r.content.to_string()),
                     files: (!e.files.is_empty()).then(|| {
                         e.files
                             .iter()
@@ -536,38 +577,30 @@ pub fn locations_needing_history(result: &ScanResult) -> BTreeSet<String> {
 /// Every content hash the ledger recorded at the given locations (relative to the scan
 /// base; `relative` is the scan base relative to the ledger's home).
 pub fn history_by_location(
-    ledger: &Ledger,
+    recorded: &[Recorded],
     relative: &str,
     wanted: &BTreeSet<String>,
-) -> Result<BTreeMap<String, BTreeSet<String>>, LedgerError> {
+) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    if wanted.is_empty() || !ledger.exists() {
-        return Ok(out);
-    }
-    let local = |loc: &str| -> Option<String> {
-        if relative == "." {
-            Some(loc.to_owned())
-        } else {
-            loc.strip_prefix(relative)
-                .and_then(|r| r.strip_prefix('/'))
-                .map(str::to_owned)
+    for r in recorded {
+        for (_, loc, c) in &r.records {
+            if let Some(p) = local_path(relative, loc)
+                && wanted.contains(&p)
+            {
+                out.entry(p).or_default().insert(c.clone());
+            }
         }
-    };
-    let per: Vec<Vec<(String, String)>> = ledger.load_map(|l: Loaded<Presence>| {
-        l.snapshot
-            .skills
-            .into_iter()
-            .filter_map(|e| {
-                let p = local(&e.location)?;
-                if !wanted.contains(&p) {
-                    return None;
-                }
-                e.content.map(|c| (p, c))
-            })
-            .collect()
-    })?;
-    for (p, c) in per.into_iter().flatten() {
-        out.entry(p).or_default().insert(c);
     }
-    Ok(out)
+    out
+}
+
+/// A ledger location (relative to the home) as a path relative to the scan base.
+pub fn local_path(relative: &str, loc: &str) -> Option<String> {
+    if relative == "." {
+        Some(loc.to_owned())
+    } else {
+        loc.strip_prefix(relative)
+            .and_then(|r| r.strip_prefix('/'))
+            .map(str::to_owned)
+    }
 }

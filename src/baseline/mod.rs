@@ -120,32 +120,52 @@ pub fn before_report(
     let mut notes = Vec::new();
     let mut new = Vec::new();
     new.extend(apply_provenance(result, &mut notes));
-    if result.mode != Mode::Path {
-        let wanted = checks::locations_needing_history(result);
-        let history = match checks::history_by_location(&cx.ledger, &cx.relative, &wanted) {
-            Ok(h) => h,
+    // One pass over the ledger serves trust on first use and drift history.
+    let wanted = if result.mode != Mode::Path {
+        checks::locations_needing_history(result)
+    } else {
+        Default::default()
+    };
+    let need_ledger = (args.check || !wanted.is_empty()) && cx.ledger.exists();
+    let recorded = if need_ledger {
+        let (names, locations) = checks::scan_keys(result, &cx.relative);
+        let keep = |name: &str, loc: &str| {
+            (args.check && (names.contains(&name.to_lowercase()) || locations.contains(loc)))
+                || checks::local_path(&cx.relative, loc).is_some_and(|p| wanted.contains(&p))
+        };
+        match checks::load_recorded(&cx.ledger, &keep) {
+            Ok(r) => Some(r),
+            Err(e) if args.check => return Err(e.into()),
             Err(e) => {
                 notes.push(format!(
                     "the ledger could not be read ({e}); drift between copies ignores its history"
                 ));
-                Default::default()
+                None
             }
-        };
+        }
+    } else {
+        None
+    };
+    if result.mode != Mode::Path {
+        let history = recorded
+            .as_deref()
+            .map(|r| checks::history_by_location(r, &cx.relative, &wanted))
+            .unwrap_or_default();
         new.extend(checks::cross_location(result, &history));
     }
     if args.check {
-        if cx.ledger.exists() {
-            new.extend(checks::check_ledger(
+        match &recorded {
+            Some(r) => new.extend(checks::check_ledger(
                 result,
                 &cx.ledger,
                 &cx.hasher,
                 &cx.relative,
-            )?);
-        } else {
-            notes.push(format!(
+                r,
+            )?),
+            None => notes.push(format!(
                 "--check-baseline: no ledger at {} yet; nothing to compare against",
                 cx.ledger.root.display()
-            ));
+            )),
         }
     }
     if let Some(p) = &args.check_pin {

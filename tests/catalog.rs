@@ -131,3 +131,11 @@ fn discovery_doc_lists_every_convention() {
         );
     }
 }
+
+#[test]
+fn readme_rule_count_is_current() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let want = format!("All {} rules:", skillguard::rules::ids::ALL.len());
+    assert!(readme.contains(&want), "README.md should say `{want}`");
+}

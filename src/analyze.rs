@@ -255,7 +255,27 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     for &ei in &sd.members {
         let e = &shared.entries[ei];
         let path = e.rel[prefix_len.min(e.rel.len())..].to_owned();
+        if crate::baseline::hashes::is_ledger_state(&path) {
+            // skillguard's own ledger inside the skill folder: not part of the skill.
+            continue;
+        }
         let is_entry = path == sd.entry;
+        // Under a symlinked folder of the skill (the skills CLI's hash skips those).
+        let via_link = {
+            let mut p = e.rel.as_str();
+            let mut found = false;
+            while let Some(i) = p.rfind('/') {
+                p = &p[..i];
+                if p.len() <= sd.rel.len() {
+                    break;
+                }
+                if shared.dir_links.contains_key(p) {
+                    found = true;
+                    break;
+                }
+            }
+            found
+        };
         match &e.kind {
             EntryKind::Dir => {}
             EntryKind::Special(kind) => {
@@ -274,6 +294,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     sha256_lf: None,
                     line_hashes: None,
                     symlink: None,
+                    via_link,
                 });
             }
             EntryKind::Symlink(info) => {
@@ -287,6 +308,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     sha256_lf: None,
                     line_hashes: None,
                     symlink: Some(info.clone()),
+                    via_link,
                 };
                 match info.state {
                     LinkState::Inside if !info.target_is_dir => {
@@ -350,6 +372,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     sha256_lf: None,
                     line_hashes: None,
                     symlink: None,
+                    via_link,
                 };
                 match read_file(&e.abs, is_entry, shared.read) {
                     Ok(r) => {
@@ -570,6 +593,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         files,
         structural_fingerprint: None,
         content_hash: None,
+        hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
         entry_bytes: entry_bytes.map(std::sync::Arc::from),

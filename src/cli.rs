@@ -897,7 +897,10 @@ fn approve(
     let existing = pin::read(baseline)?;
     let mut pins = match existing {
         Some(p) => {
-            if !hashing.is_default() && p.hash_options != hashing.options() {
+            let asked = crate::baseline::hashes::Hasher::new(hashing.options())
+                .map_err(Error::Usage)?
+                .options;
+            if !hashing.is_default() && p.hash_options != asked {
                 let o = &p.hash_options;
                 return Err(Error::Usage(format!(
                     "{} was written with other hash options (normalize-eol: {}, ignore: [{}]); approve with the same options or none",

@@ -653,17 +653,6 @@ pub const STATE_DIR: &str = ".skillguard";
 
 impl Collector<'_> {
     fn is_skipped_dir(&self, group: usize, rel: &str) -> bool {
-        // skillguard's own state (`.skillguard/ledger`) at the top of a repository or
-        // workspace scan is never part of a skill: writing a baseline must not change hashes.
-        if file_name(rel) == STATE_DIR
-            && let Some(g) = self.groups.get(group)
-            && g.conventions_apply
-        {
-            let parent = rel.rsplit_once('/').map_or("", |(p, _)| p);
-            if parent == g.boundary_rel {
-                return true;
-            }
-        }
         if !SKIPPED_DIRS.contains(&file_name(rel)) {
             return false;
         }

@@ -116,6 +116,9 @@ pub struct FileEntry {
     pub line_hashes: Option<std::sync::Arc<[u32]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symlink: Option<SymlinkInfo>,
+    /// Reached through a symlinked folder inside the skill.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub via_link: bool,
 }
 
 /// A discovered artifact and its inventory.
@@ -156,6 +159,11 @@ pub struct Artifact {
     /// AgentEval's folder content hash, under the scan's hash options.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
+    /// Why the content hash is absent: some of the skill's files could not be walked or read
+    /// (a walk bound, an unreadable file or folder, a file over the hash limit), so no hash
+    /// can vouch for the whole skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash_incomplete: Option<String>,
     /// Where the skill came from, per `skills-lock.json`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
@@ -345,6 +353,7 @@ pub(crate) mod tests {
             files: Vec::new(),
             structural_fingerprint: None,
             content_hash: None,
+            hash_incomplete: None,
             provenance: None,
             loaders: Vec::new(),
             entry_bytes: None,

@@ -269,6 +269,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                         files: Vec::new(),
                         structural_fingerprint: None,
                         content_hash: None,
+                        hash_incomplete: None,
                         provenance: None,
                         loaders: Vec::new(),
                         entry_bytes: None,
@@ -326,7 +327,20 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         artifacts.par_iter_mut().for_each(|a| {
             let m = crate::baseline::hashes::Manifest::of(a, a.entry_bytes.as_deref());
             a.structural_fingerprint = Some(m.fingerprint());
-            a.content_hash = Some(hasher.artifact_content_hash(a));
+            let unread = a.files.iter().find(|f| {
+                f.sha256.is_none()
+                    && f.symlink.is_none()
+                    && f.kind != crate::inventory::FileKind::Special
+            });
+            match unread {
+                Some(f) => {
+                    a.hash_incomplete = Some(format!(
+                        "`{}` could not be read or is over the hash limit",
+                        crate::text::sanitize_line(&f.path)
+                    ))
+                }
+                None => a.content_hash = Some(hasher.artifact_content_hash(a)),
+            }
             a.entry_bytes = None;
         })
     };
@@ -338,6 +352,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     // Walk issues: attach to the skill that contains the path, if any.
     let skill_index: BTreeMap<&str, &Artifact> =
         artifacts.iter().map(|a| (a.path.as_str(), a)).collect();
+    let mut truncated: BTreeMap<String, String> = BTreeMap::new();
     for issue in &issues {
         let mut owner = None;
         let mut p = issue.rel.as_str();
@@ -356,6 +371,13 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                 }
             }
         }
+        // A walk bound or an unreadable folder inside a skill: its files are not all known,
+        // so no content hash can vouch for it.
+        if let Some((_, path)) = owner
+            && matches!(issue.rule, ids::WALK_LIMIT_REACHED | ids::PATH_UNREADABLE)
+        {
+            truncated.insert(path.to_owned(), issue.rel.clone());
+        }
         let mut f = issue_to_finding(issue, owner);
         // A bound hit where no skill is expected (a deep source tree elsewhere in the
         // repository) cannot hide a conventional skill: it is reported, but not as high.
@@ -371,6 +393,16 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         findings.push(f);
     }
     sort_findings(&mut findings);
+    drop(skill_index);
+    for a in &mut artifacts {
+        if let Some(rel) = truncated.get(&a.path) {
+            a.content_hash = None;
+            a.hash_incomplete = Some(format!(
+                "`{}` was not walked completely (a walk bound or an unreadable folder)",
+                crate::text::sanitize_line(rel)
+            ));
+        }
+    }
 
     let mut coverage = Coverage {
         discovered: artifacts.len(),

@@ -27,16 +27,23 @@ pub fn entry_path(a: &Artifact) -> String {
     }
 }
 
-fn short(h: &str) -> &str {
-    &h[..h.len().min(12)]
+/// The first 12 characters of a hash, safe for any input (hashes read from files may be
+/// anything) and sanitised for printing.
+pub fn short(h: &str) -> String {
+    sanitize_line(&h.chars().take(12).collect::<String>()).into_owned()
 }
 
 /// `2026-11-29T22:40:00.123Z` → `2026-11-29 22:40 UTC`.
 pub fn show_date(rfc3339: &str) -> String {
-    if rfc3339.len() >= 16 && rfc3339.is_char_boundary(16) {
-        format!("{} UTC", rfc3339[..16].replace('T', " "))
-    } else {
-        sanitize_line(rfc3339).into_owned()
+    match chrono::DateTime::parse_from_rfc3339(rfc3339) {
+        Ok(t) => t
+            .with_timezone(&chrono::Utc)
+            .format("%Y-%m-%d %H:%M UTC")
+            .to_string(),
+        Err(_) => format!(
+            "(invalid date `{}`)",
+            sanitize_line(&crate::text::truncate(rfc3339, 40))
+        ),
     }
 }
 
@@ -97,6 +104,14 @@ pub fn check_pins(result: &ScanResult, pins: &PinFile, shown_path: &str) -> Vec<
             ));
         } else if !d.malformed {
             what.push("structural fingerprint unchanged".into());
+        }
+        if d.unverifiable {
+            what.push(format!(
+                "its content cannot be verified ({}); a pinned skill must be readable in full",
+                a.hash_incomplete
+                    .as_deref()
+                    .unwrap_or("some files were not read")
+            ));
         }
         if d.content.is_some() {
             let files = describe_files(&d);
@@ -596,11 +611,5 @@ pub fn history_by_location(
 
 /// A ledger location (relative to the home) as a path relative to the scan base.
 pub fn local_path(relative: &str, loc: &str) -> Option<String> {
-    if relative == "." {
-        Some(loc.to_owned())
-    } else {
-        loc.strip_prefix(relative)
-            .and_then(|r| r.strip_prefix('/'))
-            .map(str::to_owned)
-    }
+    super::record::local_path(relative, loc)
 }

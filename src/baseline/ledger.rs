@@ -46,7 +46,8 @@ pub const VERSION: u32 = 1;
 const SNAPSHOTS: &str = "snapshots";
 const HEAD: &str = "HEAD.json";
 const LOCK: &str = "lock";
-const TMP_PREFIX: &str = ".tmp-";
+/// Temporary files are `.skillguard-tmp-PID-NANOS-NAME`; only those are ever removed.
+const TMP_PREFIX: &str = ".skillguard-tmp-";
 /// Snapshot files larger than this are refused (a 2,000-skill snapshot is about 2 MB).
 pub const MAX_SNAPSHOT_BYTES: u64 = 512 * 1024 * 1024;
 const PACK_MAGIC: &[u8; 8] = b"SGLINES1";
@@ -620,9 +621,16 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
     let mut out = serde_json::to_vec(&h).expect("serialisable header");
     out.pop(); // the closing brace
     out.extend_from_slice(b",\n\"skills\":[");
-    for (i, e) in s.skills.iter().enumerate() {
+    // Entries are serialised in parallel, then joined in order.
+    let entries: Vec<Vec<u8>> = s
+        .skills
+        .par_iter()
+        .map(|e| serde_json::to_vec(e).expect("serialisable entry"))
+        .collect();
+    out.reserve(entries.iter().map(|e| e.len() + 2).sum::<usize>() + 4);
+    for (i, e) in entries.iter().enumerate() {
         out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-        serde_json::to_writer(&mut out, e).expect("serialisable entry");
+        out.extend_from_slice(e);
     }
     out.extend_from_slice(if s.skills.is_empty() {
         b"]}\n"
@@ -843,7 +851,7 @@ impl Ledger {
                 match head {
                     Some(_) if current => {}
                     Some(h)
-                        if h.seq + 1 == f.seq
+                        if h.seq.checked_add(1) == Some(f.seq)
                             && l.snapshot.prev.as_ref().is_some_and(|p| {
                                 p.seq == h.seq && p.id == h.id && p.sha256 == h.sha256
                             }) => {}
@@ -891,7 +899,17 @@ impl Ledger {
             }
         }
 
-        let seq = last.as_ref().map_or(1, |l| l.snapshot.seq + 1);
+        let seq = match &last {
+            None => 1,
+            Some(l) => l
+                .snapshot
+                .seq
+                .checked_add(1)
+                .ok_or_else(|| LedgerError::Integrity {
+                    root: self.root.display().to_string(),
+                    msg: "the newest snapshot number is at its maximum".into(),
+                })?,
+        };
         let prev = last.as_ref().map(|l| PrevLink {
             seq: l.snapshot.seq,
             id: l.snapshot.id.clone(),
@@ -946,10 +964,14 @@ impl Ledger {
             None
         } else {
             let name = format!("{seq:08}-{id}.lines");
-            write_durable(&snap_dir, &name, &pack)?;
+            let (written, sha256) = rayon::join(
+                || write_durable(&snap_dir, &name, &pack),
+                || sha256_hex(&pack),
+            );
+            written?;
             Some(PackRef {
                 file: name,
-                sha256: sha256_hex(&pack),
+                sha256,
                 size: pack.len() as u64,
                 hash: super::linediff::LINE_HASH_VERSION.to_owned(),
             })
@@ -971,11 +993,15 @@ impl Ledger {
             skills,
         };
         let bytes = to_bytes(&snap);
-        let path = write_durable(&snap_dir, &format!("{seq:08}-{id}.json"), &bytes)?;
+        let (path, sha256) = rayon::join(
+            || write_durable(&snap_dir, &format!("{seq:08}-{id}.json"), &bytes),
+            || sha256_hex(&bytes),
+        );
+        let path = path?;
         if std::env::var_os("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD").is_some() {
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        self.write_head(seq, &id, &sha256_hex(&bytes))?;
+        self.write_head(seq, &id, &sha256)?;
         drop(lock);
         Ok(Appended {
             seq,
@@ -1123,7 +1149,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                 ),
             });
         }
-        expected = seq + 1;
+        expected = seq.saturating_add(1);
         if l.snapshot.seq != seq || l.snapshot.id != l.file.id {
             v.problems.push(Problem {
                 kind: "reordered",
@@ -1181,7 +1207,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                             pf.file.seq, pf.file.id, other.file.seq, other.file.id
                         ),
                     });
-                } else if pf.file.seq + 1 == seq {
+                } else if pf.file.seq.checked_add(1) == Some(seq) {
                     v.problems.push(Problem {
                         kind: "inserted",
                         seq: Some(pf.file.seq),
@@ -1252,7 +1278,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                         ),
                     });
                 }
-            } else if h.seq + 1 == l.file.seq
+            } else if h.seq.checked_add(1) == Some(l.file.seq)
                 && l.snapshot
                     .prev
                     .as_ref()
@@ -1265,7 +1291,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
             } else if h.seq > l.file.seq {
                 v.problems.push(Problem {
                     kind: "deleted",
-                    seq: Some(l.file.seq + 1),
+                    seq: Some(l.file.seq.saturating_add(1)),
                     file: None,
                     message: format!(
                         "HEAD.json names #{} ({}) but the newest snapshot is #{}: newer snapshots were deleted",

@@ -364,7 +364,12 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
                 git_ref: entry.r#ref.clone(),
                 lock: rel.clone(),
             };
-            if let Some(recorded) = &entry.computed_hash {
+            if let (Some(_), Some(why)) = (&entry.computed_hash, &a.hash_incomplete) {
+                notes.push(format!(
+                    "could not verify the computedHash of `{}`: {why}",
+                    crate::text::sanitize_line(&a.name)
+                ));
+            } else if let Some(recorded) = &entry.computed_hash {
                 let dir = if a.path.is_empty() {
                     base.clone()
                 } else {
@@ -374,7 +379,9 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
                     .files
                     .iter()
                     .filter(|f| {
-                        f.symlink.is_none() && f.kind != crate::inventory::FileKind::Special
+                        f.symlink.is_none()
+                            && !f.via_link
+                            && f.kind != crate::inventory::FileKind::Special
                     })
                     .map(|f| f.path.as_str())
                     .collect();
@@ -386,8 +393,8 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
                                 "skill `{}` no longer matches {}: computedHash {}…, now {}… (source {}). Reinstall it from its source or update the lock file.",
                                 crate::text::sanitize_line(&a.name),
                                 crate::text::sanitize_line(&rel),
-                                &recorded[..12.min(recorded.len())],
-                                &now[..12],
+                                checks::short(recorded),
+                                checks::short(&now),
                                 crate::text::sanitize_line(&pv.label())
                             ),
                             crate::finding::Location::file(checks::entry_path(a)),

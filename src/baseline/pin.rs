@@ -178,10 +178,15 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<PinFile, PinError> {
             found: n as u32,
         });
     }
-    serde_json::from_value(v).map_err(|e| PinError::Corrupt {
+    let pins: PinFile = serde_json::from_value(v).map_err(|e| PinError::Corrupt {
         path: path.into(),
         msg: e.to_string(),
-    })
+    })?;
+    Hasher::new(pins.hash_options.clone()).map_err(|msg| PinError::Corrupt {
+        path: path.into(),
+        msg: format!("hash_options: {msg}"),
+    })?;
+    Ok(pins)
 }
 
 /// The pinned state of an analysed skill under `hasher`'s options.
@@ -200,7 +205,11 @@ pub fn pin_of(a: &Artifact, hasher: &Hasher, location: Option<String>) -> Pin {
         name: a.name.clone(),
         location,
         structural: a.structural_fingerprint.clone(),
-        content: Some(hasher.artifact_content_hash(a)),
+        // A skill whose files are not all known has no content hash to pin or compare.
+        content: a
+            .hash_incomplete
+            .is_none()
+            .then(|| hasher.artifact_content_hash(a)),
         files: Some(files),
         note: None,
     }
@@ -216,11 +225,13 @@ pub struct PinDelta {
     pub modified: Vec<String>,
     /// The pin holds a missing or malformed structural fingerprint.
     pub malformed: bool,
+    /// The pin holds a content hash but the skill's files are not all known now.
+    pub unverifiable: bool,
 }
 
 impl PinDelta {
     pub fn changed(&self) -> bool {
-        self.structural.is_some() || self.content.is_some() || self.malformed
+        self.structural.is_some() || self.content.is_some() || self.malformed || self.unverifiable
     }
 }
 
@@ -232,10 +243,10 @@ pub fn compare(pin: &Pin, current: &Pin) -> PinDelta {
         (Some(p), Some(c)) if p != c => d.structural = Some((Some(p.clone()), c.clone())),
         _ => {}
     }
-    if let (Some(p), Some(c)) = (&pin.content, &current.content)
-        && p != c
-    {
-        d.content = Some((p.clone(), c.clone()));
+    match (&pin.content, &current.content) {
+        (Some(p), Some(c)) if p != c => d.content = Some((p.clone(), c.clone())),
+        (Some(_), None) => d.unverifiable = true,
+        _ => {}
     }
     if let (Some(pf), Some(cf)) = (&pin.files, &current.files) {
         for (path, h) in cf {

@@ -30,9 +30,15 @@ pub fn home(mode: Mode, target: &Path) -> PathBuf {
     match mode {
         Mode::Repo | Mode::Workspace => base,
         Mode::Path => {
-            // From the scan base (a single skill's parent), so a skill folder that is its
-            // own git repository never gets the ledger inside it.
-            let mut cur = Some(base.as_path());
+            // From the scanned folder itself: a skill that is its own git repository keeps
+            // its ledger inside (the ledger's files are never part of the skill).
+            let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+            let start = if t.is_file() {
+                t.parent().map(Path::to_path_buf).unwrap_or(t)
+            } else {
+                t
+            };
+            let mut cur = Some(start.as_path());
             while let Some(d) = cur {
                 if d.join(".git").exists() {
                     return d.to_path_buf();
@@ -77,9 +83,36 @@ pub fn default_ledger_root(home: &Path) -> PathBuf {
     home.join(crate::discover::STATE_DIR).join("ledger")
 }
 
-/// The scanned root relative to `home`, `/`-separated (`.` for the home itself).
+/// The scan base relative to `home`, `/`-separated (`.` for the home itself). When the home
+/// is a folder *inside* the base — a single skill that is its own repository, scanned by
+/// path — the result is `../NAME` (NAME = the home's folder name), and [`location`] strips
+/// that folder from the scan's paths.
 pub fn relative_root(home: &Path, base: &Path) -> String {
     match base.strip_prefix(home) {
+        Ok(r) if r.as_os_str().is_empty() => ".".into(),
+        Ok(r) => r
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => match (home.parent(), home.file_name()) {
+            (Some(p), Some(n)) if p == base => format!("../{}", n.to_string_lossy()),
+            _ => ".".into(),
+        },
+    }
+}
+
+/// What a scan covered, relative to the home: the scanned folder (a single skill for a scan
+/// of one skill), `.` for the whole home. Diffs and histories only compare what both
+/// snapshots covered.
+pub fn scope(home: &Path, target: &Path) -> String {
+    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    let t = if t.is_file() {
+        t.parent().map(Path::to_path_buf).unwrap_or(t)
+    } else {
+        t
+    };
+    match t.strip_prefix(home) {
         Ok(r) if r.as_os_str().is_empty() => ".".into(),
         Ok(r) => r
             .components()
@@ -90,13 +123,67 @@ pub fn relative_root(home: &Path, base: &Path) -> String {
     }
 }
 
-/// A skill location relative to the home: `relative/path` (or `path` when relative is `.`).
+/// Does a snapshot whose scope is `scope` cover the location `loc`?
+pub fn covers(scope: &str, loc: &str) -> bool {
+    scope == "." || loc == scope || loc.strip_prefix(scope).is_some_and(|r| r.starts_with('/'))
+}
+
+/// A skill location relative to the home, from a path relative to the scan base.
 pub fn location(relative: &str, path: &str) -> String {
+    if let Some(name) = relative.strip_prefix("../") {
+        return match path.strip_prefix(name) {
+            Some("") => ".".into(),
+            Some(rest) if rest.starts_with('/') => rest[1..].to_owned(),
+            _ => format!("../{path}"),
+        };
+    }
     match (relative, path) {
         (".", "") => ".".into(),
         (".", p) => p.into(),
         (r, "") => r.into(),
         (r, p) => format!("{r}/{p}"),
+    }
+}
+
+/// The inverse of [`location`]: a ledger location as a path relative to the scan base
+/// (`None` when it is outside the scan base).
+pub fn local_path(relative: &str, loc: &str) -> Option<String> {
+    if let Some(name) = relative.strip_prefix("../") {
+        return Some(if loc == "." {
+            name.to_owned()
+        } else {
+            format!("{name}/{loc}")
+        });
+    }
+    if relative == "." {
+        Some(loc.to_owned())
+    } else if loc == relative {
+        Some(String::new())
+    } else {
+        loc.strip_prefix(relative)
+            .and_then(|r| r.strip_prefix('/'))
+            .map(str::to_owned)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_round_trip() {
+        for (rel, path, loc) in [
+            (".", ".claude/skills/x", ".claude/skills/x"),
+            (".claude/skills", "x", ".claude/skills/x"),
+            ("../pdf-tools", "pdf-tools", "."),
+            ("../pdf-tools", "pdf-tools/nested", "nested"),
+        ] {
+            assert_eq!(location(rel, path), loc, "{rel} {path}");
+            assert_eq!(local_path(rel, loc).as_deref(), Some(path), "{rel} {loc}");
+        }
+        let home = Path::new("/r/pdf-tools");
+        assert_eq!(relative_root(home, Path::new("/r")), "../pdf-tools");
+        assert_eq!(relative_root(Path::new("/r"), Path::new("/r/a/b")), "a/b");
     }
 }
 
@@ -160,10 +247,8 @@ pub fn draft(
                 convention: a.convention.clone(),
                 excluded: a.excluded,
                 structural: a.structural_fingerprint.clone(),
-                content: a
-                    .content_hash
-                    .clone()
-                    .or_else(|| Some(hasher.artifact_content_hash(a))),
+                // Absent when the skill's files are not all known (`hash_incomplete`).
+                content: a.content_hash.clone(),
                 files,
                 findings: sums.get(a.path.as_str()).cloned().unwrap_or_default(),
                 provenance: a.provenance.clone(),
@@ -173,7 +258,7 @@ pub fn draft(
     Draft {
         root: ScannedRoot {
             mode: result.mode.as_str().to_owned(),
-            relative,
+            relative: scope(home, target),
             absolute: std::fs::canonicalize(target)
                 .unwrap_or_else(|_| target.to_path_buf())
                 .display()

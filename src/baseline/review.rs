@@ -17,7 +17,7 @@ use super::ledger::{
     Snapshot, Summary, Verification,
 };
 use super::linediff::{self, LineDelta};
-use super::record::recompute_content;
+use super::record::{covers, recompute_content};
 use crate::finding::Severity;
 use crate::text::sanitize_line;
 
@@ -356,7 +356,11 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
     let same = sa.hash_options == sb.hash_options;
     let hasher = match &o.hasher {
         Some(h) => h.clone(),
-        None => Hasher::new(sb.hash_options.clone()).unwrap_or_default(),
+        None => Hasher::new(sb.hash_options.clone()).map_err(|msg| LedgerError::Corrupt {
+            path: b.file.path.display().to_string(),
+            entry: format!("#{} ({})", sb.seq, sb.id),
+            msg: format!("hash_options: {msg}"),
+        })?,
     };
     let use_stored_a = o.hasher.is_none() && same
         || o.hasher
@@ -366,13 +370,24 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
         || o.hasher
             .as_ref()
             .is_some_and(|h| h.options == sb.hash_options);
+    let scope_note = (sa.root.relative != sb.root.relative).then(|| {
+        format!(
+            "the snapshots scanned different roots ({} and {}); only skills under both are compared",
+            sanitize_line(&sa.root.relative),
+            sanitize_line(&sb.root.relative)
+        )
+    });
     let note = (!same && o.hasher.is_none()).then(|| {
         "the two snapshots were captured with different hash options; contents were recomputed from per-file records under the later snapshot's options".to_owned()
     });
+    // Only what both snapshots scanned is compared.
+    let (scope_a, scope_b) = (sa.root.relative.as_str(), sb.root.relative.as_str());
     let keep = |e: &SkillEntry| {
         o.skill
             .as_deref()
             .is_none_or(|k| matches_skill(&e.name, &e.location, k))
+            && covers(scope_a, &e.location)
+            && covers(scope_b, &e.location)
     };
     let ma: BTreeMap<&str, &SkillEntry> = sa
         .skills
@@ -494,7 +509,10 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
         hash: o.hash,
         changes,
         unchanged,
-        note,
+        note: match (note, scope_note) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        },
     }))
 }
 
@@ -658,7 +676,8 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
     let mut per: BTreeMap<String, LocationHistory> = BTreeMap::new();
     // location → (content, structural) at the previous snapshot that had it.
     let mut last: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
-    let mut present_prev: BTreeSet<String> = BTreeSet::new();
+    // location → present in the last snapshot that covered it.
+    let mut state: BTreeMap<String, bool> = BTreeMap::new();
     for s in &sums {
         let sref = snap_ref(s.seq, &s.id, &s.captured_at);
         let mut present = BTreeSet::new();
@@ -685,22 +704,17 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
                 .filter(|(sev, _)| Severity::parse(sev).is_some_and(|x| x >= Severity::High))
                 .map(|(_, n)| *n)
                 .sum();
-            let event = match last.get(&e.location) {
-                None => Some(("recorded", None, false)),
-                Some((c, st)) => {
-                    let reappeared = !present_prev.contains(&e.location);
-                    if c != &e.content {
-                        Some((
-                            if reappeared { "reappeared" } else { "changed" },
-                            c.clone(),
-                            st != &e.structural,
-                        ))
-                    } else if reappeared {
-                        Some(("reappeared", c.clone(), st != &e.structural))
-                    } else {
-                        None
-                    }
+            // Presence is judged against the last snapshot that covered this location.
+            let was_present = state.get(&e.location).copied();
+            let event = match (last.get(&e.location), was_present) {
+                (None, _) => Some(("recorded", None, false)),
+                (Some((c, st)), Some(false)) => {
+                    Some(("reappeared", c.clone(), st != &e.structural))
                 }
+                (Some((c, st)), _) if c != &e.content => {
+                    Some(("changed", c.clone(), st != &e.structural))
+                }
+                _ => None,
             };
             if let Some((ev, prev, st)) = event {
                 h.events.push(HistoryEvent {
@@ -716,24 +730,29 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
                 e.location.clone(),
                 (e.content.clone(), e.structural.clone()),
             );
+            state.insert(e.location.clone(), true);
         }
-        for gone in present_prev.difference(&present) {
-            // Only a removal if the snapshot covered that location's scan root.
-            let covered = s.root.relative == "."
-                || gone.starts_with(&format!("{}/", s.root.relative))
-                || gone == &s.root.relative;
-            if covered && let Some(h) = per.get_mut(gone) {
+        // Known locations this snapshot covered but did not contain: removed.
+        let gone: Vec<String> = state
+            .iter()
+            .filter(|(loc, here)| {
+                **here && !present.contains(*loc) && covers(&s.root.relative, loc)
+            })
+            .map(|(loc, _)| loc.clone())
+            .collect();
+        for loc in gone {
+            state.insert(loc.clone(), false);
+            if let Some(h) = per.get_mut(&loc) {
                 h.events.push(HistoryEvent {
                     snapshot: sref.clone(),
                     event: "removed",
                     content_hash: None,
-                    previous_content_hash: last.get(gone).and_then(|x| x.0.clone()),
+                    previous_content_hash: last.get(&loc).and_then(|x| x.0.clone()),
                     structural_changed: false,
                     high_findings: 0,
                 });
             }
         }
-        present_prev = present;
     }
     Ok(HistoryReport {
         skill: key.to_owned(),
@@ -765,7 +784,7 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
         )?;
         let shown = |h: &Option<String>| {
             h.as_deref()
-                .map(|x| x[..12.min(x.len())].to_owned())
+                .map(super::checks::short)
                 .unwrap_or_else(|| "-".into())
         };
         for e in &l.events {

@@ -166,27 +166,6 @@ pub fn local_path(relative: &str, loc: &str) -> Option<String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn locations_round_trip() {
-        for (rel, path, loc) in [
-            (".", ".claude/skills/x", ".claude/skills/x"),
-            (".claude/skills", "x", ".claude/skills/x"),
-            ("../pdf-tools", "pdf-tools", "."),
-            ("../pdf-tools", "pdf-tools/nested", "nested"),
-        ] {
-            assert_eq!(location(rel, path), loc, "{rel} {path}");
-            assert_eq!(local_path(rel, loc).as_deref(), Some(path), "{rel} {loc}");
-        }
-        let home = Path::new("/r/pdf-tools");
-        assert_eq!(relative_root(home, Path::new("/r")), "../pdf-tools");
-        assert_eq!(relative_root(Path::new("/r"), Path::new("/r/a/b")), "a/b");
-    }
-}
-
 /// Finding summary by rule for one skill: rule → severity → count.
 fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> {
     let mut out: BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> = BTreeMap::new();
@@ -286,4 +265,25 @@ pub fn recompute_content(e: &SkillEntry, hasher: &Hasher) -> Option<String> {
                 .map(|f| (f.path.as_str(), f.sha256.as_str(), f.sha256_lf.as_deref())),
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_round_trip() {
+        for (rel, path, loc) in [
+            (".", ".claude/skills/x", ".claude/skills/x"),
+            (".claude/skills", "x", ".claude/skills/x"),
+            ("../pdf-tools", "pdf-tools", "."),
+            ("../pdf-tools", "pdf-tools/nested", "nested"),
+        ] {
+            assert_eq!(location(rel, path), loc, "{rel} {path}");
+            assert_eq!(local_path(rel, loc).as_deref(), Some(path), "{rel} {loc}");
+        }
+        let home = Path::new("/r/pdf-tools");
+        assert_eq!(relative_root(home, Path::new("/r")), "../pdf-tools");
+        assert_eq!(relative_root(Path::new("/r"), Path::new("/r/a/b")), "a/b");
+    }
 }

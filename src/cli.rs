@@ -968,9 +968,7 @@ fn approve(
     let structural = p.structural.clone().unwrap_or_default();
     let content = p.content.clone().unwrap_or_default();
     pins.skills.insert(key, p);
-    if let Some(dir) = baseline.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)?;
-    }
+    crate::baseline::prepare_pin_dir(baseline, &home)?;
     let bytes = pins.to_bytes();
     write_atomic(baseline, |w| w.write_all(&bytes)).map_err(|e| Error::Output {
         path: baseline.display().to_string(),

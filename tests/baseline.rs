@@ -881,3 +881,239 @@ fn single_skill_scans_record_the_same_location_as_repo_scans() {
         "{f}"
     );
 }
+
+// ---- regressions from the independent review ----
+
+#[test]
+fn single_skill_scan_verifies_computed_hash() {
+    let o = run(&[
+        "scan",
+        "fixtures/rules/provenance-hash-mismatch/bad/expense-report",
+        "--fail-on-drift",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("provenance-hash-mismatch"), "{}", out(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_folder_is_outside_the_skills_cli_hash() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("r");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rules/provenance-hash-mismatch/good"),
+        &root,
+    );
+    std::os::unix::fs::symlink("references", root.join("expense-report/refs")).unwrap();
+    let o = run(&["scan", s(&root), "--fail-on-drift"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+}
+
+#[test]
+fn a_cut_walk_is_never_vouched_for() {
+    let (_t, repo) = demo();
+    // 13 levels below the repository: past the default --max-depth of 12.
+    let deep = repo.join(".claude/skills/expense-report/a/b/c/d/e/f/g/h/i/j");
+    fs::create_dir_all(&deep).unwrap();
+    fs::write(deep.join("deep.txt"), "one\n").unwrap();
+    let full_pin = repo.join("full.json");
+    let cut_pin = repo.join("cut.json");
+    scan(
+        &repo,
+        &[
+            "--save-manifest-baseline",
+            s(&full_pin),
+            "--max-depth",
+            "20",
+        ],
+    );
+    let o = run(&[
+        "scan",
+        "--repo",
+        s(&repo),
+        "--write-baseline",
+        "--save-manifest-baseline",
+        s(&cut_pin),
+    ]);
+    assert!(err(&o).contains("cannot be pinned in full"), "{}", err(&o));
+    fs::write(deep.join("deep.txt"), "two\n").unwrap();
+    let v = json(&scan(&repo, &["--check-baseline", "--format", "json"]));
+    let skill = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["path"] == ".claude/skills/expense-report")
+        .unwrap();
+    assert!(skill.get("content_hash").is_none(), "{skill}");
+    assert!(skill["hash_incomplete"].is_string(), "{skill}");
+    assert!(
+        !v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "matches-previously-vetted-copy"
+                && f["skill_path"] == ".claude/skills/expense-report"),
+        "{v}"
+    );
+    // A skill pinned in full that cannot be read in full now fails the pin check.
+    let o = scan(
+        &repo,
+        &["--manifest-baseline", s(&full_pin), "--fail-on-drift"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("cannot be verified"), "{}", out(&o));
+}
+
+#[test]
+fn a_skill_that_is_its_own_repository_keeps_stable_hashes() {
+    let t = tempfile::tempdir().unwrap();
+    let skill = t.path().join("pdf-tools");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/.github/skills/pdf-tools"),
+        &skill,
+    );
+    fs::create_dir_all(skill.join(".git")).unwrap();
+    let pin = t.path().join("pins.json");
+    assert_eq!(
+        run(&["scan", s(&skill), "-q", "--save-manifest-baseline", s(&pin)])
+            .status
+            .code(),
+        Some(0)
+    );
+    // The ledger goes inside the repository, and its files are not part of the skill.
+    run(&["scan", "--repo", s(&skill), "-q", "--write-baseline"]);
+    run(&["scan", s(&skill), "-q", "--write-baseline"]);
+    assert!(skill.join(".skillguard/ledger/HEAD.json").is_file());
+    let o = run(&[
+        "scan",
+        s(&skill),
+        "--manifest-baseline",
+        s(&pin),
+        "--fail-on-drift",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let o = run(&["baseline", "diff", "--repo", s(&skill)]);
+    assert!(
+        out(&o).contains("0 changed, 0 added, 0 removed"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn diff_and_history_only_compare_what_both_snapshots_scanned() {
+    let (_t, repo) = demo();
+    run(&[
+        "scan",
+        s(&repo.join(".claude/skills")),
+        "-q",
+        "--write-baseline",
+    ]);
+    scan(&repo, &["--write-baseline"]);
+    let o = baseline(&repo, &["diff"]);
+    let d = out(&o);
+    assert!(d.contains("0 changed, 0 added, 0 removed"), "{d}");
+    assert!(d.contains("different roots"), "{d}");
+    run(&[
+        "scan",
+        s(&repo.join(".claude/skills/expense-report")),
+        "-q",
+        "--write-baseline",
+    ]);
+    let v = json(&baseline(
+        &repo,
+        &["history", "bad--name", "--format", "json"],
+    ));
+    let events = v["history"]["locations"][0]["events"].as_array().unwrap();
+    assert_eq!(
+        events.len(),
+        1,
+        "a single-skill scan does not remove its siblings: {v}"
+    );
+}
+
+#[test]
+fn planted_line_pack_is_reported() {
+    let (_t, repo) = demo();
+    scan(&repo, &["--write-baseline"]);
+    let first = snapshots(&repo)[0].clone();
+    let planted = first.with_file_name(format!(
+        "{}-{}.lines",
+        &first.file_name().unwrap().to_str().unwrap()[..8],
+        "0".repeat(32)
+    ));
+    fs::write(&planted, b"SGLINES1\0\0\0\0").unwrap();
+    let o = baseline(&repo, &["verify"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("planted"), "{}", out(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn pin_files_are_never_written_through_planted_links() {
+    let (t, repo) = demo();
+    let victim = t.path().join("victim");
+    fs::create_dir_all(&victim).unwrap();
+    std::os::unix::fs::symlink(&victim, repo.join(".skillguard")).unwrap();
+    let o = run(&[
+        "scan",
+        "--repo",
+        s(&repo),
+        "-q",
+        "--save-manifest-baseline",
+        s(&repo.join(".skillguard/pins.json")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(fs::read_dir(&victim).unwrap().count(), 0);
+}
+
+#[test]
+fn user_files_in_a_chosen_ledger_folder_survive() {
+    let (t, repo) = demo();
+    let dir = t.path().join("mine");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join(".tmp-notes.txt"), "precious").unwrap();
+    scan(&repo, &["--write-baseline", "--baseline-root", s(&dir)]);
+    assert!(dir.join(".tmp-notes.txt").is_file());
+}
+
+#[test]
+fn concurrent_imports_do_not_duplicate() {
+    let t = tempfile::tempdir().unwrap();
+    let l = t.path().join("ledger");
+    let kids: Vec<_> = (0..3)
+        .map(|_| {
+            bin()
+                .args([
+                    "baseline",
+                    "import-agenteval",
+                    "fixtures/agenteval/ledger",
+                    "--baseline-root",
+                    s(&l),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for k in kids {
+        let o = k.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+    }
+    let v = json(&run(&[
+        "baseline",
+        "list",
+        "--format",
+        "json",
+        "--baseline-root",
+        s(&l),
+    ]));
+    assert_eq!(v["snapshots"].as_array().unwrap().len(), 3, "{v}");
+    assert_eq!(
+        run(&["baseline", "verify", "--baseline-root", s(&l)])
+            .status
+            .code(),
+        Some(0)
+    );
+}

@@ -156,7 +156,7 @@ pub fn is_ledger_state(path: &str) -> bool {
         return true;
     }
     if rest == name {
-        return name == "lock" || name == "HEAD.json";
+        return name == "lock" || name == "batch.lock" || name == "HEAD.json";
     }
     let stem = name
         .strip_suffix(".json")

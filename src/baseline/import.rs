@@ -551,6 +551,8 @@ fn convention_of(location: &str) -> Option<String> {
 }
 
 fn import_snapshots(mut snaps: Vec<Parsed>, ledger: &Ledger) -> Result<ImportReport, ImportError> {
+    // Held until the end: the "already imported" check and the appends are one step.
+    let _batch = ledger.batch_lock()?;
     let already: BTreeSet<String> = ledger
         .load::<Header>()?
         .into_iter()

@@ -551,7 +551,7 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 /// Creates `dir` (and parents) refusing to pass through a symbolic link below `guard` (the
 /// scanned repository, for the default ledger location: a scanned tree must never choose
 /// where we write) or inside the ledger itself.
-fn ensure_dir(dir: &Path, guard: Option<&Path>) -> Result<(), LedgerError> {
+pub(crate) fn ensure_dir(dir: &Path, guard: Option<&Path>) -> Result<(), LedgerError> {
     let mut cur = PathBuf::new();
     for c in dir.components() {
         cur.push(c);
@@ -778,23 +778,44 @@ impl Ledger {
         packs: &mut BTreeMap<u64, Option<Vec<u8>>>,
     ) -> Option<Vec<u32>> {
         let pack = packs.entry(r.seq).or_insert_with(|| {
-            let dir = self.snapshots_dir();
-            let name = fs::read_dir(&dir)
-                .ok()?
-                .filter_map(|e| e.ok())
-                .find_map(|e| {
-                    let n = e.file_name().to_str()?.to_owned();
-                    parse_name(&n, ".lines")
-                        .filter(|(s, _)| *s == r.seq)
-                        .map(|_| n)
-                })?;
-            let bytes = read_bounded(&dir.join(name), MAX_SNAPSHOT_BYTES).ok()?;
-            bytes.starts_with(PACK_MAGIC).then_some(bytes)
+            // Only the pack the snapshot itself names, and only if its hash matches.
+            let files = self.files().ok()?;
+            let mut same_seq = files.iter().filter(|f| f.seq == r.seq);
+            let f = same_seq.next()?.clone();
+            if same_seq.next().is_some() {
+                return None;
+            }
+            let h: Loaded<Header> = self.load_one(f).ok()?;
+            let pr = h.snapshot.lines?;
+            if pr.file != format!("{:08}-{}.lines", h.snapshot.seq, h.snapshot.id) {
+                return None;
+            }
+            let bytes =
+                read_bounded(&self.snapshots_dir().join(&pr.file), MAX_SNAPSHOT_BYTES).ok()?;
+            (bytes.starts_with(PACK_MAGIC) && sha256_hex(&bytes) == pr.sha256).then_some(bytes)
         });
         let pack = pack.as_ref()?;
         let start = PACK_MAGIC.len() + (r.offset as usize).checked_mul(4)?;
         let end = start.checked_add(r.count as usize * 4)?;
         super::linediff::decode(pack.get(start..end)?)
+    }
+
+    /// An exclusive lock held across a multi-snapshot operation (an import checks what was
+    /// already imported and appends under it, so two imports never both append the same
+    /// snapshots). Separate from the append lock, which each append still takes.
+    pub fn batch_lock(&self) -> Result<File, LedgerError> {
+        ensure_dir(&self.root, self.guard.as_deref())?;
+        let p = self.root.join("batch.lock");
+        let mut o = OpenOptions::new();
+        o.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NOFOLLOW);
+        }
+        let f = o.open(&p).map_err(io_err(&p))?;
+        f.lock().map_err(io_err(&p))?;
+        Ok(f)
     }
 
     /// Appends a snapshot. Serialised with other writers by an exclusive lock.
@@ -1337,6 +1358,17 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                 } else if let Some((seq, id)) = parse_name(&n, ".lines")
                     && !loaded.iter().any(|l| l.file.seq == seq && l.file.id == id)
                 {
+                    if loaded.iter().any(|l| l.file.seq == seq) {
+                        v.problems.push(Problem {
+                            kind: "inserted",
+                            seq: Some(seq),
+                            file: Some(rel(&dir.join(&n))),
+                            message: format!(
+                                "a line pack that belongs to no snapshot ({id}) sits beside #{seq}: it was planted"
+                            ),
+                        });
+                        continue;
+                    }
                     v.notes.push(format!(
                             "{} belongs to no snapshot (an append interrupted before its snapshot was written, or its snapshot was deleted)",
                             crate::text::sanitize_line(&rel(&dir.join(&n)))
@@ -1344,6 +1376,9 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                 }
             }
         }
+    }
+    if !v.problems.is_empty() {
+        v.head = None;
     }
     Ok(v)
 }

@@ -209,6 +209,13 @@ pub fn after_report(
             let key = a.name.to_lowercase();
             let loc = record::location(&cx.relative, &a.path);
             let new = pin::pin_of(a, &cx.hasher, Some(loc.clone()));
+            if let Some(why) = &a.hash_incomplete {
+                notes.push(format!(
+                    "skill `{}` at {} cannot be pinned in full ({why}); only its structural fingerprint and the files that were read are pinned",
+                    crate::text::sanitize_line(&a.name),
+                    crate::text::sanitize_line(&loc)
+                ));
+            }
             match pins.skills.get(&key) {
                 None => {
                     pins.skills.insert(key, new);
@@ -222,12 +229,7 @@ pub fn after_report(
                 Some(_) => {}
             }
         }
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| BaselineError::Write {
-                path: dir.display().to_string(),
-                source,
-            })?;
-        }
+        prepare_pin_dir(p, &cx.home)?;
         let bytes = pins.to_bytes();
         crate::cli::write_atomic(p, |w| w.write_all(&bytes)).map_err(|source| {
             BaselineError::Write {
@@ -267,11 +269,21 @@ fn relative_to(base: &Path, path: &Path) -> String {
 /// and reports lock files that cannot be used.
 fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Finding> {
     use provenance::{LockError, find_lock, read_lock, skills_cli_folder_hash};
-    let base =
-        std::fs::canonicalize(&result.target).unwrap_or_else(|_| PathBuf::from(&result.target));
+    // Skill paths are relative to the scan base (a single skill's parent folder); the lock
+    // is looked up from the scanned folder itself upwards.
+    let base = record::scan_base(result.mode, Path::new(&result.target));
+    let scanned = std::fs::canonicalize(&result.target)
+        .map(|t| {
+            if t.is_file() {
+                t.parent().map(Path::to_path_buf).unwrap_or(t)
+            } else {
+                t
+            }
+        })
+        .unwrap_or_else(|_| base.clone());
     // (repository folder or None for the whole scan, lock path)
     let mut locks: Vec<(Option<String>, PathBuf)> = Vec::new();
-    let top = find_lock(&base);
+    let top = find_lock(&scanned);
     if result.mode == Mode::Workspace {
         let repos: Vec<String> = result.repos.iter().filter_map(|r| r.repo.clone()).collect();
         for r in repos {
@@ -421,4 +433,32 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
         }
     }
     out
+}
+
+/// Creates the folder a pin file goes into. Inside the scanned repository no symbolic link
+/// may sit on the way (a scanned tree must not choose where we write); the file itself is
+/// replaced atomically, never written through a link.
+pub fn prepare_pin_dir(pin: &Path, home: &Path) -> Result<(), BaselineError> {
+    let Some(dir) = pin.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let abs = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|source| BaselineError::Write {
+                path: dir.display().to_string(),
+                source,
+            })?
+            .join(dir)
+    };
+    if abs.starts_with(home) {
+        ledger::ensure_dir(&abs, Some(home))?;
+    } else {
+        std::fs::create_dir_all(&abs).map_err(|source| BaselineError::Write {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(())
 }

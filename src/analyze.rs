@@ -28,6 +28,8 @@ pub struct ReadOptions {
     pub max_hash_size: u64,
     /// Keep one hash per line of each text file (for `+N −M` in baseline diffs).
     pub line_hashes: bool,
+    /// SHA-256s whose line hashes the ledger already holds (skipped by `line_hashes`).
+    pub known_lines: Option<std::sync::Arc<std::collections::HashSet<String>>>,
 }
 
 impl Default for ReadOptions {
@@ -36,6 +38,7 @@ impl Default for ReadOptions {
             max_file_size: 10 * 1024 * 1024,
             max_hash_size: 256 * 1024 * 1024,
             line_hashes: false,
+            known_lines: None,
         }
     }
 }
@@ -74,7 +77,11 @@ struct ReadResult {
 
 /// Text-only extras computed from a file read whole: the LF-normalised hash when the
 /// file has CRLF line ends, and the per-line hashes when asked for.
-fn text_extras(buf: &[u8], opts: &ReadOptions) -> (Option<String>, Option<std::sync::Arc<[u32]>>) {
+fn text_extras(
+    buf: &[u8],
+    sha: &str,
+    opts: &ReadOptions,
+) -> (Option<String>, Option<std::sync::Arc<[u32]>>) {
     let probe = &buf[..buf.len().min(8192)];
     if memchr::memchr(0, probe).is_some() {
         return (None, None);
@@ -89,8 +96,9 @@ fn text_extras(buf: &[u8], opts: &ReadOptions) -> (Option<String>, Option<std::s
         h.update(rest);
         hash::hex(&h.finalize())
     });
-    let lines = opts
-        .line_hashes
+    // Content the ledger already holds line hashes for is not hashed again.
+    let known = opts.known_lines.as_ref().is_some_and(|k| k.contains(sha));
+    let lines = (opts.line_hashes && !known)
         .then(|| std::sync::Arc::from(crate::baseline::linediff::line_hashes(buf)));
     (lf, lines)
 }
@@ -115,7 +123,7 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
         if buf.len() as u64 <= opts.max_file_size {
             let sha = hash::sha256_hex(&buf);
             let head = buf[..buf.len().min(512)].to_vec();
-            let (sha256_lf, line_hashes) = text_extras(&buf, opts);
+            let (sha256_lf, line_hashes) = text_extras(&buf, &sha, opts);
             return Ok(ReadResult {
                 sha256: Some(sha),
                 size: buf.len() as u64,

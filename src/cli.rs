@@ -694,10 +694,14 @@ fn scan_with_baselines(
             &["--baseline-note has no effect without --write-baseline or --save-manifest-baseline; ignored".into()],
         )?;
     }
-    let mut result = scan::scan(mode, target, opts)?;
     let args = common.baseline();
     let cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
+    let mut opts = opts.clone();
+    if args.write && cx.ledger.exists() {
+        opts.read.known_lines = cx.ledger.known_line_hashes().map(std::sync::Arc::new);
+    }
+    let mut result = scan::scan(mode, target, &opts)?;
     let notes = crate::baseline::before_report(&mut result, &args, &cx)?;
     note(stderr, common.quiet, &notes)?;
     let status = emit_report(&result, common, stdout, stderr)?;

@@ -512,7 +512,19 @@ fn new_id(seq: u64, prev: &str) -> String {
 
 /// Writes `bytes` to `dir/name` atomically and durably: temporary file, fsync, rename, fsync dir.
 fn write_durable(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
-    let target = dir.join(name);
+    let p = write_synced(dir, name, bytes)?;
+    sync_dir(dir).map_err(io_err(dir))?;
+    Ok(p)
+}
+
+/// Temporary file, fsync, rename — the caller fsyncs the directory.
+fn write_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
+    let tmp = write_tmp(dir, name, bytes)?;
+    commit_tmp(&tmp, &dir.join(name))
+}
+
+/// Writes and fsyncs a temporary file next to `dir/name`; returns its path.
+fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -521,19 +533,28 @@ fn write_durable(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, Ledger
     let res = (|| {
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, &target)?;
-        sync_dir(dir)
+        f.sync_all()
     })();
     if let Err(e) = res {
         let _ = fs::remove_file(&tmp);
+        return Err(LedgerError::Io {
+            path: dir.join(name).display().to_string(),
+            source: e,
+        });
+    }
+    Ok(tmp)
+}
+
+/// Renames a written temporary file into place.
+fn commit_tmp(tmp: &Path, target: &Path) -> Result<PathBuf, LedgerError> {
+    if let Err(e) = fs::rename(tmp, target) {
+        let _ = fs::remove_file(tmp);
         return Err(LedgerError::Io {
             path: target.display().to_string(),
             source: e,
         });
     }
-    Ok(target)
+    Ok(target.to_path_buf())
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
@@ -800,6 +821,22 @@ impl Ledger {
         super::linediff::decode(pack.get(start..end)?)
     }
 
+    /// SHA-256s of the files whose line hashes the newest snapshot references (an append
+    /// reuses those), read without the lock: a hint, never needed for correctness.
+    pub fn known_line_hashes(&self) -> Option<std::collections::HashSet<String>> {
+        let last = self.files().ok()?.pop()?;
+        let l: Loaded<Snapshot> = self.load_one(last).ok()?;
+        Some(
+            l.snapshot
+                .skills
+                .into_iter()
+                .flat_map(|e| e.files)
+                .filter(|f| f.lines.is_some())
+                .map(|f| f.sha256)
+                .collect(),
+        )
+    }
+
     /// An exclusive lock held across a multi-snapshot operation (an import checks what was
     /// already imported and appends under it, so two imports never both append the same
     /// snapshots). Separate from the append lock, which each append still takes.
@@ -981,22 +1018,15 @@ impl Ledger {
             }
         }
         drop(known);
-        let lines = if placed.is_empty() {
-            None
-        } else {
-            let name = format!("{seq:08}-{id}.lines");
-            let (written, sha256) = rayon::join(
-                || write_durable(&snap_dir, &name, &pack),
-                || sha256_hex(&pack),
-            );
-            written?;
-            Some(PackRef {
-                file: name,
-                sha256,
-                size: pack.len() as u64,
-                hash: super::linediff::LINE_HASH_VERSION.to_owned(),
-            })
-        };
+        // The pack's hash goes into the snapshot; then pack and snapshot are written in
+        // parallel (each fsynced), the directory once, and HEAD last.
+        let pack_name = format!("{seq:08}-{id}.lines");
+        let lines = (!placed.is_empty()).then(|| PackRef {
+            file: pack_name.clone(),
+            sha256: sha256_hex(&pack),
+            size: pack.len() as u64,
+            hash: super::linediff::LINE_HASH_VERSION.to_owned(),
+        });
         let n = skills.len();
         let snap = Snapshot {
             format: FORMAT.into(),
@@ -1013,12 +1043,34 @@ impl Ledger {
             imported,
             skills,
         };
-        let bytes = to_bytes(&snap);
-        let (path, sha256) = rayon::join(
-            || write_durable(&snap_dir, &format!("{seq:08}-{id}.json"), &bytes),
-            || sha256_hex(&bytes),
+        let json_name = format!("{seq:08}-{id}.json");
+        // The pack is in place (renamed, directory synced) before the snapshot that names it
+        // is renamed, so no crash can leave a snapshot without its pack; the snapshot is
+        // serialised and written meanwhile.
+        let (pack_written, snap_tmp) = rayon::join(
+            || {
+                if placed.is_empty() {
+                    Ok(())
+                } else {
+                    write_durable(&snap_dir, &pack_name, &pack).map(|_| ())
+                }
+            },
+            || {
+                let bytes = to_bytes(&snap);
+                let sha256 = sha256_hex(&bytes);
+                write_tmp(&snap_dir, &json_name, &bytes).map(|t| (t, sha256))
+            },
         );
-        let path = path?;
+        let (tmp, sha256) = match (pack_written, snap_tmp) {
+            (Ok(()), Ok(t)) => t,
+            (Err(e), Ok((t, _))) => {
+                let _ = fs::remove_file(t);
+                return Err(e);
+            }
+            (_, Err(e)) => return Err(e),
+        };
+        let path = commit_tmp(&tmp, &snap_dir.join(&json_name))?;
+        sync_dir(&snap_dir).map_err(io_err(&snap_dir))?;
         if std::env::var_os("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD").is_some() {
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
@@ -1042,7 +1094,10 @@ impl Ledger {
         };
         let mut bytes = serde_json::to_vec_pretty(&head).expect("serialisable head");
         bytes.push(b'\n');
-        write_durable(&self.root, HEAD, &bytes).map(|_| ())
+        // The file is fsynced before the rename, so HEAD is never torn; the directory is
+        // not: losing this rename in a power cut leaves HEAD one snapshot behind, a state
+        // `verify` accepts and the next append completes.
+        write_synced(&self.root, HEAD, &bytes).map(|_| ())
     }
 
     /// Finds a snapshot by id, unique id prefix (4+ characters) or `#N`/`N` sequence number.

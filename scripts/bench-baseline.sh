@@ -47,6 +47,20 @@ echo "scan-workspace:                    median ${mp}s over $RUNS runs"
 echo "scan-workspace --write-baseline:   median ${mw}s over $RUNS runs (first snapshot: every line pack written)"
 echo "ratio write / plain (median of paired ratios): $mr"
 
+# 1b. A later snapshot (the ledger holds one already; unchanged content reuses its line hashes).
+rm -rf "$WORK.ledger-tmp"
+"$BIN" scan-workspace "$WORK" --format json -o /dev/null -q --write-baseline --baseline-root "$WORK.ledger-tmp" || true
+plain=(); write=(); ratios=()
+for i in $(seq "$RUNS"); do
+  t0=$(now); "$BIN" scan-workspace "$WORK" --format json -o /dev/null -q || true; t1=$(now)
+  a=$(elapsed "$t0" "$t1"); plain+=("$a")
+  t0=$(now); "$BIN" scan-workspace "$WORK" --format json -o /dev/null -q --write-baseline --baseline-root "$WORK.ledger-tmp" || true; t1=$(now)
+  b=$(elapsed "$t0" "$t1"); write+=("$b")
+  ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b / a}')")
+done
+rm -rf "$WORK.ledger-tmp"
+echo "scan-workspace --write-baseline (later snapshot): median $(printf '%s\n' "${write[@]}" | median)s; ratio to plain (median of paired ratios): $(printf '%s\n' "${ratios[@]}" | median)"
+
 # 2. A ledger of SNAPS snapshots (reused when it exists).
 if [ ! -f "$LEDGER/HEAD.json" ]; then
   rm -rf "$LEDGER"

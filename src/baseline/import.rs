@@ -605,7 +605,7 @@ fn import_snapshots(mut snaps: Vec<Parsed>, ledger: &Ledger) -> Result<ImportRep
                 id: s.id,
             }),
             skills: s.skills,
-            line_data: BTreeMap::new(),
+            line_data: Default::default(),
             captured_at: Some(s.at.to_rfc3339_opts(SecondsFormat::Millis, true)),
         };
         let a = match ledger.append(draft) {

@@ -488,7 +488,7 @@ pub struct Draft {
     /// Entries; a file's `lines` is filled from `line_data` by the ledger.
     pub skills: Vec<SkillEntry>,
     /// Line hashes of text files by their SHA-256.
-    pub line_data: BTreeMap<String, std::sync::Arc<[u32]>>,
+    pub line_data: std::collections::HashMap<String, std::sync::Arc<[u32]>>,
     /// Capture time; now when absent.
     pub captured_at: Option<String>,
 }
@@ -977,7 +977,7 @@ impl Ledger {
 
         // Line hashes: reuse the previous snapshot's references for unchanged content,
         // pack the rest.
-        let mut known: BTreeMap<&str, LineRef> = BTreeMap::new();
+        let mut known: std::collections::HashMap<&str, LineRef> = Default::default();
         if let Some(l) = &last {
             for e in &l.snapshot.skills {
                 for f in &e.files {
@@ -997,22 +997,30 @@ impl Ledger {
             captured_at,
         } = draft;
         skills.sort_by(|a, b| a.location.cmp(&b.location));
-        let mut pack: Vec<u8> = PACK_MAGIC.to_vec();
-        let mut placed: BTreeMap<String, LineRef> = BTreeMap::new();
+        let mut pack: Vec<u8> = Vec::with_capacity(
+            PACK_MAGIC.len() + line_data.values().map(|h| h.len() * 4).sum::<usize>(),
+        );
+        pack.extend_from_slice(PACK_MAGIC);
+        let mut placed: std::collections::HashMap<&str, LineRef> = Default::default();
         for e in &mut skills {
             for f in &mut e.files {
-                if let Some(r) = known.get(f.sha256.as_str()).or(placed.get(&f.sha256)) {
+                if let Some(r) = known
+                    .get(f.sha256.as_str())
+                    .or(placed.get(f.sha256.as_str()))
+                {
                     f.lines = Some(*r);
                     continue;
                 }
-                if let Some(h) = line_data.get(&f.sha256) {
+                if let Some((k, h)) = line_data.get_key_value(&f.sha256) {
                     let r = LineRef {
                         seq,
                         offset: ((pack.len() - PACK_MAGIC.len()) / 4) as u64,
                         count: h.len() as u32,
                     };
-                    pack.extend_from_slice(&super::linediff::encode(h));
-                    placed.insert(f.sha256.clone(), r);
+                    for x in h.iter() {
+                        pack.extend_from_slice(&x.to_le_bytes());
+                    }
+                    placed.insert(k.as_str(), r);
                     f.lines = Some(r);
                 }
             }

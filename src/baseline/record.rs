@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::hashes::{Hasher, counts_as_file, file_digest};
 use super::ledger::{Draft, FileRecord, ScannedRoot, SkillEntry};
 use crate::discover::Mode;
@@ -186,6 +188,9 @@ fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<S
     out
 }
 
+/// Line hashes of a skill's text files, by SHA-256.
+type LineData = Vec<(String, Arc<[u32]>)>;
+
 /// Builds the snapshot draft for a scan.
 pub fn draft(
     result: &ScanResult,
@@ -196,11 +201,12 @@ pub fn draft(
 ) -> Draft {
     let relative = relative_root(home, &scan_base(result.mode, target));
     let sums = summaries(&result.findings);
-    let mut line_data: BTreeMap<String, Arc<[u32]>> = BTreeMap::new();
-    let skills = result
+    // Entries are built in parallel; line data is merged afterwards.
+    let built: Vec<(SkillEntry, LineData)> = result
         .artifacts
-        .iter()
+        .par_iter()
         .map(|a| {
+            let mut lines = Vec::new();
             let files = a
                 .files
                 .iter()
@@ -208,7 +214,7 @@ pub fn draft(
                 .map(|f| {
                     let sha256 = file_digest(f);
                     if let Some(l) = &f.line_hashes {
-                        line_data.entry(sha256.clone()).or_insert_with(|| l.clone());
+                        lines.push((sha256.clone(), l.clone()));
                     }
                     FileRecord {
                         path: f.path.clone(),
@@ -219,7 +225,7 @@ pub fn draft(
                     }
                 })
                 .collect();
-            SkillEntry {
+            let entry = SkillEntry {
                 location: location(&relative, &a.path),
                 name: a.name.clone(),
                 repo: a.repo.clone(),
@@ -231,9 +237,18 @@ pub fn draft(
                 files,
                 findings: sums.get(a.path.as_str()).cloned().unwrap_or_default(),
                 provenance: a.provenance.clone(),
-            }
+            };
+            (entry, lines)
         })
         .collect();
+    let mut line_data: std::collections::HashMap<String, Arc<[u32]>> = Default::default();
+    let mut skills = Vec::with_capacity(built.len());
+    for (e, lines) in built {
+        skills.push(e);
+        for (k, v) in lines {
+            line_data.entry(k).or_insert(v);
+        }
+    }
     Draft {
         root: ScannedRoot {
             mode: result.mode.as_str().to_owned(),

@@ -90,18 +90,23 @@ pub fn default_ledger_root(home: &Path) -> PathBuf {
 /// path — the result is `../NAME` (NAME = the home's folder name), and [`location`] strips
 /// that folder from the scan's paths.
 pub fn relative_root(home: &Path, base: &Path) -> String {
-    match base.strip_prefix(home) {
-        Ok(r) if r.as_os_str().is_empty() => ".".into(),
-        Ok(r) => r
-            .components()
+    under(home, base).unwrap_or_else(|| match (home.parent(), home.file_name()) {
+        (Some(p), Some(n)) if p == base => format!("../{}", n.to_string_lossy()),
+        _ => ".".into(),
+    })
+}
+
+/// `path` relative to `home`, `/`-separated (`.` for the home itself); `None` outside it.
+fn under(home: &Path, path: &Path) -> Option<String> {
+    let r = path.strip_prefix(home).ok()?;
+    Some(if r.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        r.components()
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
-            .join("/"),
-        Err(_) => match (home.parent(), home.file_name()) {
-            (Some(p), Some(n)) if p == base => format!("../{}", n.to_string_lossy()),
-            _ => ".".into(),
-        },
-    }
+            .join("/")
+    })
 }
 
 /// What a scan covered, relative to the home: the scanned folder (a single skill for a scan
@@ -114,15 +119,7 @@ pub fn scope(home: &Path, target: &Path) -> String {
     } else {
         t
     };
-    match t.strip_prefix(home) {
-        Ok(r) if r.as_os_str().is_empty() => ".".into(),
-        Ok(r) => r
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        Err(_) => ".".into(),
-    }
+    under(home, &t).unwrap_or_else(|| ".".into())
 }
 
 /// Does a snapshot whose scope is `scope` cover the location `loc`?

@@ -704,9 +704,28 @@ fn scan_with_baselines(
     let mut result = scan::scan(mode, target, &opts)?;
     let notes = crate::baseline::before_report(&mut result, &args, &cx)?;
     note(stderr, common.quiet, &notes)?;
-    let status = emit_report(&result, common, stdout, stderr)?;
-    let notes = crate::baseline::after_report(&result, target, &args, &cx)?;
-    note(stderr, common.quiet, &notes)?;
+    // The snapshot and pin are written while the report renders (both only read the result);
+    // their notes follow the report, and a failed write still ends the run with exit 2.
+    let writes = args.write || args.save_pin.is_some();
+    let (status, after) = std::thread::scope(|sc| {
+        let worker =
+            writes.then(|| sc.spawn(|| crate::baseline::after_report(&result, target, &args, &cx)));
+        let status = emit_report(&result, common, stdout, stderr);
+        let after = match worker {
+            Some(h) => h.join().unwrap_or_else(|_| {
+                Err(crate::baseline::BaselineError::Other(
+                    "internal error while writing the baseline".into(),
+                ))
+            }),
+            None => Ok(Vec::new()),
+        };
+        (status, after)
+    });
+    if let Ok(notes) = &after {
+        note(stderr, common.quiet, notes)?;
+    }
+    let status = status?;
+    after?;
     Ok(status)
 }
 

@@ -312,7 +312,7 @@ pub struct CommonArgs {
     /// Files larger than BYTES are hashed but not parsed (and reported).
     #[arg(long, default_value_t = 10 * 1024 * 1024, value_name = "BYTES", help_heading = "Scan")]
     pub max_file_size: u64,
-    /// Append a snapshot of every skill location to the ledger (after the report).
+    /// Append a snapshot of every skill location to the ledger (written alongside the report).
     #[arg(long, help_heading = "Baseline")]
     pub write_baseline: bool,
     /// Ledger directory (default: `.skillguard/ledger` under the scanned repository or workspace).

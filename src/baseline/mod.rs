@@ -181,7 +181,7 @@ pub fn before_report(
     Ok(notes)
 }
 
-/// What runs after the report: append the snapshot (`--write-baseline`) and write the pin
+/// What runs alongside the report (on a second thread): append the snapshot (`--write-baseline`) and write the pin
 /// file (`--save-manifest-baseline`). Returns notes for stderr.
 pub fn after_report(
     result: &ScanResult,

@@ -695,11 +695,16 @@ fn scan_with_baselines(
         )?;
     }
     let args = common.baseline();
-    let cx =
+    let mut cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
     let mut opts = opts.clone();
     if args.write && cx.ledger.exists() {
-        opts.read.known_lines = cx.ledger.known_line_hashes().map(std::sync::Arc::new);
+        // A hint only: a ledger that cannot be read here is reported by the append.
+        cx.newest = cx.ledger.newest().ok().flatten();
+        opts.read.known_lines = cx
+            .newest
+            .as_ref()
+            .map(|n| std::sync::Arc::new(n.known.keys().cloned().collect()));
     }
     let mut result = scan::scan(mode, target, &opts)?;
     let notes = crate::baseline::before_report(&mut result, &args, &cx)?;

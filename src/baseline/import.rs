@@ -606,6 +606,7 @@ fn import_snapshots(mut snaps: Vec<Parsed>, ledger: &Ledger) -> Result<ImportRep
             }),
             skills: s.skills,
             line_data: Default::default(),
+            newest: None,
             captured_at: Some(s.at.to_rfc3339_opts(SecondsFormat::Millis, true)),
         };
         let a = match ledger.append(draft) {

@@ -478,6 +478,17 @@ pub struct Appended {
     pub skills: usize,
 }
 
+/// The newest snapshot as an append needs it.
+#[derive(Debug, Clone)]
+pub struct Newest {
+    pub file: SnapshotFile,
+    /// SHA-256 of the file's bytes.
+    pub sha256: String,
+    pub prev: Option<PrevLink>,
+    /// Line-hash references by file SHA-256.
+    pub known: std::collections::HashMap<String, LineRef>,
+}
+
 /// A snapshot to append; the ledger fills in seq, id, prev, time and the line pack.
 #[derive(Debug, Clone)]
 pub struct Draft {
@@ -491,6 +502,8 @@ pub struct Draft {
     pub line_data: std::collections::HashMap<String, std::sync::Arc<[u32]>>,
     /// Capture time; now when absent.
     pub captured_at: Option<String>,
+    /// The newest snapshot as read before the scan, if any (re-checked under the lock).
+    pub newest: Option<Newest>,
 }
 
 fn now_rfc3339() -> String {
@@ -821,20 +834,47 @@ impl Ledger {
         super::linediff::decode(pack.get(start..end)?)
     }
 
-    /// SHA-256s of the files whose line hashes the newest snapshot references (an append
-    /// reuses those), read without the lock: a hint, never needed for correctness.
-    pub fn known_line_hashes(&self) -> Option<std::collections::HashSet<String>> {
-        let last = self.files().ok()?.pop()?;
-        let l: Loaded<Snapshot> = self.load_one(last).ok()?;
-        Some(
-            l.snapshot
-                .skills
-                .into_iter()
-                .flat_map(|e| e.files)
-                .filter(|f| f.lines.is_some())
-                .map(|f| f.sha256)
-                .collect(),
-        )
+    /// What an append needs of the newest snapshot. Read once before a scan (to skip line
+    /// hashes the ledger already holds) and handed to the append, which re-reads the file
+    /// under the lock and reuses this only if its bytes still hash the same.
+    pub fn newest(&self) -> Result<Option<Newest>, LedgerError> {
+        match self.files()?.pop() {
+            Some(f) => self.newest_of(&f).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn newest_of(&self, f: &SnapshotFile) -> Result<Newest, LedgerError> {
+        let l: Loaded<Snapshot> = self.load_file(f.clone(), true, true)?;
+        let known = l
+            .snapshot
+            .skills
+            .into_iter()
+            .flat_map(|e| e.files)
+            .filter_map(|f| f.lines.map(|r| (f.sha256, r)))
+            .collect();
+        Ok(Newest {
+            file: l.file,
+            sha256: l.sha256,
+            prev: l.snapshot.prev,
+            known,
+        })
+    }
+
+    fn newest_under_lock(
+        &self,
+        f: &SnapshotFile,
+        cached: Option<Newest>,
+    ) -> Result<Newest, LedgerError> {
+        if let Some(c) = cached
+            && c.file == *f
+        {
+            let bytes = read_bounded(&f.path, MAX_SNAPSHOT_BYTES)?;
+            if sha256_hex(&bytes) == c.sha256 {
+                return Ok(c);
+            }
+        }
+        self.newest_of(f)
     }
 
     /// An exclusive lock held across a multi-snapshot operation (an import checks what was
@@ -888,9 +928,11 @@ impl Ledger {
 
         let files = self.files()?;
         let root_s = self.root.display().to_string();
+        let mut draft = draft;
+        let cached = draft.newest.take();
         let last = match files.last() {
             Some(f) => {
-                let l: Loaded<Snapshot> = self.load_file(f.clone(), true, true)?;
+                let l = self.newest_under_lock(f, cached)?;
                 if files.iter().filter(|x| x.seq == f.seq).count() > 1 {
                     return Err(LedgerError::Integrity {
                         root: root_s,
@@ -910,7 +952,7 @@ impl Ledger {
                     Some(_) if current => {}
                     Some(h)
                         if h.seq.checked_add(1) == Some(f.seq)
-                            && l.snapshot.prev.as_ref().is_some_and(|p| {
+                            && l.prev.as_ref().is_some_and(|p| {
                                 p.seq == h.seq && p.id == h.id && p.sha256 == h.sha256
                             }) => {}
                     Some(h) => {
@@ -925,7 +967,7 @@ impl Ledger {
                         });
                     }
                     // The very first append was interrupted before HEAD was written.
-                    None if f.seq == 1 && files.len() == 1 && l.snapshot.prev.is_none() => {}
+                    None if f.seq == 1 && files.len() == 1 && l.prev.is_none() => {}
                     None => {
                         return Err(LedgerError::Integrity {
                             root: root_s,
@@ -960,7 +1002,7 @@ impl Ledger {
         let seq = match &last {
             None => 1,
             Some(l) => l
-                .snapshot
+                .file
                 .seq
                 .checked_add(1)
                 .ok_or_else(|| LedgerError::Integrity {
@@ -969,24 +1011,16 @@ impl Ledger {
                 })?,
         };
         let prev = last.as_ref().map(|l| PrevLink {
-            seq: l.snapshot.seq,
-            id: l.snapshot.id.clone(),
+            seq: l.file.seq,
+            id: l.file.id.clone(),
             sha256: l.sha256.clone(),
         });
         let id = new_id(seq, prev.as_ref().map_or("", |p| p.sha256.as_str()));
 
         // Line hashes: reuse the previous snapshot's references for unchanged content,
         // pack the rest.
-        let mut known: std::collections::HashMap<&str, LineRef> = Default::default();
-        if let Some(l) = &last {
-            for e in &l.snapshot.skills {
-                for f in &e.files {
-                    if let Some(r) = f.lines {
-                        known.insert(f.sha256.as_str(), r);
-                    }
-                }
-            }
-        }
+        let known: std::collections::HashMap<String, LineRef> =
+            last.map(|l| l.known).unwrap_or_default();
         let Draft {
             root,
             hash_options,
@@ -995,6 +1029,7 @@ impl Ledger {
             mut skills,
             line_data,
             captured_at,
+            newest: _,
         } = draft;
         skills.sort_by(|a, b| a.location.cmp(&b.location));
         let mut pack: Vec<u8> = Vec::with_capacity(
@@ -1480,6 +1515,7 @@ mod tests {
                     provenance: None,
                 })
                 .collect(),
+            newest: None,
             line_data: (0..n)
                 .map(|i| {
                     (
@@ -1560,6 +1596,28 @@ mod tests {
             l.append(draft(1)),
             Err(LedgerError::Integrity { .. })
         ));
+    }
+
+    #[test]
+    fn a_prefetched_newest_snapshot_is_reused_only_while_unchanged() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        l.append(draft(2)).unwrap();
+        // Unchanged: reused, and the chain is intact.
+        let mut dr = draft(2);
+        dr.newest = l.newest().unwrap();
+        l.append(dr).unwrap();
+        assert!(verify(&l).unwrap().ok());
+        // Edited after it was prefetched: the append re-reads it and refuses.
+        let cached = l.newest().unwrap();
+        let f = l.files().unwrap().pop().unwrap();
+        let t = fs::read_to_string(&f.path)
+            .unwrap()
+            .replacen("\"c0\"", "\"cX\"", 1);
+        fs::write(&f.path, t).unwrap();
+        let mut dr = draft(1);
+        dr.newest = cached;
+        assert!(matches!(l.append(dr), Err(LedgerError::Integrity { .. })));
     }
 
     #[test]

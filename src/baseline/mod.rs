@@ -73,6 +73,9 @@ pub struct Context {
     /// The scanned root relative to `home`.
     pub relative: String,
     pub hasher: hashes::Hasher,
+    /// The ledger's newest snapshot as read before the scan (`--write-baseline`), reused by
+    /// the append when unchanged.
+    pub newest: Option<ledger::Newest>,
 }
 
 impl Context {
@@ -88,6 +91,7 @@ impl Context {
             ledger,
             relative,
             hasher,
+            newest: None,
         }
     }
 }
@@ -191,7 +195,8 @@ pub fn after_report(
 ) -> Result<Vec<String>, BaselineError> {
     let mut notes = Vec::new();
     if args.write {
-        let draft = record::draft(result, &cx.hasher, &cx.home, target, args.note.clone());
+        let mut draft = record::draft(result, &cx.hasher, &cx.home, target, args.note.clone());
+        draft.newest = cx.newest.clone();
         let a = cx.ledger.append(draft)?;
         notes.push(format!(
             "baseline snapshot #{} ({}) saved: {} skill location(s) -> {}",

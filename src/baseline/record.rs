@@ -261,6 +261,7 @@ pub fn draft(
         skills,
         line_data,
         captured_at: None,
+        newest: None,
     }
 }
 

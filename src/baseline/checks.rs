@@ -10,7 +10,7 @@ use serde_json::json;
 use super::hashes::Hasher;
 use super::ledger::{Ledger, LedgerError, Loaded, Presence, Snapshot};
 use super::pin::{self, Pin, PinDelta, PinFile};
-use super::record::{location, recompute_content};
+use super::record::{local_path, location, recompute_content};
 use crate::discover::Mode;
 use crate::finding::{Finding, Location};
 use crate::inventory::Artifact;
@@ -607,9 +607,4 @@ pub fn history_by_location(
         }
     }
     out
-}
-
-/// A ledger location (relative to the home) as a path relative to the scan base.
-pub fn local_path(relative: &str, loc: &str) -> Option<String> {
-    super::record::local_path(relative, loc)
 }

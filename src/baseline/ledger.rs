@@ -882,7 +882,13 @@ impl Ledger {
     /// snapshots). Separate from the append lock, which each append still takes.
     pub fn batch_lock(&self) -> Result<File, LedgerError> {
         ensure_dir(&self.root, self.guard.as_deref())?;
-        let p = self.root.join("batch.lock");
+        self.exclusive("batch.lock")
+    }
+
+    /// Opens `root/name` (never through a link) and takes an exclusive lock on it; the lock
+    /// ends when the file is closed, also when the process dies.
+    fn exclusive(&self, name: &str) -> Result<File, LedgerError> {
+        let p = self.root.join(name);
         let mut o = OpenOptions::new();
         o.read(true).write(true).create(true).truncate(false);
         #[cfg(unix)]
@@ -899,27 +905,11 @@ impl Ledger {
     pub fn append(&self, draft: Draft) -> Result<Appended, LedgerError> {
         let snap_dir = self.snapshots_dir();
         ensure_dir(&snap_dir, self.guard.as_deref())?;
-        let lock_path = self.root.join(LOCK);
-        let mut o = OpenOptions::new();
-        o.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.custom_flags(libc::O_NOFOLLOW);
-        }
-        let lock = o.open(&lock_path).map_err(io_err(&lock_path))?;
-        lock.lock().map_err(io_err(&lock_path))?;
+        let lock = self.exclusive(LOCK)?;
 
         // Leftovers of writers killed mid-write (we hold the lock: nobody else is writing).
-        if let Ok(rd) = fs::read_dir(&snap_dir) {
-            for e in rd.flatten() {
-                if e.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
-                    let _ = fs::remove_file(e.path());
-                }
-            }
-        }
-        if let Ok(rd) = fs::read_dir(&self.root) {
-            for e in rd.flatten() {
+        for dir in [&snap_dir, &self.root] {
+            for e in fs::read_dir(dir).into_iter().flatten().flatten() {
                 if e.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
                     let _ = fs::remove_file(e.path());
                 }
@@ -1052,9 +1042,7 @@ impl Ledger {
                         offset: ((pack.len() - PACK_MAGIC.len()) / 4) as u64,
                         count: h.len() as u32,
                     };
-                    for x in h.iter() {
-                        pack.extend_from_slice(&x.to_le_bytes());
-                    }
+                    super::linediff::encode_into(h, &mut pack);
                     placed.insert(k.as_str(), r);
                     f.lines = Some(r);
                 }

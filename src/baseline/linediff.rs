@@ -273,10 +273,15 @@ fn multiset_delta(old: &[u32], new: &[u32]) -> LineDelta {
 /// Little-endian u32 encoding of a hash list.
 pub fn encode(hashes: &[u32]) -> Vec<u8> {
     let mut out = Vec::with_capacity(hashes.len() * 4);
+    encode_into(hashes, &mut out);
+    out
+}
+
+/// [`encode`], appending to `out` (the ledger packs many lists into one buffer).
+pub fn encode_into(hashes: &[u32], out: &mut Vec<u8>) {
     for h in hashes {
         out.extend_from_slice(&h.to_le_bytes());
     }
-    out
 }
 
 /// Inverse of [`encode`]; `None` when the length is not a multiple of 4.

@@ -135,7 +135,7 @@ pub fn before_report(
         let (names, locations) = checks::scan_keys(result, &cx.relative);
         let keep = |name: &str, loc: &str| {
             (args.check && (names.contains(&name.to_lowercase()) || locations.contains(loc)))
-                || checks::local_path(&cx.relative, loc).is_some_and(|p| wanted.contains(&p))
+                || record::local_path(&cx.relative, loc).is_some_and(|p| wanted.contains(&p))
         };
         match checks::load_recorded(&cx.ledger, &keep) {
             Ok(r) => Some(r),
@@ -277,15 +277,7 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
     // Skill paths are relative to the scan base (a single skill's parent folder); the lock
     // is looked up from the scanned folder itself upwards.
     let base = record::scan_base(result.mode, Path::new(&result.target));
-    let scanned = std::fs::canonicalize(&result.target)
-        .map(|t| {
-            if t.is_file() {
-                t.parent().map(Path::to_path_buf).unwrap_or(t)
-            } else {
-                t
-            }
-        })
-        .unwrap_or_else(|_| base.clone());
+    let scanned = record::target_dir(Path::new(&result.target));
     // (repository folder or None for the whole scan, lock path)
     let mut locks: Vec<(Option<String>, PathBuf)> = Vec::new();
     let top = find_lock(&scanned);

@@ -34,12 +34,7 @@ pub fn home(mode: Mode, target: &Path) -> PathBuf {
         Mode::Path => {
             // From the scanned folder itself: a skill that is its own git repository keeps
             // its ledger inside (the ledger's files are never part of the skill).
-            let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
-            let start = if t.is_file() {
-                t.parent().map(Path::to_path_buf).unwrap_or(t)
-            } else {
-                t
-            };
+            let start = target_dir(target);
             let mut cur = Some(start.as_path());
             while let Some(d) = cur {
                 if d.join(".git").exists() {
@@ -65,18 +60,23 @@ fn is_single_skill(dir: &Path) -> bool {
 /// The directory the scan's paths are relative to: the scanned folder, or for a single
 /// skill (or its `SKILL.md`), the folder that contains it.
 pub fn scan_base(mode: Mode, target: &Path) -> PathBuf {
-    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    let dir = target_dir(target);
     if mode != Mode::Path {
-        return t;
+        return dir;
     }
-    let dir = if t.is_file() {
-        t.parent().map(Path::to_path_buf).unwrap_or(t)
-    } else {
-        t
-    };
     match (is_single_skill(&dir), dir.parent()) {
         (true, Some(p)) => p.to_path_buf(),
         _ => dir,
+    }
+}
+
+/// The scanned folder, canonical (a `SKILL.md` given as the target means its folder).
+pub fn target_dir(target: &Path) -> PathBuf {
+    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
+    if t.is_file() {
+        t.parent().map(Path::to_path_buf).unwrap_or(t)
+    } else {
+        t
     }
 }
 
@@ -113,13 +113,7 @@ fn under(home: &Path, path: &Path) -> Option<String> {
 /// of one skill), `.` for the whole home. Diffs and histories only compare what both
 /// snapshots covered.
 pub fn scope(home: &Path, target: &Path) -> String {
-    let t = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
-    let t = if t.is_file() {
-        t.parent().map(Path::to_path_buf).unwrap_or(t)
-    } else {
-        t
-    };
-    under(home, &t).unwrap_or_else(|| ".".into())
+    under(home, &target_dir(target)).unwrap_or_else(|| ".".into())
 }
 
 /// Does a snapshot whose scope is `scope` cover the location `loc`?

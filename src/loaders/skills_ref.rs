@@ -1141,6 +1141,34 @@ fn is_kind(message: &str, kind: ErrorKind) -> bool {
 
 /// ruamel's text (and source position, for ordering) for a syntax error
 /// our parser reports as `message` at `index`.
+/// ruamel's "expected <block end>, but found …" in the block collection open at `open_at`,
+/// reported at `at`.
+fn expected_block_end(
+    src: &Source,
+    scan: &Scan,
+    open_at: usize,
+    at: usize,
+    found: &str,
+) -> (usize, String) {
+    let (context, open) = match scan.open_block_at(open_at) {
+        Some((Tok::BlockSequenceStart, start)) => ("while parsing a block collection", start),
+        Some((_, start)) => ("while parsing a block mapping", start),
+        None => ("while parsing a block mapping", 0),
+    };
+    (
+        at,
+        src.error(
+            Some(context),
+            Some(open),
+            Some(&format!(
+                "expected <block end>, but found {}",
+                py_repr(found)
+            )),
+            Some(at),
+        ),
+    )
+}
+
 fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -> (usize, String) {
     let is = |k: ErrorKind| is_kind(message, k);
     let at = |i: usize| src.chars.get(i).copied().unwrap_or('\0');
@@ -1221,20 +1249,7 @@ fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -
         if !trailing && let Some(i) = key_lookahead_tab(src, at_token) {
             return (i, tab_error(src, i));
         }
-        let (context, open) = match scan.open_block_at(context_at) {
-            Some((Tok::BlockSequenceStart, start)) => ("while parsing a block collection", start),
-            Some((_, start)) => ("while parsing a block mapping", start),
-            None => ("while parsing a block mapping", 0),
-        };
-        return (
-            at_token,
-            src.error(
-                Some(context),
-                Some(open),
-                Some(&format!("expected <block end>, but found {}", py_repr(&id))),
-                Some(at_token),
-            ),
-        );
+        return expected_block_end(src, scan, context_at, at_token, &id);
     }
     if is(ErrorKind::CommentInterceptedScalar) {
         // ruamel ends the plain scalar at the comment; the next line's
@@ -1250,20 +1265,7 @@ fn ruamel_syntax_error(src: &Source, scan: &Scan, message: &str, index: usize) -
         } else {
             src.token_id_at_char(next)
         };
-        let (context, open) = match scan.open_block_at(index) {
-            Some((Tok::BlockSequenceStart, start)) => ("while parsing a block collection", start),
-            Some((_, start)) => ("while parsing a block mapping", start),
-            None => ("while parsing a block mapping", 0),
-        };
-        return (
-            next,
-            src.error(
-                Some(context),
-                Some(open),
-                Some(&format!("expected <block end>, but found {}", py_repr(&id))),
-                Some(next),
-            ),
-        );
+        return expected_block_end(src, scan, index, next, &id);
     }
     if is(ErrorKind::ExpectedNodeContent) || is(ErrorKind::UnexpectedEofBlockSequence) {
         let token = scan.token_from(index);

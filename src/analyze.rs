@@ -66,8 +66,8 @@ struct ReadResult {
     sha256: Option<String>,
     size: u64,
     head: Vec<u8>,
-    /// The bytes (the entry file only); for an oversized entry file, its first
-    /// `max_file_size` bytes, cut at a UTF-8 boundary.
+    /// The bytes of a file within the size limit; for an oversized entry file, its
+    /// first `max_file_size` bytes, cut at a UTF-8 boundary (other oversized files: none).
     bytes: Option<Vec<u8>>,
     too_large: bool,
     /// SHA-256 with CRLF read as LF (text files containing CRLF).
@@ -128,7 +128,7 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
                 sha256: Some(sha),
                 size: buf.len() as u64,
                 head,
-                bytes: keep.then_some(buf),
+                bytes: Some(buf),
                 too_large: false,
                 sha256_lf,
                 line_hashes,
@@ -186,7 +186,7 @@ fn absorb(
     fe: &mut FileEntry,
     rel: &str,
     is_entry: bool,
-    entry_bytes: &mut Option<Vec<u8>>,
+    kept: &mut Kept,
     pending: &mut Vec<Pending>,
     opts: &ReadOptions,
 ) {
@@ -219,8 +219,18 @@ fn absorb(
         ));
     }
     if is_entry {
-        *entry_bytes = r.bytes;
+        kept.entry = r.bytes;
+    } else if let Some(b) = r.bytes {
+        kept.others.push((fe.path.clone(), b));
     }
+}
+
+/// The bytes kept from one skill's reads: the entry file (parsed) and every other
+/// file within the size limit (for the security rules).
+#[derive(Default)]
+struct Kept {
+    entry: Option<Vec<u8>>,
+    others: Vec<(String, Vec<u8>)>,
 }
 
 /// Context shared by all skill analyses of one scan.
@@ -256,7 +266,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         sd.rel.len() + 1
     };
     let mut files: Vec<FileEntry> = Vec::with_capacity(sd.members.len());
-    let mut entry_bytes: Option<Vec<u8>> = None;
+    let mut kept = Kept::default();
     let mut entry_unreadable: Option<String> = None;
     let mut pending: Vec<Pending> = Vec::new();
 
@@ -332,7 +342,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                         });
                         match real.and_then(|r| read_file(&r, is_entry, shared.read)) {
                             Ok(r) => {
-                                absorb(r, &mut fe, &e.rel, is_entry, &mut entry_bytes, &mut pending, shared.read);
+                                absorb(r, &mut fe, &e.rel, is_entry, &mut kept, &mut pending, shared.read);
                             }
                             Err(err) => {
                                 if is_entry {
@@ -389,7 +399,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                             &mut fe,
                             &e.rel,
                             is_entry,
-                            &mut entry_bytes,
+                            &mut kept,
                             &mut pending,
                             shared.read,
                         );
@@ -427,6 +437,10 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         files: &files,
         findings: Vec::new(),
     };
+    let Kept {
+        entry: entry_bytes,
+        others: contents,
+    } = kept;
     let doc = entry_bytes
         .as_deref()
         .map(|b| rules::parsing::parse_entry(b, &mut cx));
@@ -466,6 +480,25 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     if group.is_some_and(|g| g.conventions_apply) && sd.convention.is_none() {
         rules::inventory::check_outside_conventions(&mut cx, &sd.entry);
     }
+
+    // Security analysis over every file read (the entry file's text comes from the parse).
+    {
+        let mut raw: Vec<(&FileEntry, &[u8])> = Vec::with_capacity(contents.len() + 1);
+        if let (Some(b), Some(fe)) = (
+            entry_bytes.as_deref(),
+            files.iter().find(|f| f.path == sd.entry),
+        ) {
+            raw.push((fe, b));
+        }
+        for (p, b) in &contents {
+            if let Ok(i) = files.binary_search_by(|f| f.path.as_str().cmp(p)) {
+                raw.push((&files[i], b));
+            }
+        }
+        let mut scx = crate::security::SecCx::new(&mut cx, doc.as_ref(), raw);
+        crate::security::analyze(&mut scx);
+    }
+    drop(contents);
 
     // The skill folder (or an ancestor below the boundary) or its entry file is a link.
     let mut link: Option<(String, SymlinkInfo)> = None;

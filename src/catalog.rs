@@ -32,6 +32,71 @@ pub struct RuleMeta {
     pub docs: &'static str,
     /// File name inside `rules/`.
     pub file: &'static str,
+    /// The pattern of a data rule (see `security::patterns`).
+    pub matcher: Option<MatchSpec>,
+    /// Texts the rule must match (data rules; checked by a test).
+    pub examples: Vec<Example>,
+    /// Look-alikes the rule must not match (checked by a test).
+    pub negative_examples: Vec<Example>,
+}
+
+/// The `match:` block of a data rule's frontmatter: where to look and what to look for.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct MatchSpec {
+    /// Region kinds searched: `frontmatter`, `prose`, `code-block`, `script`, `comment`,
+    /// `data`, or the shorthands `code` (code blocks and scripts), `markdown` (frontmatter,
+    /// prose, comments) and `any`.
+    pub scope: Vec<String>,
+    /// Languages of code regions searched (`shell`, `python`, `javascript`, `powershell`,
+    /// `other`); empty = all.
+    #[serde(default)]
+    pub langs: Vec<String>,
+    /// Case-insensitive words of which at least one must occur in a file before the
+    /// regexes run on it (an Aho-Corasick gate).
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Regexes (Rust `regex` syntax, linear time); a match of any is a hit.
+    pub regex: Vec<String>,
+    /// A hit is dropped when its line matches one of these.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Drop hits in prose that forbid, warn about or quote the act ("never ...",
+    /// "attackers write `...`").
+    #[serde(default)]
+    pub negation: bool,
+    /// Records a correlation signal instead of only reporting (`credential-read`,
+    /// `env-dump`, `network-send`, `fetch`, `exec`, `conceal`).
+    #[serde(default)]
+    pub signal: Option<String>,
+    /// Only a signal: no finding of its own.
+    #[serde(default)]
+    pub silent: bool,
+    /// The sentence the finding starts with (default: the title).
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// An example text of a data rule: a string (the body of a `SKILL.md`) or a file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Example {
+    Text(String),
+    File {
+        /// Path inside the skill (`SKILL.md`, `scripts/run.py`, ...).
+        file: String,
+        text: String,
+    },
+}
+
+impl Example {
+    /// (path inside the skill, text).
+    pub fn parts(&self) -> (&str, &str) {
+        match self {
+            Example::Text(t) => ("SKILL.md", t),
+            Example::File { file, text } => (file, text),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -50,72 +115,16 @@ struct RawMeta {
     #[serde(default)]
     excludes_skill: bool,
     fix: String,
+    #[serde(default, rename = "match")]
+    matcher: Option<MatchSpec>,
+    #[serde(default)]
+    examples: Vec<Example>,
+    #[serde(default, rename = "negative_examples", alias = "negative-examples")]
+    negative_examples: Vec<Example>,
 }
 
-macro_rules! rule_files {
-    ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../rules/", $name)))),*]
-    };
-}
-
-/// Every catalog file, in id order. `tests/catalog.rs` checks this list against `rules/`.
-pub const RULE_FILES: &[(&str, &str)] = rule_files![
-    "allowed-tools-experimental.md",
-    "allowed-tools-nonstandard-form.md",
-    "body-too-long.md",
-    "changed-since-last-vetted.md",
-    "compatibility-invalid.md",
-    "compatibility-too-long.md",
-    "cross-location-content-drift.md",
-    "description-missing.md",
-    "description-too-long.md",
-    "file-invalid-utf8.md",
-    "file-reference-broken.md",
-    "file-reference-escapes-skill.md",
-    "file-too-large.md",
-    "frontmatter-bom.md",
-    "frontmatter-crlf.md",
-    "frontmatter-delimiter-malformed.md",
-    "frontmatter-document-end-marker.md",
-    "frontmatter-extension-key.md",
-    "frontmatter-leading-blank-lines.md",
-    "frontmatter-missing.md",
-    "frontmatter-multiple-documents.md",
-    "frontmatter-unclosed.md",
-    "frontmatter-unknown-key.md",
-    "internal-error.md",
-    "loader-differential.md",
-    "manifest-changed-since-baseline.md",
-    "matches-previously-vetted-copy.md",
-    "metadata-not-string-map.md",
-    "name-consecutive-hyphens.md",
-    "name-directory-mismatch.md",
-    "name-invalid-chars.md",
-    "name-leading-trailing-hyphen.md",
-    "name-missing.md",
-    "name-too-long.md",
-    "path-not-utf8.md",
-    "path-unreadable.md",
-    "provenance-hash-mismatch.md",
-    "script-requires-governance-review.md",
-    "skill-excluded-by-harness.md",
-    "skill-filename-noncanonical.md",
-    "skill-name-collision.md",
-    "skill-nested.md",
-    "skill-outside-conventions.md",
-    "skill-shadowed.md",
-    "skills-lock-invalid.md",
-    "special-file.md",
-    "symlink-dangling.md",
-    "symlink-escapes-root.md",
-    "symlinked-skill.md",
-    "walk-limit-reached.md",
-    "yaml-budget-exceeded.md",
-    "yaml-duplicate-key.md",
-    "yaml-not-mapping.md",
-    "yaml-strictyaml-incompatible.md",
-    "yaml-syntax-error.md",
-];
+/// Every catalog file, sorted by file name (generated by `build.rs` from `rules/*.md`).
+pub const RULE_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/rule_files.rs"));
 
 /// Error in a catalog file (a build-time bug; tests catch it).
 #[derive(Debug, thiserror::Error)]
@@ -173,6 +182,9 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
         fix: leak(raw.fix.trim().to_owned()),
         docs: body.trim(),
         file,
+        matcher: raw.matcher,
+        examples: raw.examples,
+        negative_examples: raw.negative_examples,
     })
 }
 

@@ -21,4 +21,5 @@ pub mod parse;
 pub mod report;
 pub mod rules;
 pub mod scan;
+pub mod security;
 pub mod text;

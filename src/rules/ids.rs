@@ -115,3 +115,12 @@ pub const ALL: &[&str] = &[
     YAML_STRICTYAML_INCOMPATIBLE,
     YAML_SYNTAX_ERROR,
 ];
+
+/// Every rule id: the constants above plus the security engine's (code and data rules), sorted.
+pub fn all() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = ALL.to_vec();
+    v.extend(crate::security::rule_ids());
+    v.sort_unstable();
+    v.dedup();
+    v
+}

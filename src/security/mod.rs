@@ -1,0 +1,398 @@
+//! Static security analysis of skill content.
+//!
+//! Every readable file of a skill is decoded once into a [`Source`] and cut into
+//! [`Region`]s (frontmatter, prose, code blocks, HTML comments, whole scripts), so a
+//! rule can say *where* a pattern means something: an instruction in prose, a command
+//! in a code block the agent runs, a line of a script. Families:
+//!
+//! | Module | Family |
+//! |---|---|
+//! | [`unicode`] | 1 hidden Unicode, confusables |
+//! | [`patterns`] (data in `rules/`) + [`injection`] | 2 prompt injection and concealment |
+//! | [`patterns`] + [`execution`] | 3 execution risk |
+//! | [`patterns`] + [`exfiltration`] | 4 data exfiltration (correlated) |
+//! | [`obfuscation`] | 5 encoded payloads, decoded and re-scanned |
+//! | [`secrets`] | 6 provider tokens and generic secrets |
+//! | [`packaging`] | 7 binaries, bytecode, archives, links, modes |
+//! | [`permissions`] | 8 `allowed-tools`, undeclared tools, MCP, packages, typosquats |
+//!
+//! Pattern rules are data: their regexes, keywords, examples and negative examples
+//! live in the rule's frontmatter in `rules/` (see [`patterns`]); rules that need logic
+//! are code in the family's module. Severity follows certainty: high and critical only
+//! for byte-certain or correlated evidence.
+
+pub mod execution;
+pub mod exfiltration;
+pub mod injection;
+pub mod obfuscation;
+pub mod packaging;
+pub mod patterns;
+pub mod permissions;
+pub mod regions;
+pub mod secrets;
+pub mod unicode;
+
+use std::borrow::Cow;
+
+use crate::finding::{Location, Severity};
+use crate::inventory::{FileEntry, FileKind};
+use crate::rules::{Cx, SkillDoc};
+use crate::text::LineIndex;
+
+pub use regions::{Region, RegionKind};
+
+/// Every rule id implemented by the security engine (code and data rules), sorted.
+pub fn rule_ids() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = [
+        unicode::RULES,
+        injection::RULES,
+        execution::RULES,
+        exfiltration::RULES,
+        obfuscation::RULES,
+        secrets::RULES,
+        packaging::RULES,
+        permissions::RULES,
+    ]
+    .concat();
+    v.extend(patterns::rule_ids());
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The language a text file (or a code block) is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    Markdown,
+    Shell,
+    Python,
+    JavaScript,
+    PowerShell,
+    /// Ruby, Perl, PHP, Lua, Go, Rust... (generic code rules only).
+    OtherCode,
+    /// JSON, YAML, TOML, XML, CSV.
+    Data,
+    /// Plain text or unknown.
+    Text,
+}
+
+impl Lang {
+    /// From a file path (extension, then shebang).
+    pub fn of_path(path: &str, head: &[u8]) -> Lang {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let ext = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        match ext.as_str() {
+            "md" | "markdown" | "mdx" => return Lang::Markdown,
+            "sh" | "bash" | "zsh" | "ksh" | "fish" | "command" => return Lang::Shell,
+            "py" | "pyw" | "pyi" => return Lang::Python,
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => return Lang::JavaScript,
+            "ps1" | "psm1" | "psd1" => return Lang::PowerShell,
+            "rb" | "pl" | "pm" | "php" | "lua" | "go" | "rs" | "java" | "kt" | "swift" | "c"
+            | "cc" | "cpp" | "h" | "cs" | "r" | "bat" | "cmd" | "vbs" | "applescript" | "scpt" => {
+                return Lang::OtherCode;
+            }
+            "json" | "yaml" | "yml" | "toml" | "xml" | "csv" | "tsv" | "ini" | "cfg" | "conf"
+            | "plist" | "service" | "timer" | "desktop" => return Lang::Data,
+            _ => {}
+        }
+        if let Some(first) = head.split(|b| *b == b'\n').next()
+            && first.starts_with(b"#!")
+        {
+            let l = String::from_utf8_lossy(first);
+            return Lang::of_shebang(&l);
+        }
+        match name {
+            "Dockerfile" | "Makefile" | "makefile" | "Justfile" | "justfile" => Lang::Shell,
+            ".bashrc" | ".zshrc" | ".profile" | ".bash_profile" => Lang::Shell,
+            _ => Lang::Text,
+        }
+    }
+
+    fn of_shebang(line: &str) -> Lang {
+        if line.contains("python") {
+            Lang::Python
+        } else if line.contains("node") || line.contains("deno") || line.contains("bun") {
+            Lang::JavaScript
+        } else if line.contains("pwsh") || line.contains("powershell") {
+            Lang::PowerShell
+        } else if ["sh", "bash", "zsh", "ksh", "dash", "fish"]
+            .iter()
+            .any(|s| line.ends_with(s) || line.contains(&format!("{s} ")))
+        {
+            Lang::Shell
+        } else {
+            Lang::OtherCode
+        }
+    }
+
+    /// From a fenced code block's info string (`bash`, `python3`, `!`, ...).
+    pub fn of_info(info: &str) -> Lang {
+        let word = info
+            .trim()
+            .trim_start_matches('!')
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        match word.as_str() {
+            "sh" | "bash" | "shell" | "zsh" | "console" | "shell-session" | "terminal" | "fish"
+            | "ksh" => Lang::Shell,
+            "py" | "python" | "python3" | "py3" | "ipython" | "pycon" => Lang::Python,
+            "js" | "javascript" | "ts" | "typescript" | "node" | "jsx" | "tsx" | "mjs" => {
+                Lang::JavaScript
+            }
+            "ps" | "ps1" | "powershell" | "pwsh" => Lang::PowerShell,
+            "json" | "yaml" | "yml" | "toml" | "xml" | "csv" | "ini" => Lang::Data,
+            "md" | "markdown" => Lang::Markdown,
+            "" | "text" | "txt" | "plain" | "plaintext" | "output" | "log" => Lang::Text,
+            _ => Lang::OtherCode,
+        }
+    }
+
+    pub fn is_code(self) -> bool {
+        matches!(
+            self,
+            Lang::Shell | Lang::Python | Lang::JavaScript | Lang::PowerShell | Lang::OtherCode
+        )
+    }
+}
+
+/// One readable text file of a skill, decoded once.
+#[derive(Debug)]
+pub struct Source<'a> {
+    /// Path inside the skill, `/`-separated.
+    pub path: &'a str,
+    /// Path relative to the scan base (what findings report).
+    pub rel: String,
+    pub kind: FileKind,
+    pub lang: Lang,
+    pub executable: bool,
+    /// The text (invalid UTF-8 replaced by U+FFFD).
+    pub text: Cow<'a, str>,
+    pub lines: LineIndex,
+    /// True for the skill's entry file (`SKILL.md`).
+    pub is_entry: bool,
+    pub regions: Vec<Region>,
+}
+
+impl Source<'_> {
+    /// 1-based line and column of a byte offset.
+    pub fn pos(&self, offset: usize) -> (u32, u32) {
+        self.lines.position(&self.text, offset)
+    }
+
+    /// The whole line containing `offset` (without its newline).
+    pub fn line_at(&self, offset: usize) -> &str {
+        let offset = offset.min(self.text.len());
+        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        &self.text[start..end]
+    }
+
+    /// The region containing `offset`, if any.
+    pub fn region_at(&self, offset: usize) -> Option<&Region> {
+        self.regions
+            .iter()
+            .find(|r| r.start <= offset && offset < r.end.max(r.start + 1))
+    }
+}
+
+/// A file of the skill whose raw bytes were read (all readable files, text or not).
+#[derive(Debug, Clone)]
+pub struct RawFile<'a> {
+    pub entry: &'a FileEntry,
+    pub bytes: &'a [u8],
+    /// Path relative to the scan base.
+    pub rel: String,
+}
+
+/// A weak signal recorded by one rule for another to correlate (exfiltration:
+/// a credential read and a network send in the same skill).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    pub kind: SignalKind,
+    /// Index into [`SecCx::sources`].
+    pub source: usize,
+    pub offset: usize,
+    /// What was seen (`~/.ssh/id_rsa`, `webhook.site`, ...), sanitised.
+    pub what: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SignalKind {
+    /// A read of credentials or secrets.
+    CredentialRead,
+    /// A dump of the environment.
+    EnvDump,
+    /// A network send (POST, upload, socket) or an exfiltration endpoint.
+    NetworkSend,
+    /// Remote content fetched (download).
+    Fetch,
+    /// Execution of a string or downloaded content.
+    Exec,
+    /// Concealment language ("do not tell the user").
+    Conceal,
+}
+
+/// What a security check sees.
+pub struct SecCx<'a, 'c> {
+    pub cx: &'c mut Cx<'a>,
+    pub doc: Option<&'c SkillDoc>,
+    /// Every readable text file, entry file first.
+    pub sources: Vec<Source<'c>>,
+    /// Every file whose bytes were read (including binaries and archives).
+    pub raw: Vec<RawFile<'c>>,
+    pub signals: Vec<Signal>,
+}
+
+impl<'a, 'c> SecCx<'a, 'c> {
+    /// Builds the sources of one skill from the files read during analysis.
+    pub fn new(
+        cx: &'c mut Cx<'a>,
+        doc: Option<&'c SkillDoc>,
+        raw: Vec<(&'c FileEntry, &'c [u8])>,
+    ) -> Self {
+        let mut sources = Vec::new();
+        let rel_of = |p: &str| cx.path_of(p);
+        let raw: Vec<RawFile<'c>> = raw
+            .into_iter()
+            .map(|(entry, bytes)| RawFile {
+                entry,
+                bytes,
+                rel: rel_of(&entry.path),
+            })
+            .collect();
+        for rf in &raw {
+            let fe = rf.entry;
+            let textual = matches!(
+                fe.kind,
+                FileKind::Entry
+                    | FileKind::Markdown
+                    | FileKind::Script
+                    | FileKind::Data
+                    | FileKind::Text
+            );
+            if !textual {
+                continue;
+            }
+            let bytes = rf.bytes;
+            let is_entry = fe.kind == FileKind::Entry;
+            let text: Cow<'c, str> = match (is_entry, doc) {
+                (true, Some(d)) => Cow::Borrowed(d.text.as_str()),
+                _ => String::from_utf8_lossy(bytes),
+            };
+            let lang = if is_entry {
+                Lang::Markdown
+            } else {
+                Lang::of_path(&fe.path, &bytes[..bytes.len().min(256)])
+            };
+            let lines = LineIndex::new(&text);
+            let regions = regions::split(&text, lang, is_entry);
+            sources.push(Source {
+                path: fe.path.as_str(),
+                rel: rf.rel.clone(),
+                kind: fe.kind,
+                lang,
+                executable: fe.executable,
+                text,
+                lines,
+                is_entry,
+                regions,
+            });
+        }
+        sources.sort_by_key(|s| (!s.is_entry, s.path));
+        SecCx {
+            cx,
+            doc,
+            sources,
+            raw,
+            signals: Vec::new(),
+        }
+    }
+
+    /// Emits `rule` at byte `offset` of source `src`.
+    pub fn emit_at(
+        &mut self,
+        rule: &'static str,
+        src: usize,
+        offset: usize,
+        message: String,
+        anchor: &str,
+    ) {
+        let s = &self.sources[src];
+        let (line, col) = s.pos(offset);
+        let loc = Location::at(s.rel.clone(), line, col);
+        let anchor = format!("{}:{anchor}", s.path);
+        self.cx.emit(rule, message, loc, &anchor);
+    }
+
+    /// Emits `rule` at byte `offset` of source `src` with a severity other than the catalog's.
+    pub fn emit_at_severity(
+        &mut self,
+        rule: &'static str,
+        severity: Severity,
+        src: usize,
+        offset: usize,
+        message: String,
+        anchor: &str,
+    ) {
+        self.emit_at(rule, src, offset, message, anchor);
+        if let Some(f) = self.cx.findings.last_mut() {
+            f.severity = severity;
+        }
+    }
+
+    /// Emits `rule` on a whole file (no line), by its path inside the skill.
+    pub fn emit_file(&mut self, rule: &'static str, in_skill: &str, message: String, anchor: &str) {
+        let loc = Location::file(self.cx.path_of(in_skill));
+        let anchor = format!("{in_skill}:{anchor}");
+        self.cx.emit(rule, message, loc, &anchor);
+    }
+
+    /// Records a signal for correlation.
+    pub fn signal(&mut self, kind: SignalKind, src: usize, offset: usize, what: impl Into<String>) {
+        self.signals.push(Signal {
+            kind,
+            source: src,
+            offset,
+            what: what.into(),
+        });
+    }
+
+    /// The frontmatter's `allowed-tools` as written (string or list), if any.
+    pub fn allowed_tools(&self) -> Option<Vec<String>> {
+        let root = self.doc?.root()?;
+        let v = root.get("allowed-tools")?;
+        if let Some(s) = v.as_str() {
+            return Some(crate::rules::fields::split_tools(s));
+        }
+        match &v.kind {
+            crate::parse::yaml::NodeKind::Seq { items, .. } => Some(
+                items
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// Runs every security family over one skill.
+pub fn analyze(scx: &mut SecCx<'_, '_>) {
+    unicode::check(scx);
+    patterns::check(scx);
+    injection::check(scx);
+    execution::check(scx);
+    obfuscation::check(scx);
+    secrets::check(scx);
+    packaging::check(scx);
+    permissions::check(scx);
+    // Correlation runs last: it reads the signals every other family recorded.
+    exfiltration::check(scx);
+}

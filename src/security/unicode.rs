@@ -1,0 +1,8 @@
+//! Security family: unicode (see `security` module docs).
+
+use super::SecCx;
+
+/// Rule ids this module emits.
+pub const RULES: &[&str] = &[];
+
+pub fn check(_scx: &mut SecCx<'_, '_>) {}

@@ -1,0 +1,75 @@
+//! Data rules: every `examples` entry of a rule with a `match:` block must match,
+//! and no `negative_examples` entry may. Each example is placed in a one-file skill
+//! (as the body of `SKILL.md`, or as the file it names) and scanned end to end, so
+//! regions (code blocks, comments, prose), keyword gates and context all apply.
+
+use std::fs;
+
+use skillguard::catalog;
+use skillguard::discover::Mode;
+use skillguard::scan::{ScanOptions, scan};
+
+const DESC: &str = "Summarise expense reports. Use when the user asks for an expense summary.";
+
+/// Scans a skill made of `file` holding `text`; returns the rule ids found.
+fn rules_found(file: &str, text: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("example-skill");
+    fs::create_dir_all(&skill).unwrap();
+    let entry = if file == "SKILL.md" {
+        format!("---\nname: example-skill\ndescription: {DESC}\n---\n{text}\n")
+    } else {
+        let p = skill.join(file);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, text).unwrap();
+        format!("---\nname: example-skill\ndescription: {DESC}\n---\n# Example\n\nRun `{file}`.\n")
+    };
+    fs::write(skill.join("SKILL.md"), entry).unwrap();
+    let r = scan(Mode::Path, dir.path(), &ScanOptions::default()).unwrap();
+    r.findings.iter().map(|f| f.rule_id.to_owned()).collect()
+}
+
+#[test]
+fn data_rules_match_their_examples_and_not_their_negative_examples() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for m in catalog::all() {
+        if m.matcher.is_none() {
+            continue;
+        }
+        n += 1;
+        if m.examples.is_empty() || m.negative_examples.is_empty() {
+            failures.push(format!(
+                "{}: a data rule needs `examples` and `negative_examples`",
+                m.id
+            ));
+        }
+        for ex in &m.examples {
+            let (file, text) = ex.parts();
+            let found = rules_found(file, text);
+            if !found.iter().any(|r| r == m.id) {
+                failures.push(format!(
+                    "{}: example in {file} did not match:\n{text}\n(found: {found:?})",
+                    m.id
+                ));
+            }
+        }
+        for ex in &m.negative_examples {
+            let (file, text) = ex.parts();
+            let found = rules_found(file, text);
+            if found.iter().any(|r| r == m.id) {
+                failures.push(format!(
+                    "{}: negative example in {file} matched:\n{text}",
+                    m.id
+                ));
+            }
+        }
+    }
+    assert!(n > 0 || failures.is_empty());
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

@@ -1,8 +1,79 @@
-//! Security family: exfiltration (see `security` module docs).
+//! Data exfiltration: correlation of weak signals recorded by the data rules
+//! (`credential-store-access`, `environment-dump`, `network-send`,
+//! `exfiltration-endpoint`, `prompt-injection-exfiltration-request`,
+//! `prompt-injection-concealment`). Each signal alone is low or medium; a
+//! credential read **and** a send in the same skill is high, critical when both
+//! sit in the same file or the skill also asks for concealment.
 
-use super::SecCx;
+use super::{SecCx, SignalKind};
+use crate::finding::{Location, Severity};
+
+pub const CREDENTIAL_EXFILTRATION: &str = "credential-exfiltration";
 
 /// Rule ids this module emits.
-pub const RULES: &[&str] = &[];
+pub const RULES: &[&str] = &[CREDENTIAL_EXFILTRATION];
 
-pub fn check(_scx: &mut SecCx<'_, '_>) {}
+pub fn check(scx: &mut SecCx<'_, '_>) {
+    let reads: Vec<_> = scx
+        .signals
+        .iter()
+        .filter(|s| matches!(s.kind, SignalKind::CredentialRead | SignalKind::EnvDump))
+        .cloned()
+        .collect();
+    let sends: Vec<_> = scx
+        .signals
+        .iter()
+        .filter(|s| matches!(s.kind, SignalKind::NetworkSend | SignalKind::ExfilEndpoint))
+        .cloned()
+        .collect();
+    if reads.is_empty() || sends.is_empty() {
+        return;
+    }
+    let concealed = scx.signals.iter().any(|s| s.kind == SignalKind::Conceal);
+    // Prefer a pair in the same file; then the first read and first send.
+    let pair = reads
+        .iter()
+        .find_map(|r| sends.iter().find(|s| s.source == r.source).map(|s| (r, s)))
+        .or_else(|| Some((&reads[0], &sends[0])));
+    let Some((read, send)) = pair else { return };
+    let same_file = read.source == send.source;
+    let credential = read.kind == SignalKind::CredentialRead;
+    let severity = if (same_file && credential) || concealed {
+        Severity::Critical
+    } else {
+        Severity::High
+    };
+    let what_read = if credential {
+        "reads credentials"
+    } else {
+        "dumps the environment (which holds tokens and keys)"
+    };
+    let (rs, ss) = (&scx.sources[read.source], &scx.sources[send.source]);
+    let (rl, rc) = rs.pos(read.offset);
+    let where_read = Location::at(rs.rel.clone(), rl, rc);
+    let conceal_note = if concealed {
+        " It also tells the model to hide what it does from the user."
+    } else {
+        ""
+    };
+    let msg = format!(
+        "the skill {what_read} (`{}` at {}:{rl}) and sends data out (`{}`){}.{conceal_note} Together that is credential exfiltration. Remove the credential read or the send; a skill that needs a credential should take it from the user explicitly.",
+        read.what,
+        rs.path,
+        send.what,
+        if same_file { " in the same file" } else { "" },
+    );
+    let anchor = format!("{}|{}", read.what, send.what);
+    let (sl, sc) = ss.pos(send.offset);
+    let loc = Location::at(ss.rel.clone(), sl, sc);
+    scx.cx.emit_related(
+        CREDENTIAL_EXFILTRATION,
+        msg,
+        loc,
+        &format!("{}:{anchor}", ss.path),
+        vec![(where_read, "the credential read".to_owned())],
+    );
+    if let Some(f) = scx.cx.findings.last_mut() {
+        f.severity = severity;
+    }
+}

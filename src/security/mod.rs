@@ -229,8 +229,10 @@ pub enum SignalKind {
     CredentialRead,
     /// A dump of the environment.
     EnvDump,
-    /// A network send (POST, upload, socket) or an exfiltration endpoint.
+    /// A network send (POST, upload, socket).
     NetworkSend,
+    /// A known exfiltration endpoint (webhook catcher, paste site, tunnel, raw IP).
+    ExfilEndpoint,
     /// Remote content fetched (download).
     Fetch,
     /// Execution of a string or downloaded content.

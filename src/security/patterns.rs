@@ -54,6 +54,7 @@ pub fn parse_signal(s: &str) -> Option<SignalKind> {
         "credential-read" => SignalKind::CredentialRead,
         "env-dump" => SignalKind::EnvDump,
         "network-send" => SignalKind::NetworkSend,
+        "exfil-endpoint" => SignalKind::ExfilEndpoint,
         "fetch" => SignalKind::Fetch,
         "exec" => SignalKind::Exec,
         "conceal" => SignalKind::Conceal,
@@ -287,6 +288,36 @@ impl Compiled {
     }
 }
 
+/// Does rule `id` match `text` placed in `file` (a path inside a skill; `SKILL.md`
+/// texts are placed after a minimal frontmatter)? For `examples` tests and tools.
+pub fn matches_example(id: &str, file: &str, text: &str) -> Option<bool> {
+    let c = compiled();
+    let ri = c.index_of(id)?;
+    let is_entry = file == "SKILL.md";
+    let full = if is_entry {
+        format!("---\nname: example\ndescription: An example.\n---\n{text}\n")
+    } else {
+        text.to_owned()
+    };
+    let lang = if is_entry {
+        Lang::Markdown
+    } else {
+        Lang::of_path(file, full.as_bytes())
+    };
+    let src = Source {
+        path: file,
+        rel: file.to_owned(),
+        kind: crate::inventory::FileKind::Text,
+        lang,
+        executable: false,
+        regions: super::regions::split(&full, lang, is_entry),
+        lines: crate::text::LineIndex::new(&full),
+        text: std::borrow::Cow::Borrowed(&full),
+        is_entry,
+    };
+    Some(c.gated(&src.text)[ri] && !c.hits_of(ri, &src).is_empty())
+}
+
 /// Words that, before a hit in the same sentence, make it a prohibition, a warning
 /// or a quotation rather than an instruction.
 const FORBID: &[&str] = &[
@@ -362,6 +393,20 @@ pub fn is_example_or_forbidden(text: &str, start: usize, end: usize) -> bool {
         || line_lower.trim_start().starts_with("> ")
 }
 
+/// Does text at `offset` act, rather than document? Scripts, data files, runnable
+/// code blocks and the entry file's instructions do; reference documents (other
+/// Markdown files) and unlabelled or non-code blocks are documentation. Only live
+/// text feeds correlation signals.
+pub fn is_live(src: &Source<'_>, offset: usize) -> bool {
+    if src.lang == Lang::Markdown && !src.is_entry {
+        return false;
+    }
+    match src.region_at(offset).map(|r| r.kind) {
+        Some(RegionKind::Code { runnable, .. }) => runnable,
+        Some(_) | None => true,
+    }
+}
+
 /// A short, printable excerpt of a hit.
 pub fn excerpt(text: &str, start: usize, end: usize) -> String {
     let s = &text[start..end];
@@ -380,7 +425,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     }
     for (si, h, ex) in emits {
         let rule = &c.rules[h.rule];
-        if let Some(sig) = rule.signal {
+        if let Some(sig) = rule.signal
+            && is_live(&scx.sources[si], h.start)
+        {
             scx.signal(sig, si, h.start, ex.clone());
         }
         if rule.silent {
@@ -402,6 +449,14 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             format!("{}{where_}: `{ex}`. {}", rule.message, rule.fix),
             &format!("{}:{ex}", rule.id),
         );
+        // An injection phrase hidden from rendered views is two pieces of evidence.
+        if region == Some(RegionKind::Comment)
+            && let Some(f) = scx.cx.findings.last_mut()
+            && f.category == "security/prompt-injection"
+            && f.severity < crate::finding::Severity::High
+        {
+            f.severity = crate::finding::Severity::High;
+        }
     }
 }
 

@@ -179,13 +179,13 @@ fn split_markdown(text: &str, is_entry: bool) -> Vec<Region> {
         if let Some((c, n, info)) = fence_open(line) {
             push(&mut out, prose_start, abs, RegionKind::Prose);
             let load_time = c == b'`' && info.starts_with('!');
-            let lang = Lang::of_info(info);
-            let runnable = load_time || lang.is_code() || info.is_empty();
-            let lang = if info.trim_start_matches('!').trim().is_empty() {
+            // An unlabelled block is output or an example unless it is a load-time block.
+            let lang = if load_time && info.trim_start_matches('!').trim().is_empty() {
                 Lang::Shell
             } else {
-                lang
+                Lang::of_info(info)
             };
+            let runnable = load_time || lang.is_code();
             fence = Some((
                 c,
                 n,

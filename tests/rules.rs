@@ -111,6 +111,10 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),
     (
+        "dynamic-code-evaluation",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
         "privilege-escalation",
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),

@@ -25,14 +25,13 @@ pub const RULES: &[&str] = &[
 ];
 
 static INLINE_BANG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)(^|[\s(>*_])!`([^`\n]+)`").unwrap());
+    LazyLock::new(|| super::patterns::re(r"(?m)(^|[\s(>*_])!`([^`\n]+)`"));
 
 /// Commands whose presence makes a load-time command or a hook dangerous.
 static DANGEROUS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::patterns::re(
         r"(?i)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|nc|ncat|netcat|socat|scp|ssh|base64|eval|exec|python[0-9.]*\s+-c|node\s+-e|perl\s+-e|bash\s+-c|sh\s+-c|powershell|pwsh)\b|/dev/tcp/|\brm\s+-[a-z]*r|\|\s*(ba|z)?sh\b|~/\.(ssh|aws)|\.env\b",
     )
-    .unwrap()
 });
 
 static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -52,12 +51,12 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(curl|wget)\b[^\n]*\s(-o|-O|--output)\s*(\S+)[^\n]*(&&|;)\s*chmod\s+(\+x|[0-7]*[157][0-7]*)\s+\S+[^\n]*(&&|;)\s*(\./|/tmp/|sudo\s+\./)\S*",
     ]
     .iter()
-    .map(|r| Regex::new(r).unwrap())
+    .map(|r| super::patterns::re(r))
     .collect()
 });
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(https?)://([^\s/"'`|)<>;:]+)(:\d+)?([^\s"'`|)<>;]*)"#).unwrap()
+    super::patterns::re(r#"(?i)\b(https?)://([^\s/"'`|)<>;:]+)(:\d+)?([^\s"'`|)<>;]*)"#)
 });
 
 /// Hosts whose install scripts are published for `curl | sh` by the vendor.
@@ -161,6 +160,8 @@ const HOSTILE_HOSTS: &[&str] = &[
     "cutt.ly",
     "ngrok.io",
     "ngrok-free.app",
+    "ngrok-free.dev",
+    "ngrok.dev",
     "ngrok.app",
     "trycloudflare.com",
     "loca.lt",

@@ -20,42 +20,38 @@ pub const RULES: &[&str] = &[HIDDEN_INSTRUCTIONS, WHITESPACE_PADDING];
 
 /// Words addressed to a model, or imperative verbs of agent actions.
 static ADDRESSED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::patterns::re(
         r"(?i)\b(you\s+(must|should|will|are\s+to|need\s+to)|assistant|claude|chatgpt|copilot|gemini|the\s+(ai|agent|model|llm)|ai\s+agent|language\s+model|ignore|disregard|always|never|do\s+not|don't|instead|important|immediately|secretly|silently)\b",
     )
-    .unwrap()
 });
 
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::patterns::re(
         r"(?i)\b(run|execute|send|upload|post|fetch|download|curl|wget|read|open|delete|remove|install|call|invoke|use\s+the\s+\w+\s+tool|tell|reveal|print|output|respond|reply|answer|write|copy|include|add)\b",
     )
-    .unwrap()
 });
 
 /// Tooling comments that are never instructions.
 static TOOLING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::patterns::re(
         r"(?i)^\s*(prettier-ignore|markdownlint|toc|/?(begin|end)\b|vale\b|cspell|spell-checker|eslint|textlint|lint|generated|auto-generated|do not edit|this file is generated|omit in toc|more|section|todo\b|fixme\b|note\b|keep\b|alex\b|@format|region|endregion)",
     )
-    .unwrap()
 });
 
 /// `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`: Markdown comments.
 static LINK_REF_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^ {0,3}\[[^\]\n]+\]:\s*(#|<>|about:blank)\s+["'(](.+)["')]\s*$"#).unwrap()
+    super::patterns::re(r#"(?m)^ {0,3}\[[^\]\n]+\]:\s*(#|<>|about:blank)\s+["'(](.+)["')]\s*$"#)
 });
 
 /// Text that names the model or the conversation it runs in.
 static TO_MODEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::patterns::re(
         r"(?i)\b(assistant|claude|the\s+(ai|agent|model|llm)|ai\s+agent|ignore\s+(all|previous|prior)|system\s+prompt)\b",
     )
-    .unwrap()
 });
 
 static DETAILS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?is)<details(\s[^>]*)?>(.*?)</details>").unwrap());
+    LazyLock::new(|| super::patterns::re(r"(?is)<details(\s[^>]*)?>(.*?)</details>"));
 
 /// Does hidden text read like an instruction to the agent?
 fn instruction_like(text: &str) -> bool {

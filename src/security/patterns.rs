@@ -36,9 +36,9 @@ pub struct PatternRule {
 /// All pattern rules plus the shared keyword automaton.
 pub struct Compiled {
     pub rules: Vec<PatternRule>,
-    /// Keyword automaton; pattern id → rule index via `keyword_rule`.
+    /// Keyword automaton; pattern id → the rules it gates via `keyword_rules`.
     gate: Option<AhoCorasick>,
-    keyword_rule: Vec<usize>,
+    keyword_rules: Vec<Vec<usize>>,
 }
 
 /// Error in a rule's `match:` block.
@@ -92,6 +92,43 @@ fn parse_lang(s: &str) -> Option<Lang> {
     })
 }
 
+/// Rewrites `\b` as the ASCII word boundary `(?-u:\b)`. A Unicode word boundary
+/// makes the lazy DFA give up on any non-ASCII text and fall back to a much slower
+/// engine; every pattern here anchors on ASCII words, so nothing is lost.
+pub fn ascii_word_boundaries(re: &str) -> String {
+    let mut out = String::with_capacity(re.len() + 16);
+    let mut chars = re.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('b') => out.push_str("(?-u:\\b)"),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Can a reported match of keyword `m` hide an occurrence of keyword `b`? When `m`
+/// contains `b`, or a proper suffix of `m` is a proper prefix of `b` (or `m == b`).
+fn hides(m: &str, b: &str) -> bool {
+    m.contains(b)
+        || (1..m.len().min(b.len())).any(|n| {
+            m.is_char_boundary(m.len() - n) && b.is_char_boundary(n) && m[m.len() - n..] == b[..n]
+        })
+}
+
+/// Compiles a built-in regex with ASCII word boundaries (panics on a bad literal: a bug).
+pub fn re(pattern: &str) -> Regex {
+    Regex::new(&ascii_word_boundaries(pattern)).expect("built-in regex")
+}
+
 /// Compiles one rule's `match:` block.
 pub fn compile(
     id: &'static str,
@@ -115,7 +152,7 @@ pub fn compile(
         langs.push(parse_lang(l).ok_or_else(|| err(format!("unknown language `{l}`")))?);
     }
     let build = |src: &String| {
-        regex::RegexBuilder::new(src)
+        regex::RegexBuilder::new(&ascii_word_boundaries(src))
             .size_limit(8 << 20)
             .build()
             .map_err(|e| err(format!("regex `{src}`: {e}")))
@@ -158,24 +195,43 @@ pub fn compile(
 /// Compiles every data rule of the catalog.
 pub fn compile_all() -> Result<Compiled, PatternError> {
     let mut rules = Vec::new();
-    let mut words = Vec::new();
-    let mut keyword_rule = Vec::new();
+    let mut by_word: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for m in catalog::all() {
         let Some(spec) = &m.matcher else { continue };
         let r = compile(m.id, m.fix, m.title, spec)?;
         for k in &spec.keywords {
-            words.push(k.to_ascii_lowercase());
-            keyword_rule.push(rules.len());
+            by_word
+                .entry(k.to_ascii_lowercase())
+                .or_default()
+                .push(rules.len());
         }
         rules.push(r);
     }
+    let words: Vec<String> = by_word.keys().cloned().collect();
+    // The gate reports non-overlapping matches (fast); a keyword hidden inside or
+    // behind a reported one must still gate its rules, so every keyword also gates
+    // the rules of each keyword it contains or whose start overlaps its end.
+    let keyword_rules: Vec<Vec<usize>> = words
+        .iter()
+        .map(|m| {
+            let mut v: Vec<usize> = Vec::new();
+            for (b, rs) in &by_word {
+                if hides(m, b) {
+                    v.extend(rs);
+                }
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
     let gate = if words.is_empty() {
         None
     } else {
         Some(
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
-                .match_kind(MatchKind::Standard)
+                .match_kind(MatchKind::LeftmostLongest)
                 .build(&words)
                 .map_err(|e| PatternError {
                     id: "(keywords)".into(),
@@ -186,7 +242,7 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     Ok(Compiled {
         rules,
         gate,
-        keyword_rule,
+        keyword_rules,
     })
 }
 
@@ -220,8 +276,22 @@ impl Compiled {
     pub fn gated(&self, text: &str) -> Vec<bool> {
         let mut on: Vec<bool> = self.rules.iter().map(|r| r.ungated).collect();
         if let Some(ac) = &self.gate {
-            for m in ac.find_overlapping_iter(text) {
-                on[self.keyword_rule[m.pattern().as_usize()]] = true;
+            let mut left = on.iter().filter(|x| !**x).count();
+            let mut seen = vec![false; self.keyword_rules.len()];
+            'search: for m in ac.find_iter(text) {
+                let k = m.pattern().as_usize();
+                if std::mem::replace(&mut seen[k], true) {
+                    continue;
+                }
+                for &r in &self.keyword_rules[k] {
+                    if !on[r] {
+                        on[r] = true;
+                        left -= 1;
+                        if left == 0 {
+                            break 'search;
+                        }
+                    }
+                }
             }
         }
         on
@@ -463,6 +533,20 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gate_sees_keywords_hidden_by_longer_or_overlapping_ones() {
+        assert!(hides("environ", "env"));
+        assert!(hides("curl ", " |"));
+        assert!(hides("abc", "cde"));
+        assert!(!hides("abc", "xyz"));
+        assert!(hides("env", "env"));
+    }
+
+    #[test]
+    fn word_boundaries_become_ascii() {
+        assert_eq!(ascii_word_boundaries(r"\bx\\b\B"), r"(?-u:\b)x\\b\B");
+    }
 
     #[test]
     fn every_data_rule_compiles() {

@@ -333,6 +333,14 @@ pub struct CommonArgs {
     /// Exit 1 when a pin, the ledger or skills-lock.json shows drift, whatever else is found.
     #[arg(long, help_heading = "Gate")]
     pub fail_on_drift: bool,
+    /// Exit 1 when the scan's Skill Security Index or any skill's is below N (0-100);
+    /// a skill that could not be scored also fails. See docs/security-index.md.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=100), help_heading = "Gate")]
+    pub fail_under_index: Option<u8>,
+    /// Disclosure trace (JSON list of load_skill / read_skill_resource / run_skill_script
+    /// calls) for the index's efficiency axis; without it that axis is not measured.
+    #[arg(long, value_name = "FILE", help_heading = "Index")]
+    pub trace: Option<PathBuf>,
     #[command(flatten)]
     pub hashing: HashArgs,
 }
@@ -387,6 +395,9 @@ pub enum Error {
     Pin(#[from] crate::baseline::pin::PinError),
     #[error(transparent)]
     Import(#[from] crate::baseline::import::ImportError),
+    /// An unreadable or malformed `--trace` file (the message names it).
+    #[error("{0}")]
+    Trace(String),
 }
 
 impl CommonArgs {
@@ -542,6 +553,7 @@ pub fn write_atomic(
 
 fn emit_report(
     result: &ScanResult,
+    index: std::sync::Arc<crate::index::Report>,
     common: &CommonArgs,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
@@ -562,9 +574,13 @@ fn emit_report(
     } else {
         result
     };
+    let index_fails = common
+        .fail_under_index
+        .is_some_and(|n| index.fails_under(f64::from(n)));
     let opts = RenderOptions {
         color: common.color(),
         fail_on: threshold,
+        index: Some(index),
     };
     match &common.output {
         Some(path) => {
@@ -615,7 +631,8 @@ fn emit_report(
             && result
                 .findings
                 .iter()
-                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)));
+                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
+        || index_fails;
     Ok(if failing {
         ExitStatus::Findings
     } else {
@@ -694,6 +711,11 @@ fn scan_with_baselines(
             &["--baseline-note has no effect without --write-baseline or --save-manifest-baseline; ignored".into()],
         )?;
     }
+    // A bad trace is a usage error before anything is scanned.
+    let trace = match &common.trace {
+        Some(p) => Some(crate::index::read_trace(p).map_err(Error::Trace)?),
+        None => None,
+    };
     let args = common.baseline();
     let mut cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
@@ -709,13 +731,18 @@ fn scan_with_baselines(
     let mut result = scan::scan(mode, target, &opts)?;
     let notes = crate::baseline::before_report(&mut result, &args, &cx)?;
     note(stderr, common.quiet, &notes)?;
+    // The index is computed after the drift findings were added, on the full result
+    // (never the --quiet view).
+    let mut index = crate::index::for_result(&result, trace.as_ref());
+    index.fail_under = common.fail_under_index.map(f64::from);
+    let index = std::sync::Arc::new(index);
     // The snapshot and pin are written while the report renders (both only read the result);
     // their notes follow the report, and a failed write still ends the run with exit 2.
     let writes = args.write || args.save_pin.is_some();
     let (status, after) = std::thread::scope(|sc| {
         let worker =
             writes.then(|| sc.spawn(|| crate::baseline::after_report(&result, target, &args, &cx)));
-        let status = emit_report(&result, common, stdout, stderr);
+        let status = emit_report(&result, index, common, stdout, stderr);
         let after = match worker {
             Some(h) => h.join().unwrap_or_else(|_| {
                 Err(crate::baseline::BaselineError::Other(

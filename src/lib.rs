@@ -4,7 +4,8 @@
 //! Pipeline: [`discover`] plans and walks the tree in parallel, [`analyze`]
 //! reads, hashes and parses each skill (in parallel, panics contained), the
 //! [`rules`] produce [`finding::Finding`]s whose metadata comes from the
-//! compiled-in [`catalog`], and [`report`] renders the [`scan::ScanResult`].
+//! compiled-in [`catalog`], [`index`] scores each skill and the scan, and
+//! [`report`] renders the [`scan::ScanResult`].
 #![forbid(unsafe_code)]
 
 pub mod analyze;
@@ -15,6 +16,7 @@ pub mod conventions;
 pub mod discover;
 pub mod finding;
 pub mod hash;
+pub mod index;
 pub mod inventory;
 pub mod loaders;
 pub mod parse;

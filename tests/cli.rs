@@ -225,6 +225,16 @@ fn sarif_validates_against_the_2_1_0_schema() {
     for target in [
         vec!["scan", "--repo", "fixtures/demo"],
         vec!["scan", "fixtures/demo/.github/skills"],
+        // With a disclosure trace and a gate: the index properties stay valid SARIF.
+        vec![
+            "scan",
+            "--repo",
+            "fixtures/demo",
+            "--trace",
+            "fixtures/index/demo-trace.json",
+            "--fail-under-index",
+            "90",
+        ],
     ] {
         let mut args = target.clone();
         args.extend(["--format", "sarif"]);

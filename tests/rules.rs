@@ -22,6 +22,7 @@ use skillguard::discover::{Mode, WalkOptions};
 use skillguard::finding::Finding;
 use skillguard::rules::ids;
 use skillguard::scan::{ScanOptions, ScanResult, scan};
+use skillguard::security::packaging;
 
 /// Rules whose fixtures are generated at test time; each has a test below and
 /// a `README.md` in its fixture folder.
@@ -35,6 +36,7 @@ const GENERATED: &[&str] = &[
     ids::PATH_UNREADABLE,
     ids::SPECIAL_FILE,
     ids::WALK_LIMIT_REACHED,
+    packaging::EXECUTABLE_NON_SCRIPT,
 ];
 
 /// Rules whose findings point into the text of the skill file: they must
@@ -120,11 +122,28 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
     ),
     // `---` inside a value (the look-alike's point) is where skills-ref cuts the frontmatter.
     (ids::FRONTMATTER_UNCLOSED, &[ids::LOADER_DIFFERENTIAL]),
+    // The look-alike's point is a U+FEFF inside the text (not a BOM), which the hidden-Unicode
+    // family reports as an invisible character.
+    (ids::FRONTMATTER_BOM, &["invisible-character"]),
     // Identical copies in two convention folders: one shadows the other (informational).
     (ids::CROSS_LOCATION_CONTENT_DRIFT, &[ids::SKILL_SHADOWED]),
     (
         ids::FRONTMATTER_MULTIPLE_DOCUMENTS,
         &[ids::SKILL_EXCLUDED_BY_HARNESS, ids::LOADER_DIFFERENTIAL],
+    ),
+    // The look-alike links inside the scanned root but out of the skill folder.
+    (
+        ids::SYMLINK_ESCAPES_ROOT,
+        &[packaging::SYMLINK_ESCAPES_SKILL],
+    ),
+    // Bytecode look-alikes ship the `.py` source, which is a script.
+    (
+        packaging::BYTECODE_WITHOUT_SOURCE,
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
+        packaging::BYTECODE_SOURCE_MISMATCH,
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),
 ];
 
@@ -890,6 +909,47 @@ fn skill_filename_noncanonical_case_pair() {
             .iter()
             .any(|f| f.location.path == "expense-report/skill.md"),
         "no finding for skill.md beside SKILL.md:\n{}",
+        describe_all(&r.findings)
+    );
+}
+
+/// The executable bit does not survive every checkout, so this fixture is generated.
+#[cfg(unix)]
+#[test]
+fn executable_non_script() {
+    use std::os::unix::fs::PermissionsExt;
+    let chmod = |p: &Path, mode: u32| {
+        fs::set_permissions(p, fs::Permissions::from_mode(mode)).expect("chmod");
+    };
+    let bad = tempdir();
+    let d = skill(bad.path(), "expense-report");
+    write(
+        &d.join("references/rates.csv"),
+        "category,rate\nmileage,0.30\n",
+    );
+    chmod(&d.join("references/rates.csv"), 0o755);
+    let r = scan_path(bad.path());
+    assert!(
+        with_rule(&r, packaging::EXECUTABLE_NON_SCRIPT)
+            .iter()
+            .any(|f| f.location.path == "expense-report/references/rates.csv"),
+        "no finding for a 0755 CSV:\n{}",
+        describe_all(&r.findings)
+    );
+    // Look-alike: an executable script and a 0644 CSV.
+    let good = tempdir();
+    let d = skill(good.path(), "expense-report");
+    write(
+        &d.join("references/rates.csv"),
+        "category,rate\nmileage,0.30\n",
+    );
+    chmod(&d.join("references/rates.csv"), 0o644);
+    write(&d.join("scripts/total"), "#!/bin/sh\necho total\n");
+    chmod(&d.join("scripts/total"), 0o755);
+    let r = scan_path(good.path());
+    assert!(
+        !has(&r, packaging::EXECUTABLE_NON_SCRIPT),
+        "{}",
         describe_all(&r.findings)
     );
 }

@@ -72,6 +72,7 @@ fn write_finding(out: &mut dyn Write, p: &Paint, f: &Finding) -> io::Result<()> 
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let p = Paint { on: opts.color };
+    let index = opts.index_for(r);
     let excluded = r.artifacts.iter().filter(|a| a.excluded).count();
     writeln!(
         out,
@@ -170,6 +171,9 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 writeln!(out, "  {}", p.dim(&sanitize_line(&line)))?;
             }
         }
+        if let Some(i) = index.skills.get(&a.path) {
+            writeln!(out, "  index: {}", crate::index::Report::short(i))?;
+        }
         if fs.is_empty() {
             writeln!(out, "  {}", p.dim("no findings"))?;
         }
@@ -238,6 +242,12 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             ))
         )?;
     }
+    writeln!(
+        out,
+        "index: {}{}",
+        index.scan.explanation,
+        gate_note(&index)
+    )?;
     let counts = r.counts();
     let per: Vec<String> = Severity::ALL
         .iter()
@@ -263,4 +273,23 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         )?;
     }
     Ok(())
+}
+
+/// `; --fail-under-index 70: the scan and 2 skill(s) below`, when a threshold was given.
+pub(crate) fn gate_note(index: &crate::index::Report) -> String {
+    let Some(n) = index.fail_under else {
+        return String::new();
+    };
+    let below = index.below(n).len();
+    let scan = index.scan.score.is_some_and(|s| s < n);
+    let what = match (scan, below) {
+        (false, 0) => "nothing below".to_owned(),
+        (true, 0) => "the scan is below".to_owned(),
+        (false, b) => format!("{b} skill(s) below"),
+        (true, b) => format!("the scan and {b} skill(s) below"),
+    };
+    format!(
+        "; --fail-under-index {}: {what}",
+        crate::index::fmt_score(n)
+    )
 }

@@ -22,11 +22,24 @@ struct Doc<'a> {
     target: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     fail_on: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fail_under_index: Option<f64>,
     summary: Summary,
+    /// The scan's Skill Security Index.
+    index: crate::index::ScanIndex<'a>,
     coverage: CoverageDto<'a>,
     repositories: &'a [RepoSummary],
-    skills: &'a [Artifact],
+    skills: Vec<SkillDto<'a>>,
     findings: Vec<FindingDto<'a>>,
+}
+
+/// A skill of the inventory with its index.
+#[derive(Serialize)]
+struct SkillDto<'a> {
+    #[serde(flatten)]
+    artifact: &'a Artifact,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<&'a crate::index::Index>,
 }
 
 #[derive(Serialize)]
@@ -122,6 +135,7 @@ fn finding_dto(f: &Finding) -> FindingDto<'_> {
 }
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let index = opts.index_for(r);
     let doc = Doc {
         version: JSON_VERSION,
         tool: Tool {
@@ -131,6 +145,8 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         mode: r.mode.as_str(),
         target: &r.target,
         fail_on: opts.fail_on.map(|s| s.as_str()),
+        fail_under_index: index.fail_under,
+        index: index.scan_dto(),
         summary: Summary {
             findings: r.findings.len(),
             counts: r.counts(),
@@ -141,7 +157,14 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         },
         coverage: (&r.coverage).into(),
         repositories: &r.repos,
-        skills: &r.artifacts,
+        skills: r
+            .artifacts
+            .iter()
+            .map(|a| SkillDto {
+                artifact: a,
+                index: index.skills.get(&a.path),
+            })
+            .collect(),
         findings: r.findings.iter().map(finding_dto).collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;

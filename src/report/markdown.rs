@@ -67,6 +67,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     }
     writeln!(out)?;
     writeln!(out)?;
+    write_index(r, opts, out)?;
 
     if r.findings.is_empty() {
         writeln!(out, "No findings — every scanned skill is clean.")?;
@@ -195,5 +196,54 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             )?;
         }
     }
+    Ok(())
+}
+
+fn write_index(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    use crate::index::fmt_score;
+    let index = opts.index_for(r);
+    let cell = |v: Option<f64>| v.map(fmt_score).unwrap_or_else(|| "not measured".into());
+    writeln!(out, "### Skill Security Index")?;
+    writeln!(out)?;
+    let head = match (index.scan.score, index.scan.grade) {
+        (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
+        _ => "not scored".into(),
+    };
+    // The explanation and the gate note are skillguard's own text (numbers and fixed
+    // words, never scanned content), so they need no escaping.
+    writeln!(
+        out,
+        "**Scan: {head}** — {}{}",
+        index.scan.explanation,
+        super::console::gate_note(&index)
+    )?;
+    writeln!(out)?;
+    if r.artifacts.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "| Skill | Path | Index | Grade | Compliance | Security | Efficiency |"
+    )?;
+    writeln!(out, "|---|---|---:|---|---:|---:|---:|")?;
+    for a in &r.artifacts {
+        let Some(i) = index.skills.get(&a.path) else {
+            continue;
+        };
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            escape_markdown(&a.name),
+            escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
+            i.score
+                .map(fmt_score)
+                .unwrap_or_else(|| "not scored".into()),
+            i.grade.unwrap_or("—"),
+            cell(i.axes.compliance),
+            cell(i.axes.security),
+            cell(i.axes.efficiency),
+        )?;
+    }
+    writeln!(out)?;
     Ok(())
 }

@@ -27,6 +27,18 @@ pub struct RenderOptions {
     pub color: bool,
     /// The `--fail-on` threshold, shown in summaries.
     pub fail_on: Option<Severity>,
+    /// The Skill Security Index computed by the caller (after drift findings were
+    /// added, with the disclosure trace); computed without a trace when absent.
+    pub index: Option<std::sync::Arc<crate::index::Report>>,
+}
+
+impl RenderOptions {
+    /// The index to show: the caller's, or one computed from `result` without a trace.
+    pub fn index_for(&self, result: &ScanResult) -> std::sync::Arc<crate::index::Report> {
+        self.index
+            .clone()
+            .unwrap_or_else(|| std::sync::Arc::new(crate::index::for_result(result, None)))
+    }
 }
 
 /// Renders `result` in `format`.

@@ -166,7 +166,20 @@ fn result_json(f: &Finding) -> Value {
     r
 }
 
-pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let index = opts.index_for(r);
+    let skill_indices: Vec<Value> = r
+        .artifacts
+        .iter()
+        .filter_map(|a| {
+            let i = index.skills.get(&a.path)?;
+            let mut v = json!({ "path": a.path, "name": a.name });
+            if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i)) {
+                m.extend(iv);
+            }
+            Some(v)
+        })
+        .collect();
     let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
     // Provenance (skills-lock.json) of the skill each result belongs to.
     let provenance: std::collections::BTreeMap<&str, String> = r
@@ -202,6 +215,8 @@ pub fn render(r: &ScanResult, _opts: &RenderOptions, out: &mut dyn Write) -> io:
                 "mode": r.mode.as_str(),
                 "skills": r.artifacts.len(),
                 "silentlyExcluded": r.coverage.silently_excluded_count,
+                "securityIndex": index.scan_dto(),
+                "skillIndices": skill_indices,
             },
         } ],
     });

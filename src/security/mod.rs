@@ -21,6 +21,8 @@
 //! are code in the family's module. Severity follows certainty: high and critical only
 //! for byte-certain or correlated evidence.
 
+pub mod archive;
+pub mod decode;
 pub mod execution;
 pub mod exfiltration;
 pub mod injection;
@@ -28,6 +30,7 @@ pub mod obfuscation;
 pub mod packaging;
 pub mod patterns;
 pub mod permissions;
+pub mod pyc;
 pub mod regions;
 pub mod secrets;
 pub mod unicode;

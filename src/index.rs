@@ -1,0 +1,1113 @@
+//! Skill Security Index (SSI): a 0–100 score with a letter grade per skill and
+//! per scan, from up to three axes — compliance, security and (with a
+//! disclosure trace) efficiency. Axes that were not measured are excluded from
+//! the mean and named in the explanation; they are never assumed perfect.
+//!
+//! The formula, penalties, bands and worked examples are in
+//! `docs/security-index.md`; the tests at the bottom port AgentEval's S01–S11.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::finding::{Finding, Severity};
+use crate::rules::ids;
+use crate::scan::ScanResult;
+
+/// Penalty per finding, by severity. A critical finding zeroes its axis.
+pub fn penalty(s: Severity) -> f64 {
+    match s {
+        Severity::Critical => 100.0,
+        Severity::High => 40.0,
+        Severity::Medium => 15.0,
+        Severity::Low => 5.0,
+        Severity::Info => 0.0,
+    }
+}
+
+/// Drift findings: they count toward the security axis (a skill that changed
+/// after it was vetted is unreviewed content), whatever their category.
+pub const SECURITY_DRIFT_RULES: &[&str] = &[
+    ids::MANIFEST_CHANGED_SINCE_BASELINE,
+    ids::CHANGED_SINCE_LAST_VETTED,
+    ids::CROSS_LOCATION_CONTENT_DRIFT,
+    ids::PROVENANCE_HASH_MISMATCH,
+];
+
+/// Grade bands: A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 60, F below.
+pub fn grade(score: f64) -> &'static str {
+    if score >= 90.0 {
+        "A"
+    } else if score >= 80.0 {
+        "B"
+    } else if score >= 70.0 {
+        "C"
+    } else if score >= 60.0 {
+        "D"
+    } else {
+        "F"
+    }
+}
+
+/// Which axis a finding penalises, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    Compliance,
+    Security,
+}
+
+/// The axis a finding counts toward: `None` for informational findings and for
+/// `internal-error` (which makes the skill's axes unmeasured instead).
+pub fn axis_of(f: &Finding) -> Option<Axis> {
+    if f.severity == Severity::Info || f.rule_id == ids::INTERNAL_ERROR {
+        return None;
+    }
+    if SECURITY_DRIFT_RULES.contains(&f.rule_id) || f.category.starts_with("security/") {
+        Some(Axis::Security)
+    } else {
+        // compliance, loader, and integrity findings that are not drift.
+        Some(Axis::Compliance)
+    }
+}
+
+/// Rounds to one decimal (what every format shows).
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// `62`, `86.7`: an integer when the one-decimal value is whole.
+pub fn fmt_score(x: f64) -> String {
+    let r = round1(x);
+    if r.fract() == 0.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// Axis values (0–100, one decimal), `null` when not measured.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Axes {
+    pub compliance: Option<f64>,
+    pub security: Option<f64>,
+    pub efficiency: Option<f64>,
+}
+
+/// One index: per skill or for the whole scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Index {
+    /// 0–100 with one decimal; `null` when no axis was measured.
+    pub score: Option<f64>,
+    /// `A`–`F`; `null` with the score.
+    pub grade: Option<&'static str>,
+    pub axes: Axes,
+    /// How many of the three axes went into the score.
+    pub axes_measured: u8,
+    pub explanation: String,
+}
+
+/// An axis value, or why it was not measured.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AxisValue {
+    Measured(f64),
+    NotMeasured(String),
+}
+
+impl AxisValue {
+    fn value(&self) -> Option<f64> {
+        match self {
+            AxisValue::Measured(v) => Some(*v),
+            AxisValue::NotMeasured(_) => None,
+        }
+    }
+}
+
+/// Builds an index from three axis values; `detail` adds a note to each measured axis
+/// (for example "lowest of 8 skills").
+pub fn combine(
+    compliance: &AxisValue,
+    security: &AxisValue,
+    efficiency: &AxisValue,
+    detail: [&str; 3],
+) -> Index {
+    let named = [
+        ("compliance", compliance),
+        ("security", security),
+        ("efficiency", efficiency),
+    ];
+    let mut measured = Vec::new();
+    let mut missing = Vec::new();
+    for ((name, v), d) in named.iter().zip(detail) {
+        match v {
+            AxisValue::Measured(x) => {
+                let d = if d.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{d}]")
+                };
+                measured.push((format!("{name} {}{d}", fmt_score(*x)), *x));
+            }
+            AxisValue::NotMeasured(why) => missing.push(format!("{name} ({why})")),
+        }
+    }
+    let clamp = |v: &AxisValue| v.value().map(|x| round1(x.clamp(0.0, 100.0)));
+    let axes = Axes {
+        compliance: clamp(compliance),
+        security: clamp(security),
+        efficiency: clamp(efficiency),
+    };
+    let n = measured.len() as u8;
+    let score = (n > 0).then(|| {
+        round1(
+            measured
+                .iter()
+                .map(|(_, x)| x.clamp(0.0, 100.0))
+                .sum::<f64>()
+                / f64::from(n),
+        )
+    });
+    let grade = score.map(grade);
+    let not = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; NOT measured: {} — excluded from the mean, never assumed perfect",
+            missing.join(", ")
+        )
+    };
+    let explanation = match score {
+        Some(s) => format!(
+            "Composite {}/100 ({}) from {n}/3 axes ({}){not}",
+            fmt_score(s),
+            grade.unwrap_or("F"),
+            measured
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        None => format!("No axis was measured — nothing to score{not}"),
+    };
+    Index {
+        score,
+        grade,
+        axes,
+        axes_measured: n,
+        explanation,
+    }
+}
+
+/// `clamp(100 − Σ penalty, 0, 100)` over the findings given.
+pub fn axis_score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> f64 {
+    let p: f64 = findings.into_iter().map(|f| penalty(f.severity)).sum();
+    (100.0 - p).clamp(0.0, 100.0)
+}
+
+// ---------------------------------------------------------------------------
+// Disclosure trace and AgentEval's `code_skill_disclosure_efficiency`.
+
+/// A skill tool the efficiency metric observes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkillTool {
+    Load,
+    Read,
+    Run,
+}
+
+/// One observed skill tool call; `skill` is lower-cased, `None` when no name could be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillCall {
+    pub tool: SkillTool,
+    pub skill: Option<String>,
+}
+
+/// A parsed disclosure trace.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    /// Skill tool calls, in order.
+    pub calls: Vec<SkillCall>,
+    /// Other tool calls (ignored by the metric).
+    pub other_calls: usize,
+    /// Ground truth for the selection F1 (lower-cased), when supplied.
+    pub expected: Option<BTreeSet<String>>,
+}
+
+/// Largest trace file read.
+pub const MAX_TRACE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads and parses a trace file. Errors name the file.
+pub fn read_trace(path: &Path) -> Result<Trace, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read disclosure trace {shown}: {e}"))?;
+    if meta.len() > MAX_TRACE_BYTES {
+        return Err(format!(
+            "disclosure trace {shown} is larger than {} MiB",
+            MAX_TRACE_BYTES / (1024 * 1024)
+        ));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read disclosure trace {shown}: {e}"))?;
+    parse_trace(&bytes).map_err(|e| format!("invalid disclosure trace {shown}: {e}"))
+}
+
+fn tool_kind(name: &str) -> Option<SkillTool> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "load_skill" => Some(SkillTool::Load),
+        "read_skill_resource" => Some(SkillTool::Read),
+        "run_skill_script" => Some(SkillTool::Run),
+        _ => None,
+    }
+}
+
+/// The skill name in a call's arguments: the `skillName` key (MAF 1.13) or a
+/// known variant, else — value-based, as AgentEval degrades — the only string
+/// argument of a `load_skill` call.
+fn skill_arg(tool: SkillTool, args: &serde_json::Value) -> Option<String> {
+    let obj = args.as_object()?;
+    for want in ["skillname", "skill_name", "skill", "name"] {
+        if let Some(v) = obj
+            .iter()
+            .find(|(k, _)| k.to_ascii_lowercase() == want)
+            .and_then(|(_, v)| v.as_str())
+        {
+            return Some(v.trim().to_lowercase());
+        }
+    }
+    if tool == SkillTool::Load {
+        let strings: Vec<&str> = obj.values().filter_map(|v| v.as_str()).collect();
+        if let [only] = strings[..] {
+            return Some(only.trim().to_lowercase());
+        }
+    }
+    None
+}
+
+/// Parses a trace: a JSON list of tool calls, or an object `{"calls": [...],
+/// "expected_skills": [...]}`. A call is `{"tool": NAME, "arguments": {...}}`;
+/// `name` for `tool`, `args`/`input` for `arguments`, an OpenAI-style
+/// `{"function": {"name", "arguments"}}` and arguments encoded as a JSON string
+/// are accepted too.
+pub fn parse_trace(bytes: &[u8]) -> Result<Trace, String> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    let (list, expected) = match &v {
+        serde_json::Value::Array(a) => (a, None),
+        serde_json::Value::Object(o) => {
+            let list = o
+                .get("calls")
+                .or_else(|| o.get("tool_calls"))
+                .and_then(|c| c.as_array())
+                .ok_or("expected a JSON list of tool calls, or an object with a `calls` list")?;
+            let expected = match o.get("expected_skills") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(serde_json::Value::Array(e)) => Some(
+                    e.iter()
+                        .map(|s| {
+                            s.as_str()
+                                .map(|s| s.trim().to_lowercase())
+                                .ok_or("`expected_skills` must be a list of skill names")
+                        })
+                        .collect::<Result<BTreeSet<String>, _>>()?,
+                ),
+                Some(_) => return Err("`expected_skills` must be a list of skill names".into()),
+            };
+            (list, expected)
+        }
+        _ => return Err("expected a JSON list of tool calls".into()),
+    };
+    let mut t = Trace {
+        expected,
+        ..Trace::default()
+    };
+    for (i, c) in list.iter().enumerate() {
+        let n = i + 1;
+        let o = c
+            .as_object()
+            .ok_or_else(|| format!("call {n} is not an object"))?;
+        let f = o.get("function").and_then(|f| f.as_object());
+        let name = o
+            .get("tool")
+            .or_else(|| o.get("name"))
+            .or_else(|| f.and_then(|f| f.get("name")))
+            .and_then(|x| x.as_str())
+            .ok_or_else(|| format!("call {n} has no `tool` name"))?;
+        let Some(tool) = tool_kind(name) else {
+            t.other_calls += 1;
+            continue;
+        };
+        let raw = o
+            .get("arguments")
+            .or_else(|| o.get("args"))
+            .or_else(|| o.get("input"))
+            .or_else(|| f.and_then(|f| f.get("arguments")));
+        let args = match raw {
+            Some(serde_json::Value::String(s)) => serde_json::from_str(s)
+                .map_err(|e| format!("call {n}: `arguments` is a string but not JSON: {e}"))?,
+            Some(v) => v.clone(),
+            None => serde_json::Value::Null,
+        };
+        t.calls.push(SkillCall {
+            tool,
+            skill: skill_arg(tool, &args),
+        });
+    }
+    Ok(t)
+}
+
+/// The efficiency metric's parts, for the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Efficiency {
+    /// `100 × order_validity × load_precision × selection_f1`, one decimal.
+    pub score: f64,
+    pub order_validity: f64,
+    pub load_precision: f64,
+    /// Three or more distinct skills loaded and nothing read or run (× 0.7).
+    pub load_storm: bool,
+    /// `null` without `expected_skills` (neutral 1.0 in the product).
+    pub selection_f1: Option<f64>,
+    pub load_calls: usize,
+    pub read_calls: usize,
+    pub run_calls: usize,
+    pub other_calls: usize,
+}
+
+fn r3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// AgentEval's `code_skill_disclosure_efficiency` over a whole trace. Unlike
+/// AgentEval (100, "nothing to measure"), a trace without skill tool calls is not
+/// measured — unless expected skills were given, which then all were missed (0).
+pub fn trace_efficiency(t: &Trace) -> Result<Efficiency, String> {
+    let count = |k: SkillTool| t.calls.iter().filter(|c| c.tool == k).count();
+    let (loads, reads, runs) = (
+        count(SkillTool::Load),
+        count(SkillTool::Read),
+        count(SkillTool::Run),
+    );
+    let expected_nonempty = t.expected.as_ref().is_some_and(|e| !e.is_empty());
+    if t.calls.is_empty() && !expected_nonempty {
+        return Err(
+            "the disclosure trace has no load_skill, read_skill_resource or run_skill_script call"
+                .into(),
+        );
+    }
+    // Order validity: a read/run needs an earlier load of the same skill (an
+    // unknown name is satisfied by any earlier load).
+    let mut loaded: BTreeSet<Option<&str>> = BTreeSet::new();
+    let mut any_load = false;
+    let mut orphaned = 0usize;
+    for c in &t.calls {
+        match c.tool {
+            SkillTool::Load => {
+                any_load = true;
+                loaded.insert(c.skill.as_deref());
+            }
+            SkillTool::Read | SkillTool::Run => {
+                let ok = match c.skill.as_deref() {
+                    Some(s) => loaded.contains(&Some(s)),
+                    None => any_load,
+                };
+                if !ok {
+                    orphaned += 1;
+                }
+            }
+        }
+    }
+    let rr = reads + runs;
+    let order_validity = if rr == 0 {
+        1.0
+    } else {
+        1.0 - orphaned as f64 / rr as f64
+    };
+    let distinct = loaded.len();
+    let load_storm = distinct >= 3 && rr == 0;
+    let load_precision = if loads == 0 {
+        1.0
+    } else {
+        ((distinct as f64 / loads as f64) * if load_storm { 0.7 } else { 1.0 }).clamp(0.0, 1.0)
+    };
+    let selection_f1 = t.expected.as_ref().map(|exp| {
+        let got: BTreeSet<&str> = loaded.iter().filter_map(|s| *s).collect();
+        if exp.is_empty() && got.is_empty() {
+            return 1.0;
+        }
+        let hit = got.iter().filter(|s| exp.contains(**s)).count() as f64;
+        if hit == 0.0 {
+            return 0.0;
+        }
+        let p = hit / got.len() as f64;
+        let r = hit / exp.len() as f64;
+        2.0 * p * r / (p + r)
+    });
+    let score = 100.0 * order_validity * load_precision * selection_f1.unwrap_or(1.0);
+    Ok(Efficiency {
+        score: round1(score.clamp(0.0, 100.0)),
+        order_validity: r3(order_validity),
+        load_precision: r3(load_precision),
+        load_storm,
+        selection_f1: selection_f1.map(r3),
+        load_calls: loads,
+        read_calls: reads,
+        run_calls: runs,
+        other_calls: t.other_calls,
+    })
+}
+
+/// One skill's part of the funnel: order validity of its reads/runs × its load
+/// precision (1 / number of loads). Selection and load storms are properties of
+/// the whole trace and are scored at scan level only.
+pub fn skill_efficiency(t: &Trace, name: &str) -> AxisValue {
+    let name = name.trim().to_lowercase();
+    let mut loads = 0usize;
+    let mut rr = 0usize;
+    let mut orphaned = 0usize;
+    for c in &t.calls {
+        if c.skill.as_deref() != Some(name.as_str()) {
+            continue;
+        }
+        match c.tool {
+            SkillTool::Load => loads += 1,
+            SkillTool::Read | SkillTool::Run => {
+                rr += 1;
+                if loads == 0 {
+                    orphaned += 1;
+                }
+            }
+        }
+    }
+    if loads + rr == 0 {
+        return AxisValue::NotMeasured("not exercised by the disclosure trace".into());
+    }
+    let ov = if rr == 0 {
+        1.0
+    } else {
+        1.0 - orphaned as f64 / rr as f64
+    };
+    let lp = if loads == 0 { 1.0 } else { 1.0 / loads as f64 };
+    AxisValue::Measured(100.0 * ov * lp)
+}
+
+// ---------------------------------------------------------------------------
+// The index of a scan.
+
+/// A skill as the index sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillRef<'a> {
+    pub path: &'a str,
+    pub name: &'a str,
+}
+
+/// The index of every skill and of the scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub scan: Index,
+    /// By skill path.
+    pub skills: BTreeMap<String, Index>,
+    /// Findings outside any skill (not info) that no index counts.
+    pub unscored_findings: usize,
+    /// The trace-level efficiency metric, when a trace was supplied and measured.
+    pub efficiency: Option<Efficiency>,
+    /// Set by the gate: `--fail-under-index`.
+    pub fail_under: Option<f64>,
+}
+
+/// The scan-level index as serialised (see [`Report::scan_dto`]).
+#[derive(Debug, Serialize)]
+pub struct ScanIndex<'a> {
+    #[serde(flatten)]
+    pub index: &'a Index,
+    pub skills_scored: usize,
+    pub unscored_findings: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub efficiency_metric: Option<&'a Efficiency>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fail_under: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub below: Option<Vec<&'a str>>,
+}
+
+const NO_TRACE: &str = "no disclosure trace supplied";
+
+/// Skills a finding belongs to: its own, and for `cross-location-content-drift`
+/// every location the finding lists (each copy is equally suspect).
+fn owners(f: &Finding) -> Vec<&str> {
+    let mut out: Vec<&str> = f.skill_path.as_deref().into_iter().collect();
+    if f.rule_id == ids::CROSS_LOCATION_CONTENT_DRIFT
+        && let Some(locs) = f
+            .properties
+            .as_ref()
+            .and_then(|p| p.get("locations"))
+            .and_then(|l| l.as_array())
+    {
+        for l in locs {
+            if let Some(p) = l.get("path").and_then(|p| p.as_str())
+                && !out.contains(&p)
+            {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Computes the index of every skill and of the scan.
+pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Trace>) -> Report {
+    let mut by_skill: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+    let mut unscored = 0usize;
+    for f in findings {
+        let o = owners(f);
+        if o.is_empty() && f.severity > Severity::Info {
+            unscored += 1;
+        }
+        for p in o {
+            by_skill.entry(p).or_default().push(f);
+        }
+    }
+    let mut out = BTreeMap::new();
+    let mut compliance_vals = Vec::new();
+    let mut security_vals = Vec::new();
+    let mut failed = 0usize;
+    for s in skills {
+        let fs = by_skill.get(s.path).map(Vec::as_slice).unwrap_or(&[]);
+        let crashed = fs.iter().any(|f| f.rule_id == ids::INTERNAL_ERROR);
+        let (c, sec) = if crashed {
+            failed += 1;
+            let why = "analysis failed (internal-error)".to_owned();
+            (
+                AxisValue::NotMeasured(why.clone()),
+                AxisValue::NotMeasured(why),
+            )
+        } else {
+            let c = axis_score(
+                fs.iter()
+                    .copied()
+                    .filter(|f| axis_of(f) == Some(Axis::Compliance)),
+            );
+            let sec = axis_score(
+                fs.iter()
+                    .copied()
+                    .filter(|f| axis_of(f) == Some(Axis::Security)),
+            );
+            compliance_vals.push(c);
+            security_vals.push(sec);
+            (AxisValue::Measured(c), AxisValue::Measured(sec))
+        };
+        let e = match trace {
+            Some(t) => skill_efficiency(t, s.name),
+            None => AxisValue::NotMeasured(NO_TRACE.into()),
+        };
+        out.insert(s.path.to_owned(), combine(&c, &sec, &e, ["", "", ""]));
+    }
+    let n = compliance_vals.len();
+    let none_why = if skills.is_empty() {
+        "no skill was scanned".to_owned()
+    } else {
+        "no skill could be analysed".to_owned()
+    };
+    let c = if n == 0 {
+        AxisValue::NotMeasured(none_why.clone())
+    } else {
+        AxisValue::Measured(compliance_vals.iter().sum::<f64>() / n as f64)
+    };
+    let sec = match security_vals.iter().copied().reduce(f64::min) {
+        Some(v) => AxisValue::Measured(v),
+        None => AxisValue::NotMeasured(none_why),
+    };
+    let (e, eff) = match trace {
+        None => (AxisValue::NotMeasured(NO_TRACE.into()), None),
+        Some(t) => match trace_efficiency(t) {
+            Ok(m) => (AxisValue::Measured(m.score), Some(m)),
+            Err(why) => (AxisValue::NotMeasured(why), None),
+        },
+    };
+    let c_detail = if n == 1 {
+        "1 skill".to_owned()
+    } else {
+        format!("mean of {n} skills")
+    };
+    let s_detail = if n == 1 {
+        "1 skill".to_owned()
+    } else {
+        format!("lowest of {n} skills")
+    };
+    let mut scan = combine(&c, &sec, &e, [&c_detail, &s_detail, "whole trace"]);
+    if failed > 0 {
+        scan.explanation.push_str(&format!(
+            "; {failed} skill(s) could not be analysed and have no index"
+        ));
+    }
+    if unscored > 0 {
+        scan.explanation.push_str(&format!(
+            "; {unscored} finding(s) outside any skill are not scored (see the findings)"
+        ));
+    }
+    Report {
+        scan,
+        skills: out,
+        unscored_findings: unscored,
+        efficiency: eff,
+        fail_under: None,
+    }
+}
+
+/// [`compute`] over a scan result.
+pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
+    let skills: Vec<SkillRef<'_>> = r
+        .artifacts
+        .iter()
+        .map(|a| SkillRef {
+            path: &a.path,
+            name: &a.name,
+        })
+        .collect();
+    compute(&skills, &r.findings, trace)
+}
+
+impl Report {
+    /// Skills (by path) below `n` or without an index: what fails `--fail-under-index`.
+    pub fn below(&self, n: f64) -> Vec<&str> {
+        self.skills
+            .iter()
+            .filter(|(_, i)| i.score.is_none_or(|s| s < n))
+            .map(|(p, _)| p.as_str())
+            .collect()
+    }
+
+    /// The `--fail-under-index` gate: the scan index or any skill's below `n`, or a
+    /// skill that could not be scored. A scan without skills has nothing to fail.
+    pub fn fails_under(&self, n: f64) -> bool {
+        self.scan.score.is_some_and(|s| s < n) || !self.below(n).is_empty()
+    }
+
+    /// The scan-level `index` object of JSON and SARIF: the scan's [`Index`] plus
+    /// `skills_scored`, `unscored_findings`, the trace metric's parts
+    /// (`efficiency_metric`) and, with a gate, `fail_under` and `below` (skill paths).
+    pub fn scan_dto(&self) -> ScanIndex<'_> {
+        ScanIndex {
+            index: &self.scan,
+            skills_scored: self.skills.values().filter(|i| i.score.is_some()).count(),
+            unscored_findings: self.unscored_findings,
+            efficiency_metric: self.efficiency.as_ref(),
+            fail_under: self.fail_under,
+            below: self.fail_under.map(|n| self.below(n)),
+        }
+    }
+
+    /// One line per skill: `62/100 (D) · compliance 100 · security 25 · efficiency n/m`.
+    pub fn short(i: &Index) -> String {
+        let ax = |name: &str, v: Option<f64>| match v {
+            Some(x) => format!("{name} {}", fmt_score(x)),
+            None => format!("{name} not measured"),
+        };
+        let head = match (i.score, i.grade) {
+            (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
+            _ => "not scored".to_owned(),
+        };
+        format!(
+            "{head} · {} · {} · {}",
+            ax("compliance", i.axes.compliance),
+            ax("security", i.axes.security),
+            ax("efficiency", i.axes.efficiency)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Location;
+
+    fn f(rule: &'static str, skill: Option<&str>) -> Finding {
+        Finding::new(rule, "m", Location::file("x/SKILL.md")).for_skill(skill, skill, "a")
+    }
+
+    fn sec(sev: Severity, skill: &str) -> Finding {
+        let mut x = f(ids::NAME_MISSING, Some(skill));
+        x.category = "security/test";
+        x.severity = sev;
+        x
+    }
+
+    fn sk(path: &str) -> SkillRef<'_> {
+        SkillRef { path, name: path }
+    }
+
+    fn trace(json: &str) -> Trace {
+        parse_trace(json.as_bytes()).unwrap()
+    }
+
+    // S01: nothing supplied → no score, 0 axes, "No axis".
+    #[test]
+    fn s01_nothing_to_score() {
+        let r = compute(&[], &[], None);
+        assert_eq!(r.scan.score, None);
+        assert_eq!(r.scan.grade, None);
+        assert_eq!(r.scan.axes_measured, 0);
+        assert!(
+            r.scan.explanation.contains("No axis"),
+            "{}",
+            r.scan.explanation
+        );
+        assert!(r.scan.explanation.contains("no skill was scanned"));
+        assert!(!r.fails_under(100.0), "no skill: nothing to fail");
+    }
+
+    // S02: a clean skill → 100 on both static axes, efficiency not measured.
+    #[test]
+    fn s02_clean_skill() {
+        let r = compute(&[sk("a")], &[], None);
+        let i = &r.skills["a"];
+        assert_eq!(i.score, Some(100.0));
+        assert_eq!(i.grade, Some("A"));
+        assert_eq!(i.axes_measured, 2);
+        assert_eq!(i.axes.compliance, Some(100.0));
+        assert_eq!(i.axes.security, Some(100.0));
+        assert_eq!(i.axes.efficiency, None);
+        assert_eq!(r.scan.score, Some(100.0));
+    }
+
+    // S03: name-missing (high) → compliance ≤ 60 (= 60).
+    #[test]
+    fn s03_name_missing() {
+        let r = compute(&[sk("a")], &[f(ids::NAME_MISSING, Some("a"))], None);
+        assert_eq!(r.skills["a"].axes.compliance, Some(60.0));
+        assert_eq!(r.skills["a"].axes.security, Some(100.0));
+        assert_eq!(r.skills["a"].score, Some(80.0));
+    }
+
+    // S04: an efficiency axis of 85 alone → component 85, score 85.
+    #[test]
+    fn s04_efficiency_component() {
+        let i = combine(
+            &AxisValue::NotMeasured("x".into()),
+            &AxisValue::NotMeasured("y".into()),
+            &AxisValue::Measured(85.0),
+            ["", "", ""],
+        );
+        assert_eq!(i.axes.efficiency, Some(85.0));
+        assert_eq!(i.score, Some(85.0));
+        assert_eq!(i.grade, Some("B"));
+    }
+
+    // S05 (6 probes, 5 resisted → 83.3) has no counterpart: our security axis comes
+    // from static findings, not red-team probes. Ported as penalties: low + medium → 80.
+    #[test]
+    fn s05_security_penalties() {
+        let fs = [sec(Severity::Low, "a"), sec(Severity::Medium, "a")];
+        let r = compute(&[sk("a")], &fs, None);
+        assert_eq!(r.skills["a"].axes.security, Some(80.0));
+        let fs = [sec(Severity::Critical, "a")];
+        let r = compute(&[sk("a")], &fs, None);
+        assert_eq!(r.skills["a"].axes.security, Some(0.0), "critical zeroes");
+        assert_eq!(r.skills["a"].score, Some(50.0));
+        assert_eq!(r.skills["a"].grade, Some("F"));
+    }
+
+    // S06: no probes, one changed manifest → security 60.
+    #[test]
+    fn s06_drift_counts_as_security() {
+        let r = compute(
+            &[sk("a")],
+            &[f(ids::MANIFEST_CHANGED_SINCE_BASELINE, Some("a"))],
+            None,
+        );
+        assert_eq!(r.skills["a"].axes.security, Some(60.0));
+        assert_eq!(r.skills["a"].axes.compliance, Some(100.0));
+    }
+
+    // S07: 100 / 60 / 100 → 86.7 from 3 axes.
+    #[test]
+    fn s07_three_axes() {
+        let i = combine(
+            &AxisValue::Measured(100.0),
+            &AxisValue::Measured(60.0),
+            &AxisValue::Measured(100.0),
+            ["", "", ""],
+        );
+        assert_eq!(i.score, Some(86.7));
+        assert_eq!(i.axes_measured, 3);
+        assert_eq!(i.grade, Some("B"));
+        assert!(!i.explanation.contains("NOT measured"));
+    }
+
+    // S08: compliance only → explanation names the missing axes.
+    #[test]
+    fn s08_explanation_names_missing() {
+        let i = combine(
+            &AxisValue::Measured(100.0),
+            &AxisValue::NotMeasured("no probe".into()),
+            &AxisValue::NotMeasured(NO_TRACE.into()),
+            ["", "", ""],
+        );
+        for want in [
+            "NOT measured",
+            "efficiency",
+            "security",
+            "never assumed perfect",
+        ] {
+            assert!(i.explanation.contains(want), "{}", i.explanation);
+        }
+    }
+
+    // S09: efficiency supplied but not measured → excluded, score from the rest.
+    #[test]
+    fn s09_trace_without_skill_calls() {
+        let t = trace(r#"[{"tool": "search", "arguments": {"q": "x"}}]"#);
+        let r = compute(&[sk("a")], &[], Some(&t));
+        assert_eq!(r.scan.axes.efficiency, None);
+        assert_eq!(r.scan.score, Some(100.0));
+        assert!(
+            r.scan
+                .explanation
+                .contains("efficiency (the disclosure trace has no load_skill"),
+            "{}",
+            r.scan.explanation
+        );
+        assert!(
+            r.skills["a"]
+                .explanation
+                .contains("efficiency (not exercised by the disclosure trace)")
+        );
+    }
+
+    // S10: a non-finite axis value never becomes a score (ours cannot produce
+    // NaN; an empty scan is the nearest case): no axis → null.
+    #[test]
+    fn s10_no_finite_axis() {
+        let i = combine(
+            &AxisValue::NotMeasured("a".into()),
+            &AxisValue::NotMeasured("b".into()),
+            &AxisValue::NotMeasured("c".into()),
+            ["", "", ""],
+        );
+        assert_eq!(i.score, None);
+        assert_eq!(i.axes_measured, 0);
+    }
+
+    // S11: security never measured → named. Ours: a crashed skill.
+    #[test]
+    fn s11_crashed_skill_is_not_scored() {
+        let r = compute(
+            &[sk("a"), sk("b")],
+            &[f(ids::INTERNAL_ERROR, Some("a"))],
+            None,
+        );
+        assert_eq!(r.skills["a"].score, None);
+        assert!(
+            r.skills["a"]
+                .explanation
+                .contains("security (analysis failed")
+        );
+        assert_eq!(r.skills["b"].score, Some(100.0));
+        assert_eq!(r.scan.score, Some(100.0));
+        assert!(
+            r.scan
+                .explanation
+                .contains("1 skill(s) could not be analysed")
+        );
+        assert!(r.fails_under(50.0), "an unscored skill fails the gate");
+        assert_eq!(r.below(50.0), ["a"]);
+    }
+
+    // AgentEval's defect: informational findings penalised. Ours: excluded.
+    #[test]
+    fn info_findings_do_not_count() {
+        let r = compute(
+            &[sk("a")],
+            &[f(ids::MATCHES_PREVIOUSLY_VETTED_COPY, Some("a"))],
+            None,
+        );
+        assert_eq!(r.skills["a"].score, Some(100.0));
+    }
+
+    // AgentEval's defect: not normalised per skill. Ours: each skill on its own
+    // findings, scan compliance = mean, scan security = lowest.
+    #[test]
+    fn normalised_per_skill() {
+        let fs = [
+            f(ids::NAME_MISSING, Some("a")),
+            f(ids::NAME_MISSING, Some("a")),
+            f(ids::NAME_MISSING, Some("a")),
+            sec(Severity::High, "b"),
+        ];
+        let r = compute(&[sk("a"), sk("b"), sk("c"), sk("d")], &fs, None);
+        assert_eq!(r.skills["a"].axes.compliance, Some(0.0));
+        assert_eq!(r.skills["c"].score, Some(100.0));
+        assert_eq!(r.scan.axes.compliance, Some(75.0));
+        assert_eq!(r.scan.axes.security, Some(60.0));
+        assert_eq!(r.scan.score, Some(67.5));
+        assert_eq!(r.scan.grade, Some("D"));
+        assert!(
+            r.scan
+                .explanation
+                .contains("compliance 75 [mean of 4 skills]")
+        );
+        assert!(
+            r.scan
+                .explanation
+                .contains("security 60 [lowest of 4 skills]")
+        );
+    }
+
+    #[test]
+    fn brief_example_medium_compliance_and_high_security() {
+        let fs = [
+            f(ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW, Some("a")),
+            sec(Severity::High, "a"),
+        ];
+        let r = compute(&[sk("a")], &fs, None);
+        let i = &r.skills["a"];
+        assert_eq!(i.axes.compliance, Some(85.0));
+        assert_eq!(i.axes.security, Some(60.0));
+        assert_eq!(i.score, Some(72.5));
+        assert_eq!(i.grade, Some("C"));
+        assert_eq!(
+            i.explanation,
+            "Composite 72.5/100 (C) from 2/3 axes (compliance 85, security 60); NOT measured: efficiency (no disclosure trace supplied) — excluded from the mean, never assumed perfect"
+        );
+    }
+
+    #[test]
+    fn scan_level_findings_are_not_scored() {
+        let r = compute(&[sk("a")], &[f(ids::WALK_LIMIT_REACHED, None)], None);
+        assert_eq!(r.scan.score, Some(100.0));
+        assert_eq!(r.unscored_findings, 1);
+        assert!(
+            r.scan
+                .explanation
+                .contains("1 finding(s) outside any skill")
+        );
+    }
+
+    #[test]
+    fn cross_location_drift_counts_for_every_copy() {
+        let x = f(ids::CROSS_LOCATION_CONTENT_DRIFT, Some("a")).with_properties(
+            serde_json::json!({"name": "x", "locations": [{"path": "a"}, {"path": "b"}]}),
+        );
+        let r = compute(&[sk("a"), sk("b"), sk("c")], &[x], None);
+        assert_eq!(r.skills["a"].axes.security, Some(85.0));
+        assert_eq!(r.skills["b"].axes.security, Some(85.0));
+        assert_eq!(r.skills["c"].axes.security, Some(100.0));
+    }
+
+    #[test]
+    fn bands() {
+        for (s, g) in [
+            (100.0, "A"),
+            (90.0, "A"),
+            (89.9, "B"),
+            (80.0, "B"),
+            (70.0, "C"),
+            (60.0, "D"),
+            (59.9, "F"),
+            (0.0, "F"),
+        ] {
+            assert_eq!(grade(s), g, "{s}");
+        }
+    }
+
+    // Efficiency metric, AgentEval §6.
+    #[test]
+    fn efficiency_progressive_disclosure_is_perfect() {
+        let t = trace(
+            r#"[{"tool":"load_skill","arguments":{"skillName":"expense-report"}},
+                {"tool":"read_skill_resource","arguments":{"skillName":"expense-report","resourceName":"policy.md"}},
+                {"tool":"run_skill_script","arguments":{"skillName":"expense-report","scriptName":"x.py"}}]"#,
+        );
+        let e = trace_efficiency(&t).unwrap();
+        assert_eq!(e.score, 100.0);
+        assert_eq!((e.load_calls, e.read_calls, e.run_calls), (1, 1, 1));
+        assert_eq!(e.selection_f1, None);
+    }
+
+    #[test]
+    fn efficiency_orphaned_read_and_redundant_load() {
+        let t = trace(
+            r#"[{"tool":"read_skill_resource","arguments":{"skillName":"a","resourceName":"r"}},
+                {"tool":"load_skill","arguments":{"skillName":"a"}},
+                {"tool":"LOAD_SKILL","arguments":{"skillName":"A"}},
+                {"tool":"read_skill_resource","arguments":{"skillName":"a","resourceName":"r"}}]"#,
+        );
+        let e = trace_efficiency(&t).unwrap();
+        assert_eq!(e.order_validity, 0.5);
+        assert_eq!(e.load_precision, 0.5);
+        assert_eq!(e.score, 25.0);
+        // Per skill: one of two reads orphaned, two loads.
+        assert_eq!(skill_efficiency(&t, "a"), AxisValue::Measured(25.0));
+        assert!(matches!(
+            skill_efficiency(&t, "b"),
+            AxisValue::NotMeasured(_)
+        ));
+    }
+
+    #[test]
+    fn efficiency_load_storm_and_selection() {
+        let t = trace(
+            r#"{"calls":[{"tool":"load_skill","arguments":{"skillName":"a"}},
+                         {"tool":"load_skill","arguments":{"skillName":"b"}},
+                         {"tool":"load_skill","arguments":{"skillName":"c"}}],
+                "expected_skills":["a","d"]}"#,
+        );
+        let e = trace_efficiency(&t).unwrap();
+        assert!(e.load_storm);
+        assert_eq!(e.load_precision, 0.7);
+        // loaded {a,b,c}, expected {a,d}: p = 1/3, r = 1/2, F1 = 0.4.
+        assert_eq!(e.selection_f1, Some(0.4));
+        assert_eq!(e.score, 28.0);
+    }
+
+    #[test]
+    fn efficiency_unknown_name_satisfied_by_any_load() {
+        let t = trace(
+            r#"[{"name":"load_skill","arguments":"{\"skillName\":\"a\"}"},
+                {"function":{"name":"run_skill_script","arguments":"{\"script\":\"x\"}"}}]"#,
+        );
+        let e = trace_efficiency(&t).unwrap();
+        assert_eq!(e.order_validity, 1.0);
+        assert_eq!(e.score, 100.0);
+    }
+
+    #[test]
+    fn efficiency_value_based_load_name() {
+        let t = trace(r#"[{"tool":"load_skill","arguments":{"id":"Expense-Report"}}]"#);
+        assert_eq!(t.calls[0].skill.as_deref(), Some("expense-report"));
+    }
+
+    #[test]
+    fn expected_but_nothing_loaded_is_zero() {
+        let t = trace(r#"{"calls":[],"expected_skills":["a"]}"#);
+        assert_eq!(trace_efficiency(&t).unwrap().score, 0.0);
+    }
+
+    #[test]
+    fn malformed_traces() {
+        for (bad, want) in [
+            ("{", "EOF"),
+            ("42", "expected a JSON list"),
+            (r#"{"x":1}"#, "`calls` list"),
+            ("[1]", "call 1 is not an object"),
+            (r#"[{"arguments":{}}]"#, "call 1 has no `tool` name"),
+            (r#"[{"tool":"load_skill","arguments":"{"}]"#, "not JSON"),
+            (r#"{"calls":[],"expected_skills":"a"}"#, "expected_skills"),
+        ] {
+            let e = parse_trace(bad.as_bytes()).unwrap_err();
+            assert!(e.contains(want), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn skill_and_scan_efficiency_in_the_index() {
+        let t = trace(
+            r#"[{"tool":"load_skill","arguments":{"skillName":"a"}},
+                {"tool":"read_skill_resource","arguments":{"skillName":"a","resourceName":"r"}}]"#,
+        );
+        let r = compute(&[sk("a"), sk("b")], &[], Some(&t));
+        assert_eq!(r.skills["a"].axes_measured, 3);
+        assert_eq!(r.skills["b"].axes_measured, 2);
+        assert_eq!(r.scan.axes.efficiency, Some(100.0));
+        assert_eq!(r.scan.axes_measured, 3);
+        assert!(r.efficiency.is_some());
+    }
+}

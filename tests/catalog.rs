@@ -139,3 +139,16 @@ fn readme_rule_count_is_current() {
     let want = format!("All {} rules:", skillguard::rules::ids::all().len());
     assert!(readme.contains(&want), "README.md should say `{want}`");
 }
+
+/// `docs/security.md` names every security rule (data and code rules alike).
+#[test]
+fn security_doc_lists_every_security_rule() {
+    let doc = fs::read_to_string(root().join("docs/security.md")).unwrap();
+    let missing: Vec<&str> = catalog::all()
+        .iter()
+        .filter(|m| m.category.starts_with("security/"))
+        .map(|m| m.id)
+        .filter(|id| !doc.contains(&format!("`{id}`")))
+        .collect();
+    assert!(missing.is_empty(), "docs/security.md does not mention: {missing:?}");
+}

@@ -84,7 +84,15 @@ fn exit_codes() {
         "json",
     ]);
     assert_eq!(o.status.code(), Some(1));
+    // The demo's `invoice-sync` sample is malicious on purpose (critical findings).
     let o = run(&["scan", "--repo", "fixtures/demo", "--fail-on", "critical"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&[
+        "scan",
+        "fixtures/demo/.claude/skills/expense-report",
+        "--fail-on",
+        "critical",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let o = run(&["scan", "--repo", "fixtures/demo", "--fail-on", "info"]);
     assert_eq!(o.status.code(), Some(1));

@@ -75,6 +75,18 @@ pub struct MatchSpec {
     /// The sentence the finding starts with (default: the title).
     #[serde(default)]
     pub message: Option<String>,
+    /// Minimum Shannon entropy (bits per character) of the capture group named `secret`
+    /// (or of the whole match when there is none); lower hits are dropped.
+    #[serde(default)]
+    pub entropy: Option<f64>,
+    /// Drop hits whose `secret` group (or whole match) is a documented placeholder
+    /// (`xxxx`, `${VAR}`, `<your-key>`, `YOUR_API_KEY`, `example`, repeated or
+    /// sequential characters...), and hits in `.env.example`-style files.
+    #[serde(default)]
+    pub placeholders: bool,
+    /// Show only the start of the match in messages (secrets).
+    #[serde(default)]
+    pub redact: bool,
 }
 
 /// An example text of a data rule: a string (the body of a `SKILL.md`) or a file.

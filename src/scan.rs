@@ -496,7 +496,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
 
     let files_scanned = artifacts.iter().map(|a| a.files.len()).sum();
     let bytes_scanned = artifacts.iter().map(|a| a.total_bytes()).sum();
-    Ok(ScanResult {
+    let mut result = ScanResult {
         mode,
         target: target.display().to_string(),
         artifacts,
@@ -506,5 +506,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         hidden_skipped: hidden,
         files_scanned,
         bytes_scanned,
-    })
+    };
+    crate::security::permissions::check_scan(&mut result);
+    Ok(result)
 }

@@ -150,5 +150,8 @@ fn security_doc_lists_every_security_rule() {
         .map(|m| m.id)
         .filter(|id| !doc.contains(&format!("`{id}`")))
         .collect();
-    assert!(missing.is_empty(), "docs/security.md does not mention: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/security.md does not mention: {missing:?}"
+    );
 }

@@ -1107,3 +1107,33 @@ fn many_links_to_one_folder_are_bounded() {
         "{files}"
     );
 }
+
+/// The demo shows at least one finding of every security family.
+#[test]
+fn demo_shows_every_security_family() {
+    let v = json(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
+    let seen: std::collections::BTreeSet<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["category"].as_str())
+        .filter(|c| c.starts_with("security/"))
+        .map(str::to_owned)
+        .collect();
+    for family in [
+        "security/hidden-unicode",
+        "security/prompt-injection",
+        "security/execution",
+        "security/exfiltration",
+        "security/obfuscation",
+        "security/secrets",
+        "security/packaging",
+        "security/permissions",
+        "security/supply-chain",
+    ] {
+        assert!(
+            seen.contains(family),
+            "no `{family}` finding in the demo: {seen:?}"
+        );
+    }
+}

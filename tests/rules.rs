@@ -125,6 +125,27 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
     // The look-alike's point is a U+FEFF inside the text (not a BOM), which the hidden-Unicode
     // family reports as an invisible character.
     (ids::FRONTMATTER_BOM, &["invisible-character"]),
+    // Permission look-alikes declare a narrow `allowed-tools`, which is reported as experimental.
+    (
+        "permissions-unrestricted-shell",
+        &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
+    ),
+    (
+        "permissions-network-shell",
+        &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
+    ),
+    (
+        "permissions-fetch-and-write",
+        &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
+    ),
+    (
+        "permissions-mcp-wildcard",
+        &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
+    ),
+    (
+        "permissions-undeclared-tool",
+        &[ids::ALLOWED_TOOLS_EXPERIMENTAL],
+    ),
     // Identical copies in two convention folders: one shadows the other (informational).
     (ids::CROSS_LOCATION_CONTENT_DRIFT, &[ids::SKILL_SHADOWED]),
     (

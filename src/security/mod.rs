@@ -33,6 +33,7 @@ pub mod permissions;
 pub mod pyc;
 pub mod regions;
 pub mod secrets;
+pub mod typosquat;
 pub mod unicode;
 
 use std::borrow::Cow;

@@ -31,6 +31,10 @@ pub struct PatternRule {
     pub silent: bool,
     /// True when the rule has no keyword gate (runs on every file in scope).
     ungated: bool,
+    /// Minimum entropy and placeholder filter of secret rules (see [`MatchSpec`]).
+    entropy: Option<f64>,
+    placeholders: bool,
+    pub redact: bool,
 }
 
 /// All pattern rules plus the shared keyword automaton.
@@ -189,6 +193,9 @@ pub fn compile(
         signal,
         silent: spec.silent,
         ungated: spec.keywords.is_empty(),
+        entropy: spec.entropy,
+        placeholders: spec.placeholders,
+        redact: spec.redact,
     })
 }
 
@@ -305,6 +312,10 @@ impl Compiled {
     pub fn hits_of(&self, ri: usize, src: &Source<'_>) -> Vec<Hit> {
         let rule = &self.rules[ri];
         let mut out = Vec::new();
+        if rule.placeholders && super::secrets::is_example_file(src.path) {
+            return out;
+        }
+        let filtered = rule.entropy.is_some() || rule.placeholders;
         for reg in &src.regions {
             if !rule.scopes.contains(&reg.kind.scope_name()) {
                 continue;
@@ -317,7 +328,14 @@ impl Compiled {
             }
             let text = &src.text[reg.start..reg.end];
             for re in &rule.regexes {
-                for m in re.find_iter(text) {
+                for caps in re.captures_iter(text) {
+                    let Some(m) = caps.get(0) else { continue };
+                    if filtered {
+                        let value = caps.name("secret").map_or(m.as_str(), |g| g.as_str());
+                        if !super::secrets::value_ok(value, rule.entropy, rule.placeholders) {
+                            continue;
+                        }
+                    }
                     let (start, end) = (reg.start + m.start(), reg.start + m.end());
                     if m.start() == m.end() {
                         continue;
@@ -490,7 +508,12 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         for h in c.hits(src) {
-            emits.push((si, h, excerpt(&src.text, h.start, h.end)));
+            let ex = if c.rules[h.rule].redact {
+                super::secrets::redacted(&src.text[h.start..h.end])
+            } else {
+                excerpt(&src.text, h.start, h.end)
+            };
+            emits.push((si, h, ex));
         }
     }
     for (si, h, ex) in emits {

@@ -1,0 +1,265 @@
+//! Package-name typosquat detection against embedded lists of popular packages.
+//!
+//! `popular_pypi.txt` and `popular_npm.txt` list package names by popularity
+//! (most downloaded first; generated once from a local snapshot of the registries'
+//! download ranks, no network at run time). The first [`TARGETS`] names of each are
+//! the packages a typosquat would imitate; every listed name is known-legitimate and
+//! never reported itself.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+const PYPI_TXT: &str = include_str!("popular_pypi.txt");
+const NPM_TXT: &str = include_str!("popular_npm.txt");
+
+/// How many of the most popular names are compared against.
+pub const TARGETS: usize = 1200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Ecosystem {
+    PyPI,
+    Npm,
+    /// gem, cargo: no list (pinning only).
+    Other,
+}
+
+impl Ecosystem {
+    pub fn label(self) -> &'static str {
+        match self {
+            Ecosystem::PyPI => "PyPI",
+            Ecosystem::Npm => "npm",
+            Ecosystem::Other => "registry",
+        }
+    }
+}
+
+struct List {
+    targets: Vec<(&'static str, String)>,
+    known: HashSet<&'static str>,
+    known_skeletons: HashSet<String>,
+}
+
+fn build(text: &'static str) -> List {
+    let names: Vec<&'static str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    List {
+        targets: names
+            .iter()
+            .take(TARGETS)
+            .map(|n| (*n, skeleton(n)))
+            .collect(),
+        known: names.iter().copied().collect(),
+        known_skeletons: names.iter().map(|n| skeleton(n)).collect(),
+    }
+}
+
+static PYPI: LazyLock<List> = LazyLock::new(|| build(PYPI_TXT));
+static NPM: LazyLock<List> = LazyLock::new(|| build(NPM_TXT));
+
+/// PyPI's name normalisation (PEP 503): lower case, runs of `-`, `_`, `.` become `-`.
+pub fn normalize_pypi(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut sep = false;
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            sep = true;
+        } else {
+            if sep && !out.is_empty() {
+                out.push('-');
+            }
+            sep = false;
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// The confusable skeleton: lower case, separators dropped, `rn`→`m`, `vv`→`w`,
+/// `0`→`o`, `1`→`l`, `|`→`l`.
+pub fn skeleton(name: &str) -> String {
+    let s: String = name
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.' | '@' | '/'))
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | '|' => 'l',
+            _ => c,
+        })
+        .collect();
+    s.replace("rn", "m").replace("vv", "w")
+}
+
+/// Damerau-Levenshtein (optimal string alignment) distance ≤ `k`?
+pub fn distance_at_most(a: &str, b: &str, k: usize) -> bool {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > k {
+        return false;
+    }
+    let (n, m) = (a.len(), b.len());
+    let mut prev2 = vec![0usize; m + 1];
+    let mut prev: Vec<usize> = (0..=m).collect();
+    let mut cur = vec![0usize; m + 1];
+    for i in 1..=n {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(prev2[j - 2] + 1);
+            }
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > k {
+            return false;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[m] <= k
+}
+
+/// A popular package a name imitates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lookalike {
+    pub popular: &'static str,
+    /// Equal skeletons: differs only by confusable characters or separators.
+    pub confusable: bool,
+}
+
+/// Does `name` (normalised) imitate a popular package of `eco`?
+pub fn lookalike(eco: Ecosystem, name: &str) -> Option<Lookalike> {
+    let list: &List = match eco {
+        Ecosystem::PyPI => &PYPI,
+        Ecosystem::Npm => &NPM,
+        Ecosystem::Other => return None,
+    };
+    if list.known.contains(name) || name.len() < 4 {
+        return None;
+    }
+    let sk = skeleton(name);
+    // A name whose skeleton is a known package's (and the package is the popular one) is
+    // a confusable copy; one whose skeleton matches only a less popular known name is not
+    // evidence either way.
+    for (p, psk) in &list.targets {
+        if *psk == sk {
+            return Some(Lookalike {
+                popular: p,
+                confusable: true,
+            });
+        }
+    }
+    if list.known_skeletons.contains(&sk) {
+        return None;
+    }
+    // npm scopes: compare the part after the scope with unscoped names only when the
+    // scope is not the package's own (`@types/node` is not a squat of `node`).
+    if name.starts_with('@') {
+        return None;
+    }
+    for (p, _) in &list.targets {
+        if p.starts_with('@') || p.len() < 4 {
+            continue;
+        }
+        let short = p.len().min(name.len());
+        let k = if short >= 9 { 2 } else { 1 };
+        if p.len().abs_diff(name.len()) > k {
+            continue;
+        }
+        if distance_at_most(name, p, k)
+            && !benign_variant(name, p)
+            && (short > 5 || typo_edit(name, p))
+        {
+            return Some(Lookalike {
+                popular: p,
+                confusable: false,
+            });
+        }
+    }
+    None
+}
+
+/// For short names, where any one substitution makes another word (`latch`, `hatch`),
+/// only the edits of a slipped finger count: two adjacent letters swapped, or a letter
+/// doubled or undoubled.
+fn typo_edit(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return diff.len() == 2
+            && diff[1] == diff[0] + 1
+            && a[diff[0]] == b[diff[1]]
+            && a[diff[1]] == b[diff[0]];
+    }
+    let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    if long.len() != short.len() + 1 {
+        return false;
+    }
+    let i = (0..short.len())
+        .find(|&i| long[i] != short[i])
+        .unwrap_or(short.len());
+    long[..i] == short[..i]
+        && long[i + 1..] == short[i..]
+        && ((i > 0 && long[i] == long[i - 1]) || long.get(i + 1) == Some(&long[i]))
+}
+
+/// Edits that make a different, ordinary package rather than a typo: a trailing
+/// digit or version (`pdf2`), or an added or removed ecosystem prefix/suffix.
+fn benign_variant(name: &str, popular: &str) -> bool {
+    let strip = |s: &str| {
+        s.trim_end_matches(|c: char| c.is_ascii_digit())
+            .trim_end_matches('-')
+            .to_owned()
+    };
+    let (a, b) = (strip(name), strip(popular));
+    if a == b {
+        return true;
+    }
+    for affix in ["py", "js", "-cli", "-ts", "s"] {
+        if a.strip_suffix(affix) == Some(b.as_str()) || b.strip_suffix(affix) == Some(a.as_str()) {
+            // `requests` → `request` is a classic squat; only multi-letter affixes pass.
+            return affix.len() > 1;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert!(distance_at_most("requests", "reqeusts", 1));
+        assert!(distance_at_most("numpy", "nunpy", 1));
+        assert!(!distance_at_most("numpy", "scipy", 2));
+        assert!(typo_edit("nmupy", "numpy"));
+        assert!(typo_edit("numppy", "numpy"));
+        assert!(!typo_edit("latch", "hatch"));
+    }
+
+    #[test]
+    fn typosquats() {
+        assert_eq!(
+            lookalike(Ecosystem::PyPI, "reqeusts").map(|l| l.popular),
+            Some("requests")
+        );
+        assert!(lookalike(Ecosystem::PyPI, "python-dateutil").is_none());
+        assert!(
+            lookalike(Ecosystem::PyPI, "pythondateutil").is_some_and(|l| l.confusable),
+            "separator folding"
+        );
+        assert!(lookalike(Ecosystem::PyPI, "requests").is_none());
+        assert!(lookalike(Ecosystem::Npm, "expresss").is_some());
+        assert!(lookalike(Ecosystem::Npm, "lodash").is_none());
+        for benign in ["datamol", "openmm", "pathml", "pydeseq2", "latch", "pdal"] {
+            assert!(lookalike(Ecosystem::PyPI, benign).is_none(), "{benign}");
+        }
+    }
+}

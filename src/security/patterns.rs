@@ -1,8 +1,11 @@
 //! Data rules: a rule whose catalog file carries a `match:` block is a pattern
 //! rule. Its regexes run (Rust `regex`, linear time) on the regions named by its
-//! `scope`, only in files that contain one of its `keywords` (one Aho-Corasick
-//! pass per file gates every rule). `examples` and `negative_examples` are
-//! checked by `tests/patterns.rs`.
+//! `scope`, and only in files where they can match: a rule with `keywords` (the
+//! provider-token secret rules, whose keywords are rare prefixes such as `ghp_`)
+//! runs when one Aho-Corasick pass finds one of them; every other rule runs when
+//! one pass of a regex set over the file (all those rules' regexes at once) finds
+//! one of its regexes. Most files match nothing and cost those two passes.
+//! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that
 //! forbids or warns about the act ("never ...", "attackers may ..."), is an
@@ -29,8 +32,8 @@ pub struct PatternRule {
     pub negation: bool,
     pub signal: Option<SignalKind>,
     pub silent: bool,
-    /// True when the rule has no keyword gate (runs on every file in scope).
-    ungated: bool,
+    /// True when the rule has no keywords: the regex set decides whether it runs.
+    by_set: bool,
     /// Minimum entropy and placeholder filter of secret rules (see [`MatchSpec`]).
     entropy: Option<f64>,
     placeholders: bool,
@@ -43,6 +46,11 @@ pub struct Compiled {
     /// Keyword automaton; pattern id → the rules it gates via `keyword_rules`.
     gate: Option<AhoCorasick>,
     keyword_rules: Vec<Vec<usize>>,
+    /// The regexes of every rule without keywords in one set: one pass over a file
+    /// tells which of those rules can match at all.
+    set: Option<regex::RegexSet>,
+    /// Set pattern index → rule index.
+    set_rule: Vec<usize>,
 }
 
 /// Error in a rule's `match:` block.
@@ -192,7 +200,7 @@ pub fn compile(
         negation: spec.negation,
         signal,
         silent: spec.silent,
-        ungated: spec.keywords.is_empty(),
+        by_set: spec.keywords.is_empty(),
         entropy: spec.entropy,
         placeholders: spec.placeholders,
         redact: spec.redact,
@@ -246,10 +254,34 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
+    let mut pats = Vec::new();
+    let mut set_rule = Vec::new();
+    for (ri, r) in rules.iter().enumerate().filter(|(_, r)| r.by_set) {
+        for re in &r.regexes {
+            pats.push(re.as_str().to_owned());
+            set_rule.push(ri);
+        }
+    }
+    let set = if pats.is_empty() {
+        None
+    } else {
+        Some(
+            regex::RegexSetBuilder::new(&pats)
+                .size_limit(64 << 20)
+                .dfa_size_limit(64 << 20)
+                .build()
+                .map_err(|e| PatternError {
+                    id: "(regex set)".into(),
+                    message: e.to_string(),
+                })?,
+        )
+    };
     Ok(Compiled {
         rules,
         gate,
         keyword_rules,
+        set,
+        set_rule,
     })
 }
 
@@ -279,11 +311,22 @@ pub struct Hit {
 }
 
 impl Compiled {
-    /// Which rules may match `text` (keyword gate).
+    /// Which rules may match `text`: rules with keywords need one of them (Aho-Corasick),
+    /// the others need a match of one of their regexes somewhere in the file (regex set).
     pub fn gated(&self, text: &str) -> Vec<bool> {
-        let mut on: Vec<bool> = self.rules.iter().map(|r| r.ungated).collect();
+        let mut on: Vec<bool> = vec![false; self.rules.len()];
+        if let Some(set) = &self.set {
+            for i in set.matches(text).iter() {
+                on[self.set_rule[i]] = true;
+            }
+        }
         if let Some(ac) = &self.gate {
-            let mut left = on.iter().filter(|x| !**x).count();
+            let mut left = self
+                .rules
+                .iter()
+                .zip(&on)
+                .filter(|(r, x)| !r.by_set && !**x)
+                .count();
             let mut seen = vec![false; self.keyword_rules.len()];
             'search: for m in ac.find_iter(text) {
                 let k = m.pattern().as_usize();

@@ -107,6 +107,8 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
             ids::LOADER_DIFFERENTIAL,
         ],
     ),
+    // A `.pypirc` holding a placeholder token is still a dotfile.
+    ("secret-pypi-token", &["hidden-file"]),
     // Look-alikes that ship a script: every script is a governance notice.
     (
         "credential-exfiltration",

@@ -101,32 +101,66 @@ impl Budget {
 }
 
 static B64: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{40,}={0,2}").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"[A-Za-z0-9+/_-]{40,}={0,2}"));
 static HEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(?:[0-9a-fA-F]{2}){16,}\b").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"\b(?:[0-9a-fA-F]{2}){16,}\b"));
 static HEX_ESC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:\\{1,2}x[0-9a-fA-F]{2}){8,}").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"(?:\\{1,2}x[0-9a-fA-F]{2}){8,}"));
 static UNI_ESC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\\{1,2}u[0-9a-fA-F]{4}){6,}|(?:\\u\{[0-9a-fA-F]{1,6}\}){6,}").expect("regex")
+    crate::security::patterns::re(r"(?:\\{1,2}u[0-9a-fA-F]{4}){6,}|(?:\\u\{[0-9a-fA-F]{1,6}\}){6,}")
 });
 static PERCENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:%[0-9a-fA-F]{2}){8,}").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"(?:%[0-9a-fA-F]{2}){8,}"));
 /// A call taking a list of at least 8 byte values.
 static CODE_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?i)(?:fromCharCode|\bchr|\bbytes|\bbytearray|\[char\[\]\]|\[byte\[\]\]|\bmap\s*\(\s*chr\s*,|\bpack\s*\(\s*['\x22]C\*['\x22]\s*,)\s*\(?\s*\[?\s*((?:(?:0x[0-9a-f]{1,2}|\d{1,3})\s*,\s*){7,}(?:0x[0-9a-f]{1,2}|\d{1,3}))",
     )
-    .expect("regex")
 });
 /// `chr(104)+chr(116)...` (Python, PHP, Perl) and `[char]104+[char]116` (PowerShell).
 static CODE_CHAIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?i)(?:\bchr\s*\(\s*\d{1,3}\s*\)\s*[+,.]?\s*){4,}|(?:\[char\]\s*\(?\s*\d{1,3}\s*\)?\s*[+,]?\s*){4,}",
     )
-    .expect("regex")
 });
 static NUM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)0x[0-9a-f]{1,2}|\d{1,3}").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"(?i)0x[0-9a-f]{1,2}|\d{1,3}"));
+
+/// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
+/// hex blob can be longer.
+pub fn longest_base64_run(b: &[u8]) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for &c in b {
+        if c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-') {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+/// Words one of which every char-code call contains (case-insensitive).
+static CODE_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "fromcharcode",
+            "chr",
+            "bytes",
+            "bytearray",
+            "[char",
+            "[byte",
+            "pack",
+        ])
+        .expect("automaton")
+});
+
+/// Can `b` hold a char-code call (`fromCharCode`, `chr`, `bytes`, `[char]`, `pack`)?
+fn may_hold_char_codes(b: &[u8]) -> bool {
+    CODE_WORDS.is_match(b)
+}
 
 /// Finds and decodes every blob of `text` within `budget` (which it consumes), in order
 /// of position; overlapping candidates keep the first (longest at that position).
@@ -136,26 +170,39 @@ pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
         return out;
     }
     let mut cands: Vec<(usize, usize, Encoding)> = Vec::new();
-    for m in HEX_ESC.find_iter(text) {
-        cands.push((m.start(), m.end(), Encoding::HexEscapes));
+    // Cheap byte-level prefilters: each regex below runs only when its shape can occur.
+    let bytes = text.as_bytes();
+    let longest_run = longest_base64_run(bytes);
+    if memchr::memmem::find(bytes, b"\\x").is_some() {
+        for m in HEX_ESC.find_iter(text) {
+            cands.push((m.start(), m.end(), Encoding::HexEscapes));
+        }
     }
-    for m in UNI_ESC.find_iter(text) {
-        cands.push((m.start(), m.end(), Encoding::UnicodeEscapes));
+    if memchr::memmem::find(bytes, b"\\u").is_some() {
+        for m in UNI_ESC.find_iter(text) {
+            cands.push((m.start(), m.end(), Encoding::UnicodeEscapes));
+        }
     }
-    for m in PERCENT.find_iter(text) {
-        cands.push((m.start(), m.end(), Encoding::Percent));
+    if memchr::memchr(b'%', bytes).is_some() {
+        for m in PERCENT.find_iter(text) {
+            cands.push((m.start(), m.end(), Encoding::Percent));
+        }
     }
-    for c in CODE_LIST.captures_iter(text) {
-        let (m, list) = (c.get(0).expect("match"), c.get(1).expect("group"));
-        cands.push((m.start(), list.end(), Encoding::CharCodes));
+    if may_hold_char_codes(bytes) {
+        for c in CODE_LIST.captures_iter(text) {
+            let (m, list) = (c.get(0).expect("match"), c.get(1).expect("group"));
+            cands.push((m.start(), list.end(), Encoding::CharCodes));
+        }
+        for m in CODE_CHAIN.find_iter(text) {
+            cands.push((m.start(), m.end(), Encoding::CharCodes));
+        }
     }
-    for m in CODE_CHAIN.find_iter(text) {
-        cands.push((m.start(), m.end(), Encoding::CharCodes));
+    if longest_run >= 32 {
+        for m in HEX.find_iter(text) {
+            cands.push((m.start(), m.end(), Encoding::Hex));
+        }
     }
-    for m in HEX.find_iter(text) {
-        cands.push((m.start(), m.end(), Encoding::Hex));
-    }
-    for m in B64.find_iter(text) {
+    for m in B64.find_iter(if longest_run >= 40 { text } else { "" }) {
         let s = m.as_str();
         let std = s.contains(['+', '/']);
         let url = s.contains(['-', '_']);

@@ -81,36 +81,33 @@ static INDICATORS: LazyLock<Vec<(Regex, &'static str, Option<SignalKind>)>> = La
             ),
         ]
         .into_iter()
-        .map(|(r, what, sig)| (Regex::new(r).expect("indicator regex"), what, sig))
+        .map(|(r, what, sig)| (crate::security::patterns::re(r), what, sig))
         .collect()
 });
 
 /// Execution sinks for the entropy rule.
 static SINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?i)\b(?:eval|exec|execSync|execFile|spawn|Function|marshal\.loads|pickle\.loads)\s*\(|\bsubprocess\.\w+|\bos\.(?:system|popen)\b|\bchild_process\b|\b(?:iex|Invoke-Expression)\b|\bctypes\.|\bVirtualAlloc\b|\b(?:ba|z)?sh\s+-c\b|\|\s*(?:ba|z)?sh\b",
     )
-    .expect("regex")
 });
 
 /// Long base64/hex-alphabet strings.
 static LONG_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{200,}={0,2}").expect("regex"));
+    LazyLock::new(|| crate::security::patterns::re(r"[A-Za-z0-9+/_-]{200,}={0,2}"));
 
 /// `var = <decoder>(` in Python, JavaScript, shell and PowerShell.
 static DECODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r#"(?i)(?:\$?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:await\s+)?(?:base64\.(?:b64decode|b32decode|b16decode|b85decode|a85decode|urlsafe_b64decode|decodebytes|decodestring)|zlib\.decompress|gzip\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode|bytes\.fromhex|binascii\.(?:unhexlify|a2b_base64)|atob|Buffer\.from|\[(?:System\.)?Convert\]::FromBase64String|\[(?:System\.)?Text\.Encoding\]::\w+\.GetString)\s*\(|\b([A-Za-z_][A-Za-z0-9_]*)=["']?\$\([^)\n]*\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r)\b)"#,
     )
-    .expect("regex")
 });
 
 /// An execution sink applied to a variable.
 static EXEC_VAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r#"(?i)(?:\b(?:exec|eval|compile|Function|iex|Invoke-Expression|\[ScriptBlock\]::Create)\s*\(\s*|\b(?:eval|(?:ba|z)?sh\s+-c|iex|Invoke-Expression)\s+)["'(]?\$?\{?([A-Za-z_][A-Za-z0-9_]*)"#,
     )
-    .expect("regex")
 });
 
 /// What a decoded blob turned out to hold.
@@ -365,6 +362,9 @@ fn entropy_near_exec(
         return;
     }
     let text: &str = &src.text;
+    if crate::security::decode::longest_base64_run(text.as_bytes()) < 200 {
+        return;
+    }
     let (mut n, mut examined) = (0, 0);
     for m in LONG_TOKEN.find_iter(text) {
         if n >= 10 || examined >= 256 {

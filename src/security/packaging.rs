@@ -1085,10 +1085,9 @@ fn benign_hidden(name: &str, is_dir: bool) -> bool {
 }
 
 static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?m)^\s*(import\s+\w|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|function\s+\w+\s*\(|(const|let|var)\s+\w+\s*=|require\s*\(|(curl|wget)\s+\S|eval\s|exec\s*\(|os\.system|subprocess\.|Invoke-\w+|powershell\b|chmod\s+\+x|base64\s+-d|nc\s+-)",
     )
-    .expect("valid regex")
 });
 
 fn looks_like_code(path: &str, b: &[u8]) -> bool {

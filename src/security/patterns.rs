@@ -247,6 +247,8 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::LeftmostLongest)
+                // A full DFA: the per-match cost of the gate loop is the hot spot.
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(&words)
                 .map_err(|e| PatternError {
                     id: "(keywords)".into(),

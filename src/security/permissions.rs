@@ -199,21 +199,19 @@ fn check_allowed_tools(scx: &mut SecCx<'_, '_>) -> Option<Vec<Tool>> {
 }
 
 static NET_USE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?m)(?:^|[\s;|&(`$])(?:curl|wget)\s|\brequests\.(?:get|post|put|patch|delete|head|request|Session)\b|\bfetch\(\s*[`'\x22]https?:|\burllib\.request\b|\burlopen\(|\bhttpx\.|\baiohttp\.|\bhttp\.client\b|\bInvoke-(?:WebRequest|RestMethod)\b|\baxios\.(?:get|post|put|request)\b",
     )
-    .unwrap()
 });
 
 static WRITE_USE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r#"\bopen\([^)\n]{1,200},\s*(?:mode\s*=\s*)?['"][wax]b?\+?['"]|\.write_(?:text|bytes)\(|\bwriteFile(?:Sync)?\(|\bcreateWriteStream\(|\.to_(?:csv|excel|parquet|json)\(|\.savefig\(|\bSet-Content\b|\bOut-File\b"#,
     )
-    .unwrap()
 });
 
 static SHELL_REDIRECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)(?:^|[^0-9&>2])>>?\s*[A-Za-z0-9_./~-]+").unwrap());
+    LazyLock::new(|| crate::security::patterns::re(r"(?m)(?:^|[^0-9&>2])>>?\s*[A-Za-z0-9_./~-]+"));
 
 /// Uses of tools the frontmatter does not grant (only when `allowed-tools` is declared).
 fn check_undeclared(scx: &mut SecCx<'_, '_>, tools: &[Tool]) {
@@ -327,17 +325,17 @@ fn check_undeclared(scx: &mut SecCx<'_, '_>, tools: &[Tool]) {
 }
 
 static MCP_CMD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r"(?i)\bnpx\s+(?:(?:-y|--yes|-p|--package)\s+)*(?P<a>@?[a-z0-9_./-]*mcp[a-z0-9_./@-]*)|\buvx\s+(?:--from\s+\S+\s+)?(?P<b>[a-z0-9_.@/-]*mcp[a-z0-9_.@/-]*)|\bclaude\s+mcp\s+add(?:-json)?\s+(?P<c>[^\n`]{1,120})",
     )
-    .unwrap()
 });
 
-static MCP_CONFIG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)["']?(?:mcpServers|mcp_servers)["']?\s*[:=]"#).unwrap());
+static MCP_CONFIG: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::patterns::re(r#"(?m)["']?(?:mcpServers|mcp_servers)["']?\s*[:=]"#)
+});
 
 static MCP_TARGET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"["'](?:command|url)["']\s*:\s*["']([^"'\n]{1,200})["']"#).unwrap()
+    crate::security::patterns::re(r#"["'](?:command|url)["']\s*:\s*["']([^"'\n]{1,200})["']"#)
 });
 
 fn check_mcp(scx: &mut SecCx<'_, '_>) {
@@ -780,21 +778,52 @@ pub fn check_scan(result: &mut crate::scan::ScanResult) {
     if names.len() < 2 || names.len() > 5000 {
         return;
     }
+    // Candidate pairs without comparing every pair: names one edit apart share a
+    // one-character deletion (or one is the other's deletion), and confusable names
+    // share a skeleton. Each candidate is then checked exactly as before.
+    let mut buckets: std::collections::HashMap<String, Vec<usize>> =
+        std::collections::HashMap::new();
+    let skeletons: Vec<String> = names.iter().map(|n| typosquat::skeleton(n)).collect();
+    for (i, n) in names.iter().enumerate() {
+        if n.len() < 6 {
+            continue;
+        }
+        buckets
+            .entry(format!("s\0{}", skeletons[i]))
+            .or_default()
+            .push(i);
+        buckets.entry(format!("d\0{n}")).or_default().push(i);
+        for (k, c) in n.char_indices() {
+            let mut d = String::with_capacity(n.len());
+            d.push_str(&n[..k]);
+            d.push_str(&n[k + c.len_utf8()..]);
+            buckets.entry(format!("d\0{d}")).or_default().push(i);
+        }
+    }
+    let mut candidates: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for v in buckets.values() {
+        for (x, &i) in v.iter().enumerate() {
+            for &j in &v[x + 1..] {
+                if i != j {
+                    candidates.insert((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
     let mut pairs = Vec::new();
-    for (i, a) in names.iter().enumerate() {
-        for b in &names[i + 1..] {
-            if a.len() < 6 || b.len() < 6 || a.len().abs_diff(b.len()) > 2 {
-                continue;
-            }
-            if family_stem(a) == family_stem(b) || differs_in_short_word(a, b) {
-                continue;
-            }
-            let confusable = typosquat::skeleton(a) == typosquat::skeleton(b);
-            // One edit (a transposition counts as one): two-edit pairs in real collections
-            // are families (`senior-devops`, `senior-secops`), not typos.
-            if confusable || typosquat::distance_at_most(a, b, 1) {
-                pairs.push((a.to_string(), b.to_string(), confusable));
-            }
+    for (i, j) in candidates {
+        let (a, b) = (names[i], names[j]);
+        if a.len().abs_diff(b.len()) > 2 {
+            continue;
+        }
+        if family_stem(a) == family_stem(b) || differs_in_short_word(a, b) {
+            continue;
+        }
+        let confusable = skeletons[i] == skeletons[j];
+        // One edit (a transposition counts as one): two-edit pairs in real collections
+        // are families (`senior-devops`, `senior-secops`), not typos.
+        if confusable || typosquat::distance_at_most(a, b, 1) {
+            pairs.push((a.to_string(), b.to_string(), confusable));
         }
     }
     let mut added = Vec::new();

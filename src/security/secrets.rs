@@ -180,7 +180,9 @@ pub fn redacted(s: &str) -> String {
 }
 
 static JWT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}").unwrap()
+    crate::security::patterns::re(
+        r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}",
+    )
 });
 
 /// Decodes unpadded base64url (bounded by the caller's regex).
@@ -226,10 +228,9 @@ fn jwt_header_ok(header: &str) -> bool {
 
 /// Assignment keys of the generic rule.
 static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::security::patterns::re(
         r#"(?i)\b([a-z0-9_.-]{0,24}(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer[_-]?token|private[_-]?key|password|passwd|secret|token))\b["']?[ \t]*(?::|=|:=|=>)[ \t]*(?:(["'])(?P<q>[^"'\s]{16,200})["']|(?P<u>[A-Za-z0-9_+/=.~-]{16,200})(?:[\s,;]|$))"#,
     )
-    .unwrap()
 });
 
 static GENERIC_GATE: LazyLock<AhoCorasick> = LazyLock::new(|| {

@@ -52,6 +52,26 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
     v
 }
 
+/// A copy of the demo without its deliberately malicious `invoice-sync` sample (whose
+/// critical findings would dominate every gate below).
+fn compliance_demo() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for e in walkdir::WalkDir::new("fixtures/demo").follow_links(false) {
+        let e = e.unwrap();
+        let rel = e.path().strip_prefix("fixtures/demo").unwrap();
+        if rel.starts_with(".claude/skills/invoice-sync") {
+            continue;
+        }
+        let dst = t.path().join(rel);
+        if e.file_type().is_dir() {
+            fs::create_dir_all(&dst).unwrap();
+        } else if e.file_type().is_file() {
+            fs::copy(e.path(), &dst).unwrap();
+        }
+    }
+    t
+}
+
 fn skill_index<'a>(doc: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
     let s = doc["skills"]
         .as_array()
@@ -69,7 +89,8 @@ fn json_has_a_scan_index_and_one_per_skill() {
     assert_eq!(i["axes_measured"], 2);
     assert!(i["axes"]["efficiency"].is_null());
     assert!(i["axes"]["compliance"].is_number());
-    assert_eq!(i["axes"]["security"], 100.0);
+    // The scan's security axis is its lowest skill's: the malicious `invoice-sync` sample.
+    assert_eq!(i["axes"]["security"], 0.0);
     assert!(i["score"].is_number());
     assert!(["A", "B", "C", "D", "F"].contains(&i["grade"].as_str().unwrap()));
     let e = i["explanation"].as_str().unwrap();
@@ -261,7 +282,10 @@ fn malformed_or_missing_trace_is_exit_2_naming_the_file() {
 
 #[test]
 fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
-    let v = json(&with(DEMO, &["--format", "json"]));
+    let t = compliance_demo();
+    let root = t.path().to_str().unwrap().to_owned();
+    let demo: &[&str] = &["scan", "--repo", &root];
+    let v = json(&with(demo, &["--format", "json"]));
     let scan = v["index"]["score"].as_f64().unwrap();
     let lowest = v["skills"]
         .as_array()
@@ -272,7 +296,7 @@ fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
     assert!(lowest < scan, "the demo has a skill below the scan index");
     let code = |n: u32| {
         let n = n.to_string();
-        run(&with(DEMO, &["--fail-under-index", &n])).status.code()
+        run(&with(demo, &["--fail-under-index", &n])).status.code()
     };
     // At or below the lowest skill: passes.
     assert_eq!(code(lowest.floor() as u32), Some(0));
@@ -288,12 +312,12 @@ fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
         .iter()
         .filter(|s| s["index"]["score"].as_f64().unwrap() < 100.0)
         .count();
-    let out = stdout(&run(&with(DEMO, &["--fail-under-index", "100"])));
+    let out = stdout(&run(&with(demo, &["--fail-under-index", "100"])));
     let want = format!("--fail-under-index 100: the scan and {below_100} skill(s) below");
     assert!(out.contains(&want), "{want}\n{out}");
     // JSON records the threshold and the skills below it.
     let v = json(&with(
-        DEMO,
+        demo,
         &["--format", "json", "--fail-under-index", "60"],
     ));
     assert_eq!(v["fail_under_index"], 60.0);
@@ -314,7 +338,7 @@ fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     // Out of range is a usage error.
     assert_eq!(
-        run(&with(DEMO, &["--fail-under-index", "101"]))
+        run(&with(demo, &["--fail-under-index", "101"]))
             .status
             .code(),
         Some(2)
@@ -323,30 +347,33 @@ fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
 
 #[test]
 fn fail_under_index_combines_with_the_other_gates() {
+    let t = compliance_demo();
+    let root = t.path().to_str().unwrap().to_owned();
+    let demo: &[&str] = &["scan", "--repo", &root];
     // Either gate failing fails the run.
     let o = run(&with(
-        DEMO,
+        demo,
         &["--fail-on", "critical", "--fail-under-index", "90"],
     ));
     assert_eq!(o.status.code(), Some(1));
     let o = run(&with(
-        DEMO,
+        demo,
         &["--fail-on", "info", "--fail-under-index", "0"],
     ));
     assert_eq!(o.status.code(), Some(1));
     let o = run(&with(
-        DEMO,
+        demo,
         &["--fail-on", "critical", "--fail-under-index", "0"],
     ));
     assert_eq!(o.status.code(), Some(0));
     let o = run(&with(
-        DEMO,
+        demo,
         &["--fail-on-noncompliant", "--fail-under-index", "0"],
     ));
     assert_eq!(o.status.code(), Some(1));
     // Same verdict in every format.
     for fmt in ["console", "markdown", "json", "sarif"] {
-        let o = run(&with(DEMO, &["--format", fmt, "--fail-under-index", "90"]));
+        let o = run(&with(demo, &["--format", fmt, "--fail-under-index", "90"]));
         assert_eq!(o.status.code(), Some(1), "{fmt}");
     }
 }

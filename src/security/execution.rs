@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::patterns::{excerpt, is_example_or_forbidden};
+use super::patterns::{example_context, excerpt};
 use super::{RegionKind, SecCx, SignalKind};
 use crate::finding::{Location, Severity};
 use crate::parse::yaml::{Node, NodeKind};
@@ -53,6 +53,22 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .iter()
     .map(|r| super::patterns::re(r))
     .collect()
+});
+
+/// Words one of which every fetch-then-execute shape contains (case-insensitive).
+static FETCH_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "curl",
+            "wget",
+            "iex",
+            "invoke-expression",
+            "downloadstring",
+            "downloadfile",
+            "exec(",
+        ])
+        .expect("automaton")
 });
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
@@ -382,13 +398,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, String, Origin, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
-        let lower_has = text.contains("curl")
-            || text.contains("wget")
-            || text.contains("iex")
-            || text.contains("Invoke-Expression")
-            || text.contains("exec(")
-            || text.contains("fetch");
-        if !lower_has {
+        if !FETCH_WORDS.is_match(text.as_bytes()) {
             continue;
         }
         for r in &src.regions {
@@ -400,7 +410,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
             for re in FETCH_EXEC.iter() {
                 for m in re.find_iter(seg) {
                     let (s, e) = (r.start + m.start(), r.start + m.end());
-                    if prose && r.kind == RegionKind::Prose && is_example_or_forbidden(text, s, e) {
+                    if prose && r.kind == RegionKind::Prose && example_context(text, s, e, false) {
                         continue;
                     }
                     let line = src.line_at(s);

@@ -283,7 +283,24 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         scx.signal(kind, si, off, what);
     }
     for (si, off, rule, msg, anchor) in emits {
-        scx.emit_at(rule, si, off, msg, &anchor);
+        // Reference documents (Markdown other than SKILL.md) are read on demand and are
+        // where security skills quote attacks: an encoded payload there is a warning.
+        let src = &scx.sources[si];
+        if src.lang == Lang::Markdown && !src.is_entry {
+            scx.emit_at_severity(
+                rule,
+                crate::finding::Severity::Medium.min(
+                    crate::catalog::get(rule)
+                        .map_or(crate::finding::Severity::Medium, |m| m.severity),
+                ),
+                si,
+                off,
+                format!("{msg} (In a reference document, so reported as a warning.)"),
+                &anchor,
+            );
+        } else {
+            scx.emit_at(rule, si, off, msg, &anchor);
+        }
     }
 }
 

@@ -30,6 +30,8 @@ pub struct PatternRule {
     regexes: Vec<Regex>,
     exclude: Vec<Regex>,
     pub negation: bool,
+    /// Inline code counts as quotation (prompt-injection phrases), not as a command.
+    pub backticks_quote: bool,
     pub signal: Option<SignalKind>,
     pub silent: bool,
     /// True when the rule has no keywords: the regex set decides whether it runs.
@@ -198,6 +200,7 @@ pub fn compile(
         regexes,
         exclude,
         negation: spec.negation,
+        backticks_quote: true,
         signal,
         silent: spec.silent,
         by_set: spec.keywords.is_empty(),
@@ -213,7 +216,8 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     let mut by_word: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for m in catalog::all() {
         let Some(spec) = &m.matcher else { continue };
-        let r = compile(m.id, m.fix, m.title, spec)?;
+        let mut r = compile(m.id, m.fix, m.title, spec)?;
+        r.backticks_quote = m.category == "security/prompt-injection";
         for k in &spec.keywords {
             by_word
                 .entry(k.to_ascii_lowercase())
@@ -391,7 +395,7 @@ impl Compiled {
                     }
                     if rule.negation
                         && matches!(reg.kind, RegionKind::Prose | RegionKind::Frontmatter)
-                        && is_example_or_forbidden(&src.text, start, end)
+                        && example_context(&src.text, start, end, rule.backticks_quote)
                     {
                         continue;
                     }
@@ -491,6 +495,14 @@ const FORBID: &[&str] = &[
     "like \"",
     "like '",
     "without ",
+    "the sentence",
+    "the phrase",
+    "the string",
+    "contained",
+    "containing",
+    " said",
+    "saying",
+    "reads:",
     "instead of ",
     "rather than ",
     "no need to ",
@@ -500,12 +512,46 @@ const FORBID: &[&str] = &[
 /// Is the hit `start..end` an example or a prohibition? Inside quotes or inline
 /// code on its line, or after a forbidding word in its sentence.
 pub fn is_example_or_forbidden(text: &str, start: usize, end: usize) -> bool {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-    let before = &text[line_start..start];
-    let after = &text[end..line_end];
-    // Quoted: an odd number of quote marks before, and one after, on the same line.
-    for (open, close) in [('"', '"'), ('`', '`'), ('“', '”'), ('«', '»')] {
+    example_context(text, start, end, true)
+}
+
+/// Start of the paragraph holding `at` (after the last blank line), at most `max` bytes back.
+fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
+    let floor = at.saturating_sub(max);
+    let mut floor = floor;
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    text[floor..at]
+        .rfind("\n\n")
+        .map_or(floor, |i| floor + i + 2)
+}
+
+/// End of the paragraph holding `at`, at most `max` bytes forward.
+fn paragraph_end(text: &str, at: usize, max: usize) -> usize {
+    let mut ceil = (at + max).min(text.len());
+    while !text.is_char_boundary(ceil) {
+        ceil -= 1;
+    }
+    text[at..ceil].find("\n\n").map_or(ceil, |i| at + i)
+}
+
+/// [`is_example_or_forbidden`] with a choice: do backticks quote? For phrases (prompt
+/// injection) inline code is a quotation; for commands it is how a skill tells the agent
+/// what to run (`` Run `curl … | sh` ``), so only quote marks and forbidding words count.
+/// Quotes and sentences may wrap: the paragraph (up to 400 bytes each way) is searched.
+pub fn example_context(text: &str, start: usize, end: usize, backticks_quote: bool) -> bool {
+    let para_start = paragraph_start(text, start, 400);
+    let para_end = paragraph_end(text, end, 400);
+    let before = &text[para_start..start];
+    let after = &text[end..para_end];
+    let quotes: &[(char, char)] = if backticks_quote {
+        &[('"', '"'), ('`', '`'), ('“', '”'), ('«', '»')]
+    } else {
+        &[('"', '"'), ('“', '”'), ('«', '»')]
+    };
+    // Quoted: an odd number of quote marks before, and one after, in the paragraph.
+    for &(open, close) in quotes {
         let n = before.chars().filter(|c| *c == open).count();
         let odd = if open == close {
             n % 2 == 1
@@ -516,10 +562,11 @@ pub fn is_example_or_forbidden(text: &str, start: usize, end: usize) -> bool {
             return true;
         }
     }
-    // The sentence so far (back to . ! ? : or a line start).
+    // The sentence so far (back to . ! ? ; or the paragraph start).
     let sentence_start = before.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
-    let sentence = before[sentence_start..].to_lowercase();
-    let line_lower = before.to_lowercase();
+    let sentence = before[sentence_start..].to_lowercase().replace('\n', " ");
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_lower = before[line_start..].to_lowercase();
     FORBID
         .iter()
         .any(|w| sentence.contains(w) || (w.ends_with(':') && line_lower.contains(w)))
@@ -587,6 +634,21 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             format!("{}{where_}: `{ex}`. {}", rule.message, rule.fix),
             &format!("{}:{ex}", rule.id),
         );
+        // Reference documents (Markdown other than SKILL.md) are read on demand and are
+        // where security skills quote attacks: a pattern there is at most a warning.
+        let reference_doc = {
+            let src = &scx.sources[si];
+            src.lang == Lang::Markdown && !src.is_entry
+        };
+        if reference_doc
+            && region != Some(RegionKind::Comment)
+            && let Some(f) = scx.cx.findings.last_mut()
+            && f.severity > crate::finding::Severity::Medium
+        {
+            f.severity = crate::finding::Severity::Medium;
+            f.message
+                .push_str(" (In a reference document, so reported as a warning.)");
+        }
         // An injection phrase hidden from rendered views is two pieces of evidence.
         if region == Some(RegionKind::Comment)
             && let Some(f) = scx.cx.findings.last_mut()

@@ -820,6 +820,14 @@ fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Vec<Pending
             continue;
         }
         let sk: String = unicode_security::skeleton(host).collect();
+        // A placeholder (`https://…/x`, `https://.../x`) is not a host: a homograph needs
+        // letters or digits that pass for a real domain label.
+        let label_like = sk
+            .split('.')
+            .any(|l| l.bytes().any(|b| b.is_ascii_alphanumeric()));
+        if !label_like {
+            continue;
+        }
         let (rule, sev_note) = if sk.is_ascii() {
             (CONFUSABLE_TOKEN, "looks exactly like the ASCII host")
         } else if host.split('.').any(|l| judge(l).is_some()) {

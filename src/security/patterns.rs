@@ -1,10 +1,10 @@
 //! Data rules: a rule whose catalog file carries a `match:` block is a pattern
 //! rule. Its regexes run (Rust `regex`, linear time) on the regions named by its
-//! `scope`, and only in files where they can match: a rule with `keywords` (the
-//! provider-token secret rules, whose keywords are rare prefixes such as `ghp_`)
-//! runs when one Aho-Corasick pass finds one of them; every other rule runs when
-//! one pass of a regex set over the file (all those rules' regexes at once) finds
-//! one of its regexes. Most files match nothing and cost those two passes.
+//! `scope`, and only in files where they can match: one pass of a regex set over
+//! the file (every rule's regexes at once) says which rules match somewhere; a rule
+//! with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
+//! also needs one of them, found by an Aho-Corasick pass that runs only on the
+//! rare files where such a rule's regex matched. Most files cost one pass.
 //! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that
@@ -34,8 +34,8 @@ pub struct PatternRule {
     pub backticks_quote: bool,
     pub signal: Option<SignalKind>,
     pub silent: bool,
-    /// True when the rule has no keywords: the regex set decides whether it runs.
-    by_set: bool,
+    /// True when the rule has keywords: one of them must also occur in the file.
+    keyworded: bool,
     /// Minimum entropy and placeholder filter of secret rules (see [`MatchSpec`]).
     entropy: Option<f64>,
     placeholders: bool,
@@ -48,8 +48,8 @@ pub struct Compiled {
     /// Keyword automaton; pattern id → the rules it gates via `keyword_rules`.
     gate: Option<AhoCorasick>,
     keyword_rules: Vec<Vec<usize>>,
-    /// The regexes of every rule without keywords in one set: one pass over a file
-    /// tells which of those rules can match at all.
+    /// Every rule's regexes in one set: one pass over a file tells which rules can
+    /// match at all.
     set: Option<regex::RegexSet>,
     /// Set pattern index → rule index.
     set_rule: Vec<usize>,
@@ -203,7 +203,7 @@ pub fn compile(
         backticks_quote: true,
         signal,
         silent: spec.silent,
-        by_set: spec.keywords.is_empty(),
+        keyworded: !spec.keywords.is_empty(),
         entropy: spec.entropy,
         placeholders: spec.placeholders,
         redact: spec.redact,
@@ -262,7 +262,7 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     };
     let mut pats = Vec::new();
     let mut set_rule = Vec::new();
-    for (ri, r) in rules.iter().enumerate().filter(|(_, r)| r.by_set) {
+    for (ri, r) in rules.iter().enumerate() {
         for re in &r.regexes {
             pats.push(re.as_str().to_owned());
             set_rule.push(ri);
@@ -320,19 +320,27 @@ impl Compiled {
     /// Which rules may match `text`: rules with keywords need one of them (Aho-Corasick),
     /// the others need a match of one of their regexes somewhere in the file (regex set).
     pub fn gated(&self, text: &str) -> Vec<bool> {
+        // Which rules have a regex that matches somewhere in the file (one pass for all).
         let mut on: Vec<bool> = vec![false; self.rules.len()];
         if let Some(set) = &self.set {
             for i in set.matches(text).iter() {
                 on[self.set_rule[i]] = true;
             }
         }
+        // Rules with keywords also need one of them in the file (Aho-Corasick). The
+        // keyword pass runs only when such a rule's regex matched at all, which for
+        // provider tokens is rare: most files never pay for it.
+        let pending: Vec<usize> = (0..self.rules.len())
+            .filter(|&r| on[r] && self.rules[r].keyworded)
+            .collect();
+        if pending.is_empty() {
+            return on;
+        }
+        for &r in &pending {
+            on[r] = false;
+        }
         if let Some(ac) = &self.gate {
-            let mut left = self
-                .rules
-                .iter()
-                .zip(&on)
-                .filter(|(r, x)| !r.by_set && !**x)
-                .count();
+            let mut left = pending.len();
             let mut seen = vec![false; self.keyword_rules.len()];
             'search: for m in ac.find_iter(text) {
                 let k = m.pattern().as_usize();
@@ -340,7 +348,7 @@ impl Compiled {
                     continue;
                 }
                 for &r in &self.keyword_rules[k] {
-                    if !on[r] {
+                    if !on[r] && pending.contains(&r) {
                         on[r] = true;
                         left -= 1;
                         if left == 0 {

@@ -174,6 +174,11 @@ fn stray_issues(
 
 /// Runs a scan.
 pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
+    // Compile the security rule set (a fixed ~0.15 s) on its own thread while the tree is
+    // walked, instead of on the first analysis worker while the others wait for it.
+    std::thread::spawn(|| {
+        let _ = crate::security::patterns::compiled();
+    });
     let plan = match mode {
         Mode::Path => discover::plan_path(target)?,
         Mode::Repo => discover::plan_repo(target, opts.walk.conventions_only)?,

@@ -129,14 +129,21 @@ static NUM: LazyLock<Regex> =
 /// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
 /// hex blob can be longer.
 pub fn longest_base64_run(b: &[u8]) -> usize {
-    let (mut best, mut cur) = (0, 0);
-    for &c in b {
-        if c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-') {
-            cur += 1;
-            best = best.max(cur);
-        } else {
-            cur = 0;
+    const TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let c = i as u8;
+            t[i] = c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'_' || c == b'-';
+            i += 1;
         }
+        t
+    };
+    let (mut best, mut cur) = (0usize, 0usize);
+    for &c in b {
+        // Branch-free: extend the run or reset it.
+        cur = (cur + 1) * TABLE[c as usize] as usize;
+        best = best.max(cur);
     }
     best
 }
@@ -159,7 +166,7 @@ static CODE_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 
 /// Can `b` hold a char-code call (`fromCharCode`, `chr`, `bytes`, `[char]`, `pack`)?
 fn may_hold_char_codes(b: &[u8]) -> bool {
-    CODE_WORDS.is_match(b)
+    CODE_WORDS.is_match(&b.to_ascii_lowercase())
 }
 
 /// Finds and decodes every blob of `text` within `budget` (which it consumes), in order

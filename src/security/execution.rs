@@ -57,8 +57,8 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// Words one of which every fetch-then-execute shape contains (case-insensitive).
 static FETCH_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    // Case-sensitive over a lower-cased copy (see `decode::CODE_WORDS`).
     aho_corasick::AhoCorasick::builder()
-        .ascii_case_insensitive(true)
         .build([
             "curl",
             "wget",
@@ -398,7 +398,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, String, Origin, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
-        if !FETCH_WORDS.is_match(text.as_bytes()) {
+        if !FETCH_WORDS.is_match(&text.as_bytes().to_ascii_lowercase()) {
             continue;
         }
         for r in &src.regions {

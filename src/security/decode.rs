@@ -448,10 +448,11 @@ pub fn entropy(s: &[u8]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn b64enc(b: &[u8]) -> String {
+    /// Standard base64 with padding (test helper, shared with the obfuscation tests).
+    pub(crate) fn b64enc(b: &[u8]) -> String {
         const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let mut s = String::new();
         for c in b.chunks(3) {

@@ -474,20 +474,7 @@ mod tests {
     use super::*;
 
     fn b64(b: &[u8]) -> String {
-        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut s = String::new();
-        for c in b.chunks(3) {
-            let n = (u32::from(c[0]) << 16)
-                | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-                | u32::from(*c.get(2).unwrap_or(&0));
-            for i in 0..=c.len() {
-                s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
-            }
-        }
-        while !s.len().is_multiple_of(4) {
-            s.push('=');
-        }
-        s
+        crate::security::decode::tests::b64enc(b)
     }
 
     fn hex(b: &[u8]) -> String {

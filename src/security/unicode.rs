@@ -622,7 +622,11 @@ fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut
         match c {
             '\u{1B}' => {
                 let (len, kind) = escape_sequence(&b[off..]);
-                k = off + len;
+                k = (off + len).min(line.len());
+                // The byte after ESC may start a multi-byte character: never cut inside it.
+                while !line.is_char_boundary(k) {
+                    k += 1;
+                }
                 if seqs.len() < 4 {
                     seqs.push(format!("`{}`", sanitize_line(&truncate(&line[off..k], 24))));
                 }

@@ -413,7 +413,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, String, Origin, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
-        if !FETCH_WORDS.is_match(&text.as_bytes().to_ascii_lowercase()) {
+        if !FETCH_WORDS.is_match(src.lower()) {
             continue;
         }
         for r in &src.regions {

@@ -180,9 +180,50 @@ pub struct Source<'a> {
     /// True for the skill's entry file (`SKILL.md`).
     pub is_entry: bool,
     pub regions: Vec<Region>,
+    /// ASCII-lower-cased copy of the text, made on first use and shared by the word checks.
+    lower: std::sync::OnceLock<Vec<u8>>,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    /// A source over `text`; its line index and regions are derived here.
+    pub fn new(
+        path: &'a str,
+        rel: String,
+        kind: FileKind,
+        lang: Lang,
+        executable: bool,
+        text: Cow<'a, str>,
+        is_entry: bool,
+    ) -> Self {
+        let lines = LineIndex::new(&text);
+        let regions = regions::split(&text, lang, is_entry);
+        Source {
+            path,
+            rel,
+            kind,
+            lang,
+            executable,
+            text,
+            lines,
+            is_entry,
+            regions,
+            lower: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The text with ASCII letters lower-cased (computed once), for case-insensitive word
+    /// checks with a case-sensitive automaton, which keeps its fast literal prefilter.
+    pub fn lower(&self) -> &[u8] {
+        self.lower
+            .get_or_init(|| self.text.as_bytes().to_ascii_lowercase())
+    }
+
+    /// A Markdown file other than `SKILL.md`: a reference the agent reads on demand, where
+    /// security skills quote attacks.
+    pub fn is_reference_doc(&self) -> bool {
+        self.lang == Lang::Markdown && !self.is_entry
+    }
+
     /// 1-based line and column of a byte offset.
     pub fn pos(&self, offset: usize) -> (u32, u32) {
         self.lines.position(&self.text, offset)
@@ -297,19 +338,15 @@ impl<'a, 'c> SecCx<'a, 'c> {
             } else {
                 Lang::of_path(&fe.path, &bytes[..bytes.len().min(256)])
             };
-            let lines = LineIndex::new(&text);
-            let regions = regions::split(&text, lang, is_entry);
-            sources.push(Source {
-                path: fe.path.as_str(),
-                rel: rf.rel.clone(),
-                kind: fe.kind,
+            sources.push(Source::new(
+                fe.path.as_str(),
+                rf.rel.clone(),
+                fe.kind,
                 lang,
-                executable: fe.executable,
+                fe.executable,
                 text,
-                lines,
                 is_entry,
-                regions,
-            });
+            ));
         }
         sources.sort_by_key(|s| (!s.is_entry, s.path));
         SecCx {

@@ -19,9 +19,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::decode::{self, Budget, Content, Encoding};
-use super::{Lang, RegionKind, SecCx, SignalKind, Source, patterns, regions, unicode};
+use super::{Lang, RegionKind, SecCx, SignalKind, Source, patterns, unicode};
 use crate::inventory::FileKind;
-use crate::text::{LineIndex, sanitize_line, truncate};
+use crate::text::{sanitize_line, truncate};
 
 pub const OBFUSCATED_PAYLOAD: &str = "obfuscated-payload";
 pub const DECODE_AND_EXECUTE: &str = "decode-and-execute";
@@ -163,17 +163,15 @@ pub fn analyze_bytes(
 }
 
 fn synthetic(text: &str, lang: Lang) -> Source<'_> {
-    Source {
-        path: "(decoded)",
-        rel: "(decoded)".into(),
-        kind: FileKind::Script,
+    Source::new(
+        "(decoded)",
+        "(decoded)".into(),
+        FileKind::Script,
         lang,
-        executable: false,
-        text: Cow::Borrowed(text),
-        lines: LineIndex::new(text),
-        is_entry: false,
-        regions: regions::split(text, lang, false),
-    }
+        false,
+        Cow::Borrowed(text),
+        false,
+    )
 }
 
 fn analyze_text(
@@ -297,7 +295,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 format!("{OBFUSCATED_PAYLOAD}:{}", truncate(&p.excerpt, 60)),
             ));
         }
-        if DECODER_WORDS.is_match(&src.text.as_bytes().to_ascii_lowercase()) {
+        if DECODER_WORDS.is_match(src.lower()) {
             two_step(src, si, &mut emits, &mut sigs);
         }
         entropy_near_exec(src, si, &text_blobs, &mut emits);
@@ -309,7 +307,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         // Reference documents (Markdown other than SKILL.md) are read on demand and are
         // where security skills quote attacks: an encoded payload there is a warning.
         let src = &scx.sources[si];
-        if src.lang == Lang::Markdown && !src.is_entry {
+        if src.is_reference_doc() {
             scx.emit_at_severity(
                 rule,
                 crate::finding::Severity::Medium.min(

@@ -929,22 +929,19 @@ fn find_url(s: &str) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::inventory::FileKind;
-    use crate::security::{Lang, regions};
-    use crate::text::LineIndex;
+    use crate::security::Lang;
     use std::borrow::Cow;
 
     fn source(text: &str, lang: Lang, is_entry: bool) -> Source<'_> {
-        Source {
-            path: "x",
-            rel: "x".into(),
-            kind: FileKind::Text,
+        Source::new(
+            "x",
+            "x".into(),
+            FileKind::Text,
             lang,
-            executable: false,
-            text: Cow::Borrowed(text),
-            lines: LineIndex::new(text),
+            false,
+            Cow::Borrowed(text),
             is_entry,
-            regions: regions::split(text, lang, is_entry),
-        }
+        )
     }
 
     fn run(text: &str, lang: Lang) -> Vec<Pending> {

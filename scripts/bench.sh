@@ -1,58 +1,291 @@
 #!/usr/bin/env bash
-# Benchmark: skillguard scan-workspace vs `find | xargs sha256sum` over the same
-# files, warm cache, median of RUNS runs each, interleaved; peak memory from
-# /usr/bin/time -v. Prints ratios, which are what to compare on noisy machines.
+# Benchmark skillguard on real skills first, then on generated corpora for scale (docs/performance.md).
 #
-#   scripts/bench.sh [REPOS] [SKILLS_PER_REPO] [RUNS]
-#   scripts/bench.sh 20 100 7      # 2,000 skills (~10k files, ~80 MB)
-#   scripts/bench.sh 200 100 3     # 20,000 skills, for the linearity check
+#   scripts/bench.sh [real|generated|all] [RUNS]      (defaults: all, 7)
+#   scripts/bench.sh real 7        # ../shared/corpora only (real public skills)
+#   scripts/bench.sh all 5         # real, then generated 20x100 (2,000 skills) and 200x100 (20,000)
+#
+# For each corpus, warm page cache, RUNS rounds of, in turn:
+#   A  skillguard scan-workspace CORPUS --format json -o FILE        (default threads)
+#   B  floor: find CORPUS -type f -print0 | xargs -0 -P2 -n 500 sha256sum > /dev/null
+#   C  skillguard scan-workspace CORPUS --format json -o FILE -j1
+# and reports medians, the median of the per-round ratios A/B and C/B (paired, so that machine noise
+# cancels), the -j1 cost per skill, peak RSS (/usr/bin/time), a per-stage breakdown from one extra
+# -j1 run with SKILLGUARD_TIMINGS=1 (when the build prints `timing: <stage> <seconds>` lines), and
+# skills-ref (the Agent Skills reference validator, scripts/bench-skills-ref.py) on the same skills.
+#
+# Environment:
+#   SKIP_BUILD=1                 use the binaries already in target/release
+#   SKILLGUARD_BIN=PATH          benchmark this binary instead of target/release/skillguard
+#   BENCH_REAL_CORPUS=DIR        real corpus (default ../shared/corpora, relative to the repository)
+#   BENCH_GEN_SMALL=RxS          generated corpora, R repositories x S skills (defaults 20x100 and
+#   BENCH_GEN_LARGE=RxS          200x100, kept in bench-out/ws-RxS; delete them to regenerate)
+#   SKILLS_REF_PYTHON=PY         a python that can import skills_ref (default /tmp/skills-ref-venv/bin/python)
+#   SKILLS_REF_RUNS=N            skills-ref runs per corpus (default 3)
+#   SKILLS_REF_MAX_SKILLS=N      skip skills-ref on corpora with more skills (default 5000)
+#
+# Reports are written to a scratch folder under bench-out/ (git-ignored), deleted at exit; never to a
+# device file (-o goes through an atomic rename, which would replace the device).
 set -euo pipefail
+export LC_ALL=C
 cd "$(dirname "$0")/.."
-REPOS=${1:-20}
-SKILLS=${2:-100}
-RUNS=${3:-7}
-OUT=bench-out/ws-${REPOS}x${SKILLS}
+. scripts/bench-lib.sh
 
-cargo build --release --quiet --bin skillguard --bin gen-corpus
-BIN=target/release/skillguard
-if [ ! -d "$OUT" ]; then
-  mkdir -p bench-out
-  target/release/gen-corpus --out "$OUT" --repos "$REPOS" --skills "$SKILLS" --seed 42
+MODE=${1:-all}
+RUNS=${2:-7}
+case "$MODE" in real | generated | all) ;; *)
+  sed -n '2,6p' "$0" >&2
+  exit 2
+  ;;
+esac
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive integer, not '$RUNS'" >&2; exit 2; }
+REAL_CORPUS=${BENCH_REAL_CORPUS:-../shared/corpora}
+GEN_SMALL=${BENCH_GEN_SMALL:-20x100}
+GEN_LARGE=${BENCH_GEN_LARGE:-200x100}
+SKILLS_REF_PYTHON=${SKILLS_REF_PYTHON:-/tmp/skills-ref-venv/bin/python}
+SKILLS_REF_RUNS=${SKILLS_REF_RUNS:-3}
+SKILLS_REF_MAX_SKILLS=${SKILLS_REF_MAX_SKILLS:-5000}
+
+note() { echo "bench: $*" >&2; }
+
+# ---- build -------------------------------------------------------------------------------------
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  note "building release binaries"
+  if ! cargo build --release --quiet --bin skillguard --bin gen-corpus; then
+    # gen-corpus may live behind a `bench` feature.
+    note "plain build failed; retrying gen-corpus with --features bench"
+    cargo build --release --quiet --bin skillguard
+    cargo build --release --quiet --features bench --bin gen-corpus
+  fi
 fi
-files=$(find "$OUT" -type f | wc -l)
-bytes=$(find "$OUT" -type f -printf '%s\n' | awk '{s+=$1} END {print s}')
-echo "corpus: $OUT: $files files, $bytes bytes"
+SKILLGUARD_BIN=${SKILLGUARD_BIN:-target/release/skillguard}
+[ -x "$SKILLGUARD_BIN" ] || { echo "no $SKILLGUARD_BIN" >&2; exit 1; }
 
-# Warm the page cache.
-find "$OUT" -type f -print0 | xargs -0 cat > /dev/null
+mkdir -p bench-out
+BENCH_TMP=$(mktemp -d "$PWD/bench-out/run.XXXXXX")
+trap 'rm -rf "$BENCH_TMP"' EXIT
+# A private copy, so that a concurrent rebuild of target/release cannot change the binary mid-run.
+SG="$BENCH_TMP/skillguard"
+cp "$SKILLGUARD_BIN" "$SG"
+OUT="$BENCH_TMP/report.json"
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
+# sg CORPUS [ARG...]: the measured command; stderr is kept for inspection, the report is deleted.
+sg() {
+  local corpus=$1
+  shift
+  "$SG" scan-workspace "$corpus" --format json -o "$OUT" "$@" 2> "$BENCH_TMP/stderr.txt"
+  rm -f "$OUT"
+}
 
-sg=(); s1=(); sn=(); sh=()
-for _ in $(seq "$RUNS"); do
-  t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet || true; t1=$(now)
-  sg+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
-  t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet -j1 || true; t1=$(now)
-  s1+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
-  t0=$(now); "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet --profile none || true; t1=$(now)
-  sn+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
-  t0=$(now); find "$OUT" -type f -print0 | xargs -0 sha256sum > /dev/null; t1=$(now)
-  sh+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
+SKILLS_REF_OK=0
+if [ -x "$SKILLS_REF_PYTHON" ] && "$SKILLS_REF_PYTHON" -c 'import skills_ref' 2> /dev/null; then
+  SKILLS_REF_OK=1
+fi
+
+# Results per corpus label, for the summary.
+LABELS=()
+declare -A PATH_OF SKILLS FILES BYTES WALL WALL_J1 FLOOR RATIO RATIO_J1 RSS RSS_J1 SREF SREF_TOTAL
+
+echo "# skillguard benchmark: $MODE, $RUNS runs, $(nproc) cores, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "binary: $("$SG" --version) at $(git rev-parse --short HEAD 2> /dev/null || echo '?')$(git diff --quiet HEAD -- src 2> /dev/null || echo ' + uncommitted changes in src/')"
+echo "commands (FILE: a scratch file under bench-out/, deleted after each run):"
+echo "  skillguard: skillguard scan-workspace CORPUS --format json -o FILE [-j1]"
+echo "  floor:      find CORPUS -type f -print0 | xargs -0 -P2 -n 500 sha256sum > /dev/null"
+
+# ---- one corpus --------------------------------------------------------------------------------
+bench_corpus() {
+  local label=$1 corpus=$2
+  note "$label: $corpus"
+  LABELS+=("$label")
+  PATH_OF[$label]=$corpus
+  FILES[$label]=$(find "$corpus" -type f | wc -l)
+  BYTES[$label]=$(find "$corpus" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+  warm_cache "$corpus"
+
+  # Warm-up run (untimed); its report gives the number of skills.
+  "$SG" scan-workspace "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt"
+  SKILLS[$label]=$(json_skills "$OUT")
+  rm -f "$OUT"
+
+  local i a b c walls=() j1s=() floors=() ratios=() ratios_j1=()
+  for ((i = 1; i <= RUNS; i++)); do
+    note "$label: round $i/$RUNS"
+    time_it a sg "$corpus"
+    time_it b floor "$corpus"
+    time_it c sg "$corpus" -j1
+    walls+=("$a") floors+=("$b") j1s+=("$c")
+    ratios+=("$(calc "$a / $b" 6)") ratios_j1+=("$(calc "$c / $b" 6)")
+  done
+  WALL[$label]=$(printf '%s\n' "${walls[@]}" | median)
+  WALL_J1[$label]=$(printf '%s\n' "${j1s[@]}" | median)
+  FLOOR[$label]=$(printf '%s\n' "${floors[@]}" | median)
+  RATIO[$label]=$(printf '%s\n' "${ratios[@]}" | median)
+  RATIO_J1[$label]=$(printf '%s\n' "${ratios_j1[@]}" | median)
+  RSS[$label]=$(peak_rss_mib "$SG" scan-workspace "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt")
+  rm -f "$OUT"
+
+  # Per-stage breakdown: one more -j1 run with SKILLGUARD_TIMINGS=1 (also gives the -j1 peak RSS).
+  local t0=$EPOCHREALTIME t_stages
+  RSS_J1[$label]=$(SKILLGUARD_TIMINGS=1 peak_rss_mib "$SG" scan-workspace "$corpus" --format json -o "$OUT" -j1 2> "$BENCH_TMP/timings.txt")
+  t_stages=$(calc "$EPOCHREALTIME - $t0" 6)
+  rm -f "$OUT"
+
+  local n=${SKILLS[$label]}
+  echo
+  echo "## $label: $corpus"
+  echo "${n} skills, ${FILES[$label]} files, $(calc "${BYTES[$label]} / 1e6" 2) MB (regular files under the corpus)"
+  echo
+  echo "| command | median wall s | ms per skill | paired ratio to floor (median) | peak RSS MiB |"
+  echo "|---|---:|---:|---:|---:|"
+  echo "| skillguard (default threads) | $(calc "${WALL[$label]}") | $(calc "${WALL[$label]} * 1000 / $n") | $(calc "${RATIO[$label]}" 2) | ${RSS[$label]} |"
+  echo "| skillguard -j1 | $(calc "${WALL_J1[$label]}") | $(calc "${WALL_J1[$label]} * 1000 / $n") | $(calc "${RATIO_J1[$label]}" 2) | ${RSS_J1[$label]} |"
+  echo "| floor (find \| xargs -P2 sha256sum) | $(calc "${FLOOR[$label]}") | $(calc "${FLOOR[$label]} * 1000 / $n") | 1 | |"
+  echo "ratios per round (default threads): $(printf '%.2f ' "${ratios[@]}")"
+  echo "ratios per round (-j1):             $(printf '%.2f ' "${ratios_j1[@]}")"
+
+  print_stages "$t_stages"
+  bench_skills_ref "$label" "$corpus"
+}
+
+# print_stages WALL: the `timing: <stage> <seconds>` lines of the last timings run, summed per stage
+# (in order of first appearance), with each stage's share of that run's wall time.
+print_stages() {
+  echo
+  if ! grep -q '^timing: ' "$BENCH_TMP/timings.txt"; then
+    echo "per-stage breakdown: not available in this build (no 'timing:' lines with SKILLGUARD_TIMINGS=1)"
+    return
+  fi
+  echo "per-stage breakdown (one -j1 run with SKILLGUARD_TIMINGS=1, wall $(calc "$1") s):"
+  echo
+  echo "| stage | seconds | share of wall |"
+  echo "|---|---:|---:|"
+  awk -v wall="$1" '
+    /^timing: / {
+      secs = $NF
+      stage = $0
+      sub(/^timing: +/, "", stage)
+      sub(/ +[^ ]+$/, "", stage)
+      if (!(stage in sum)) order[++n] = stage
+      sum[stage] += secs
+      total += secs
+    }
+    END {
+      for (i = 1; i <= n; i++)
+        printf "| %s | %.3f | %.1f%% |\n", order[i], sum[order[i]], 100 * sum[order[i]] / wall
+      printf "| (sum of stages) | %.3f | %.1f%% |\n", total, 100 * total / wall
+      printf "| (outside the stages: start-up, rule compilation, exit) | %.3f | %.1f%% |\n", wall - total, 100 * (wall - total) / wall
+    }' "$BENCH_TMP/timings.txt"
+}
+
+# bench_skills_ref LABEL CORPUS: skills-ref validate() over the same skills, in one Python process.
+bench_skills_ref() {
+  local label=$1 corpus=$2
+  echo
+  if [ "$SKILLS_REF_OK" != 1 ]; then
+    echo "skills-ref: not available (no importable skills_ref in $SKILLS_REF_PYTHON); install it with"
+    echo "  python3 -m venv /tmp/skills-ref-venv && /tmp/skills-ref-venv/bin/pip install skills-ref"
+    echo "  (or point SKILLS_REF_PYTHON at a python that has it)"
+    return
+  fi
+  if [ "${SKILLS[$label]}" -gt "$SKILLS_REF_MAX_SKILLS" ]; then
+    echo "skills-ref: skipped (${SKILLS[$label]} skills > SKILLS_REF_MAX_SKILLS=$SKILLS_REF_MAX_SKILLS)"
+    return
+  fi
+  local i line vals=() totals=() skills=""
+  for ((i = 1; i <= SKILLS_REF_RUNS; i++)); do
+    note "$label: skills-ref run $i/$SKILLS_REF_RUNS"
+    line=$("$SKILLS_REF_PYTHON" scripts/bench-skills-ref.py "$corpus" | grep '^RESULT ')
+    skills=$(sed -E 's/.* skills=([0-9]+).*/\1/' <<< "$line")
+    vals+=("$(sed -E 's/.* validate_s=([0-9.]+).*/\1/' <<< "$line")")
+    totals+=("$(sed -E 's/.* total_s=([0-9.]+).*/\1/' <<< "$line")")
+  done
+  SREF[$label]=$(printf '%s\n' "${vals[@]}" | median)
+  SREF_TOTAL[$label]=$(printf '%s\n' "${totals[@]}" | median)
+  echo "skills-ref $($SKILLS_REF_PYTHON -c 'import skills_ref; print(skills_ref.__version__)'):" \
+    "skills_ref.validate(dir) on each of $skills skills (skillguard: ${SKILLS[$label]}) in one Python process," \
+    "median of $SKILLS_REF_RUNS runs (interpreter start and import not counted):"
+  echo "  validate calls $(calc "${SREF[$label]}") s ($(calc "${SREF[$label]} * 1000 / $skills") ms per skill);" \
+    "with the walk that finds them $(calc "${SREF_TOTAL[$label]}") s"
+  echo "  skills-ref validate / skillguard: $(calc "${SREF[$label]} / ${WALL[$label]}" 2)x (default threads)," \
+    "$(calc "${SREF[$label]} / ${WALL_J1[$label]}" 2)x (-j1; skills-ref is single-threaded)"
+}
+
+# gen_corpus RxS: path of the generated corpus, generating it on first use.
+gen_corpus() {
+  local spec=$1 dir="bench-out/ws-$1" gen=${GEN_CORPUS:-target/release/gen-corpus}
+  if [ ! -d "$dir" ]; then
+    [ -x "$gen" ] || { echo "no $gen (set GEN_CORPUS=PATH)" >&2; exit 1; }
+    note "generating $dir"
+    rm -rf "$dir.partial"
+    "$gen" --out "$dir.partial" --repos "${spec%x*}" --skills "${spec#*x}" --seed 42 >&2
+    mv "$dir.partial" "$dir"
+  fi
+  echo "$dir"
+}
+
+# ---- run ---------------------------------------------------------------------------------------
+if [ "$MODE" != generated ]; then
+  [ -d "$REAL_CORPUS" ] || { echo "no real corpus at $REAL_CORPUS (set BENCH_REAL_CORPUS)" >&2; exit 1; }
+  bench_corpus real "$REAL_CORPUS"
+fi
+if [ "$MODE" != real ]; then
+  small=$(gen_corpus "$GEN_SMALL")
+  large=$(gen_corpus "$GEN_LARGE")
+  bench_corpus "gen-$GEN_SMALL" "$small"
+  bench_corpus "gen-$GEN_LARGE" "$large"
+fi
+
+# ---- summary -----------------------------------------------------------------------------------
+echo
+echo "## Summary (wall times are medians of $RUNS runs, warm cache; ratio = median of per-round ratios)"
+echo
+echo "| corpus | skills | files | MB | skillguard s | -j1 s | -j1 ms/skill | floor s | ratio | ratio -j1 | peak RSS MiB | skills-ref s | skills-ref / skillguard |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for l in "${LABELS[@]}"; do
+  sref="-" sratio="-"
+  if [ -n "${SREF[$l]:-}" ]; then
+    sref=$(calc "${SREF[$l]}")
+    sratio="$(calc "${SREF[$l]} / ${WALL[$l]}" 2) (-j1: $(calc "${SREF[$l]} / ${WALL_J1[$l]}" 2))"
+  fi
+  echo "| $l | ${SKILLS[$l]} | ${FILES[$l]} | $(calc "${BYTES[$l]} / 1e6" 2) | $(calc "${WALL[$l]}") | $(calc "${WALL_J1[$l]}") |" \
+    "$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}") | $(calc "${FLOOR[$l]}") | $(calc "${RATIO[$l]}" 2) | $(calc "${RATIO_J1[$l]}" 2) |" \
+    "${RSS[$l]} | $sref | $sratio |"
 done
-msg=$(printf '%s\n' "${sg[@]}" | median)
-ms1=$(printf '%s\n' "${s1[@]}" | median)
-msn=$(printf '%s\n' "${sn[@]}" | median)
-msh=$(printf '%s\n' "${sh[@]}" | median)
-echo "skillguard scan-workspace (json, all rules, hashing): median ${msg}s over $RUNS runs"
-echo "skillguard scan-workspace -j1:                        median ${ms1}s over $RUNS runs"
-echo "skillguard scan-workspace --profile none:             median ${msn}s over $RUNS runs"
-echo "find | xargs sha256sum:                              median ${msh}s over $RUNS runs"
-echo "ratio skillguard / sha256sum:     $(awk -v a="$msg" -v b="$msh" 'BEGIN {printf "%.2f", a / b}')"
-echo "ratio skillguard -j1 / sha256sum: $(awk -v a="$ms1" -v b="$msh" 'BEGIN {printf "%.2f", a / b}')"
-echo "ratio all loader profiles / none: $(awk -v a="$msg" -v b="$msn" 'BEGIN {printf "%.2f", a / b}')"
 
-rss=$( { /usr/bin/time -v "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet >/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
-echo "peak RSS (skillguard): $((rss / 1024)) MiB"
-rss1=$( { /usr/bin/time -v "$BIN" scan-workspace "$OUT" --format json -o /dev/null --quiet -j1 >/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
-echo "peak RSS (skillguard -j1): $((rss1 / 1024)) MiB"
+echo
+echo "## Targets"
+echo
+echo "| target | corpus | measured | |"
+echo "|---|---|---:|---|"
+for l in "${LABELS[@]}"; do
+  echo "| full scan <= 3x floor (paired) | $l | $(calc "${RATIO[$l]}" 2)x | $(check "${RATIO[$l]} <= 3") |"
+done
+for l in "${LABELS[@]}"; do
+  per=$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}")
+  echo "| -j1 < 1 ms per skill | $l | $per ms | $(check "$per < 1") |"
+done
+for l in "${LABELS[@]}"; do
+  [ -n "${SREF[$l]:-}" ] || continue
+  r=$(calc "${SREF[$l]} / ${WALL[$l]}" 2)
+  echo "| >= 2x faster than skills-ref | $l | ${r}x | $(check "$r >= 2") |"
+done
+if [ "$MODE" != real ]; then
+  s="gen-$GEN_SMALL" g="gen-$GEN_LARGE"
+  k=$(calc "${SKILLS[$g]} / ${SKILLS[$s]}" 2)
+  limit=$(calc "1.1 * $k" 2)
+  linear_row() { # NAME SMALL_SECONDS LARGE_SECONDS [check]
+    local r
+    r=$(calc "$3 / $2" 2)
+    echo "| linear: ${k}x the skills, <= ${limit}x the time | $1, $s -> $g | ${r}x | ${4:+$(check "$r <= $limit")} |"
+  }
+  linear_row skillguard "${WALL[$s]}" "${WALL[$g]}" check
+  linear_row "skillguard -j1" "${WALL_J1[$s]}" "${WALL_J1[$g]}" check
+  linear_row "floor (for reference)" "${FLOOR[$s]}" "${FLOOR[$g]}"
+fi
+for l in "${LABELS[@]}"; do
+  if [ "$l" = real ]; then
+    echo "| peak RSS < 100 MiB | $l | ${RSS[$l]} MiB | $(check "${RSS[$l]} < 100") |"
+  elif [ "${SKILLS[$l]}" -ge 20000 ]; then
+    echo "| peak RSS < 300 MiB | $l | ${RSS[$l]} MiB | $(check "${RSS[$l]} < 300") |"
+  fi
+done

@@ -16,6 +16,7 @@ use crate::inventory::{
 };
 use crate::rules::{self, Cx, ids};
 use crate::text::sanitize_line;
+use crate::timing::{self, Stage};
 
 /// Limits for reading files.
 #[derive(Debug, Clone)]
@@ -340,7 +341,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                                 Err(io::Error::other("the link now resolves outside the scanned root"))
                             }
                         });
-                        match real.and_then(|r| read_file(&r, is_entry, shared.read)) {
+                        match real.and_then(|r| timing::time(Stage::ReadHash, || read_file(&r, is_entry, shared.read))) {
                             Ok(r) => {
                                 absorb(r, &mut fe, &e.rel, is_entry, &mut kept, &mut pending, shared.read);
                             }
@@ -392,7 +393,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                     symlink: None,
                     via_link,
                 };
-                match read_file(&e.abs, is_entry, shared.read) {
+                match timing::time(Stage::ReadHash, || read_file(&e.abs, is_entry, shared.read)) {
                     Ok(r) => {
                         absorb(
                             r,
@@ -443,7 +444,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     } = kept;
     let doc = entry_bytes
         .as_deref()
-        .map(|b| rules::parsing::parse_entry(b, &mut cx));
+        .map(|b| timing::time(Stage::Parse, || rules::parsing::parse_entry(b, &mut cx)));
     let fm_name = doc
         .as_ref()
         .and_then(|d| d.root())
@@ -461,25 +462,27 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         files: &files,
         findings: parse_findings,
     };
-    if let Some(doc) = &doc {
-        for (_, check) in rules::CHECKS {
-            check(doc, &mut cx);
+    timing::time(Stage::Compliance, || {
+        if let Some(doc) = &doc {
+            for (_, check) in rules::CHECKS {
+                check(doc, &mut cx);
+            }
         }
-    }
-    for (rule, msg, loc, anchor) in pending {
-        cx.emit(rule, msg, loc, &anchor);
-    }
-    rules::inventory::check_scripts(&mut cx);
-    rules::inventory::check_filename(&mut cx, &sd.entry, &sd.variants);
-    rules::inventory::check_nested(
-        &mut cx,
-        &sd.entry,
-        sd.nested_in.as_deref(),
-        sd.nested_in_entry.as_deref(),
-    );
-    if group.is_some_and(|g| g.conventions_apply) && sd.convention.is_none() {
-        rules::inventory::check_outside_conventions(&mut cx, &sd.entry);
-    }
+        for (rule, msg, loc, anchor) in pending {
+            cx.emit(rule, msg, loc, &anchor);
+        }
+        rules::inventory::check_scripts(&mut cx);
+        rules::inventory::check_filename(&mut cx, &sd.entry, &sd.variants);
+        rules::inventory::check_nested(
+            &mut cx,
+            &sd.entry,
+            sd.nested_in.as_deref(),
+            sd.nested_in_entry.as_deref(),
+        );
+        if group.is_some_and(|g| g.conventions_apply) && sd.convention.is_none() {
+            rules::inventory::check_outside_conventions(&mut cx, &sd.entry);
+        }
+    });
 
     // Security analysis over every file read (the entry file's text comes from the parse).
     {
@@ -495,7 +498,9 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
                 raw.push((&files[i], b));
             }
         }
-        let mut scx = crate::security::SecCx::new(&mut cx, doc.as_ref(), raw);
+        let mut scx = timing::time(Stage::SecuritySources, || {
+            crate::security::SecCx::new(&mut cx, doc.as_ref(), raw)
+        });
         crate::security::analyze(&mut scx);
     }
     drop(contents);

@@ -733,7 +733,9 @@ fn scan_with_baselines(
     note(stderr, common.quiet, &notes)?;
     // The index is computed after the drift findings were added, on the full result
     // (never the --quiet view).
-    let mut index = crate::index::for_result(&result, trace.as_ref());
+    let mut index = crate::timing::time(crate::timing::Stage::Index, || {
+        crate::index::for_result(&result, trace.as_ref())
+    });
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
     // The snapshot and pin are written while the report renders (both only read the result);
@@ -742,7 +744,12 @@ fn scan_with_baselines(
     let (status, after) = std::thread::scope(|sc| {
         let worker =
             writes.then(|| sc.spawn(|| crate::baseline::after_report(&result, target, &args, &cx)));
-        let status = emit_report(&result, index, common, stdout, stderr);
+        let status = crate::timing::time(crate::timing::Stage::Report, || {
+            emit_report(&result, index, common, stdout, stderr)
+        });
+        if crate::timing::enabled() {
+            let _ = stderr.write_all(crate::timing::summary().as_bytes());
+        }
         let after = match worker {
             Some(h) => h.join().unwrap_or_else(|_| {
                 Err(crate::baseline::BaselineError::Other(

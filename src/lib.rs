@@ -25,3 +25,4 @@ pub mod rules;
 pub mod scan;
 pub mod security;
 pub mod text;
+pub mod timing;

@@ -197,7 +197,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     } = plan;
     let mut walk_opts = opts.walk.clone();
     walk_opts.threads = opts.threads;
-    let (entries, walk_issues) = discover::walk(&groups, &starts, &link_starts, &walk_opts);
+    let (entries, walk_issues) = crate::timing::time(crate::timing::Stage::Walk, || {
+        discover::walk(&groups, &starts, &link_starts, &walk_opts)
+    });
     issues.extend(walk_issues);
 
     let mut groups = groups;
@@ -320,10 +322,10 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
             &opts.profiles,
         )
     };
-    let loader_findings = match &pool {
+    let loader_findings = crate::timing::time(crate::timing::Stage::Loaders, || match &pool {
         Some(p) => p.install(evaluate_loaders),
         None => evaluate_loaders(),
-    };
+    });
     findings.extend(loader_findings);
 
     // Baseline hashes (AgentEval's structural fingerprint reads the entry file as MAF does).
@@ -349,10 +351,10 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
             a.entry_bytes = None;
         })
     };
-    match &pool {
+    crate::timing::time(crate::timing::Stage::Hashes, || match &pool {
         Some(p) => p.install(hash_all),
         None => hash_all(),
-    }
+    });
 
     // Walk issues: attach to the skill that contains the path, if any.
     let skill_index: BTreeMap<&str, &Artifact> =
@@ -512,6 +514,8 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         files_scanned,
         bytes_scanned,
     };
-    crate::security::permissions::check_scan(&mut result);
+    crate::timing::time(crate::timing::Stage::SecurityScanWide, || {
+        crate::security::permissions::check_scan(&mut result)
+    });
     Ok(result)
 }

@@ -26,6 +26,7 @@ pub mod decode;
 pub mod execution;
 pub mod exfiltration;
 pub mod injection;
+pub mod literals;
 pub mod obfuscation;
 pub mod packaging;
 pub mod patterns;
@@ -428,14 +429,15 @@ impl<'a, 'c> SecCx<'a, 'c> {
 
 /// Runs every security family over one skill.
 pub fn analyze(scx: &mut SecCx<'_, '_>) {
-    unicode::check(scx);
-    patterns::check(scx);
-    injection::check(scx);
-    execution::check(scx);
-    obfuscation::check(scx);
-    secrets::check(scx);
-    packaging::check(scx);
-    permissions::check(scx);
+    use crate::timing::{Stage, time};
+    time(Stage::SecurityUnicode, || unicode::check(scx));
+    time(Stage::SecurityPatterns, || patterns::check(scx));
+    time(Stage::SecurityInjection, || injection::check(scx));
+    time(Stage::SecurityExecution, || execution::check(scx));
+    time(Stage::SecurityObfuscation, || obfuscation::check(scx));
+    time(Stage::SecuritySecrets, || secrets::check(scx));
+    time(Stage::SecurityPackaging, || packaging::check(scx));
+    time(Stage::SecurityPermissions, || permissions::check(scx));
     // Correlation runs last: it reads the signals every other family recorded.
-    exfiltration::check(scx);
+    time(Stage::SecurityExfiltration, || exfiltration::check(scx));
 }

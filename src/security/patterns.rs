@@ -27,8 +27,8 @@ pub struct PatternRule {
     pub message: &'static str,
     scopes: Vec<&'static str>,
     langs: Vec<Lang>,
-    regexes: Vec<Regex>,
-    exclude: Vec<Regex>,
+    regexes: Vec<LazyRegex>,
+    exclude: Vec<LazyRegex>,
     pub negation: bool,
     /// Inline code counts as quotation (prompt-injection phrases), not as a command.
     pub backticks_quote: bool,
@@ -42,17 +42,74 @@ pub struct PatternRule {
     pub redact: bool,
 }
 
-/// All pattern rules plus the shared keyword automaton.
+/// A rule regex, checked when the rules load and compiled on first use: a scan compiles
+/// only the regexes whose literals occur in what it reads (a pre-commit run on one skill
+/// compiles a handful, not all of them).
+pub struct LazyRegex {
+    pattern: String,
+    /// The parsed pattern's required literals (see [`super::literals`]).
+    literals: Vec<Vec<super::literals::Literal>>,
+    re: std::sync::OnceLock<Regex>,
+}
+
+impl LazyRegex {
+    /// Parses `source` (after rewriting `\b` as an ASCII boundary); the regex itself is
+    /// compiled on first use.
+    fn new(source: &str) -> Result<LazyRegex, String> {
+        let pattern = ascii_word_boundaries(source);
+        let hir = regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(&pattern)
+            .map_err(|e| e.to_string())?;
+        Ok(LazyRegex {
+            literals: super::literals::required_of(&hir),
+            pattern,
+            re: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The compiled regex (a bad pattern is a bug in `rules/`, caught by the tests).
+    pub fn get(&self) -> &Regex {
+        self.re.get_or_init(|| {
+            regex::RegexBuilder::new(&self.pattern)
+                .size_limit(8 << 20)
+                .build()
+                .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
+        })
+    }
+
+    /// Compiles now; the error names the problem (for tests and `compile_all`'s callers).
+    pub fn try_compile(&self) -> Result<(), String> {
+        let re = regex::RegexBuilder::new(&self.pattern)
+            .size_limit(8 << 20)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let _ = self.re.set(re);
+        Ok(())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.pattern
+    }
+}
+
+/// All pattern rules plus the shared literal and keyword automata.
 pub struct Compiled {
     pub rules: Vec<PatternRule>,
     /// Keyword automaton; pattern id → the rules it gates via `keyword_rules`.
     gate: Option<AhoCorasick>,
     keyword_rules: Vec<Vec<usize>>,
-    /// Every rule's regexes in one set: one pass over a file tells which rules can
-    /// match at all.
-    set: Option<regex::RegexSet>,
-    /// Set pattern index → rule index.
-    set_rule: Vec<usize>,
+    /// The required literals of every rule regex in one automaton (lower-cased ASCII,
+    /// see [`super::literals`]): one pass over a file's lower-cased text tells which
+    /// regexes can match at all.
+    literals: Option<AhoCorasick>,
+    /// Per flat regex index, its clauses of literal ids: the regex can match a file only
+    /// when every clause has a literal in it. No clause: the regex always runs.
+    clauses: Vec<Vec<Vec<usize>>>,
+    /// The literals, by automaton pattern id (their boundary flags are checked per match).
+    literal_list: Vec<super::literals::Literal>,
+    /// Flat regex index → (rule index, index among the rule's regexes).
+    regex_of: Vec<(usize, usize)>,
 }
 
 /// Error in a rule's `match:` block.
@@ -165,12 +222,7 @@ pub fn compile(
     for l in &spec.langs {
         langs.push(parse_lang(l).ok_or_else(|| err(format!("unknown language `{l}`")))?);
     }
-    let build = |src: &String| {
-        regex::RegexBuilder::new(&ascii_word_boundaries(src))
-            .size_limit(8 << 20)
-            .build()
-            .map_err(|e| err(format!("regex `{src}`: {e}")))
-    };
+    let build = |src: &String| LazyRegex::new(src).map_err(|e| err(format!("regex `{src}`: {e}")));
     let regexes = spec
         .regex
         .iter()
@@ -260,24 +312,54 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
-    let mut pats = Vec::new();
-    let mut set_rule = Vec::new();
+    let mut regex_of = Vec::new();
+    let mut by_literal: std::collections::BTreeMap<super::literals::Literal, usize> =
+        Default::default();
+    let mut clauses = Vec::new();
     for (ri, r) in rules.iter().enumerate() {
-        for re in &r.regexes {
-            pats.push(re.as_str().to_owned());
-            set_rule.push(ri);
+        for (k, re) in r.regexes.iter().enumerate() {
+            regex_of.push((ri, k));
+            let cnf: Vec<Vec<usize>> = re
+                .literals
+                .iter()
+                .cloned()
+                .map(|clause| {
+                    clause
+                        .into_iter()
+                        .map(|l| {
+                            let next = by_literal.len();
+                            *by_literal.entry(l).or_insert(next)
+                        })
+                        .collect()
+                })
+                .collect();
+            clauses.push(cnf);
         }
     }
-    let set = if pats.is_empty() {
+    // Automaton pattern ids follow the map's (sorted) order: renumber the clauses.
+    let order: Vec<usize> = by_literal.values().copied().collect();
+    let mut renumber = vec![0; order.len()];
+    for (pos, id) in order.iter().enumerate() {
+        renumber[*id] = pos;
+    }
+    for cnf in &mut clauses {
+        for clause in cnf.iter_mut() {
+            for l in clause.iter_mut() {
+                *l = renumber[*l];
+            }
+        }
+    }
+    let literal_list: Vec<super::literals::Literal> = by_literal.keys().cloned().collect();
+    let literals = if by_literal.is_empty() {
         None
     } else {
         Some(
-            regex::RegexSetBuilder::new(&pats)
-                .size_limit(64 << 20)
-                .dfa_size_limit(64 << 20)
-                .build()
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(literal_list.iter().map(|l| &l.bytes))
                 .map_err(|e| PatternError {
-                    id: "(regex set)".into(),
+                    id: "(literals)".into(),
                     message: e.to_string(),
                 })?,
         )
@@ -286,8 +368,10 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
         rules,
         gate,
         keyword_rules,
-        set,
-        set_rule,
+        literals,
+        clauses,
+        literal_list,
+        regex_of,
     })
 }
 
@@ -317,28 +401,51 @@ pub struct Hit {
 }
 
 impl Compiled {
-    /// Which rules may match `text`: rules with keywords need one of them (Aho-Corasick),
-    /// the others need a match of one of their regexes somewhere in the file (regex set).
-    pub fn gated(&self, text: &str) -> Vec<bool> {
-        // Which rules have a regex that matches somewhere in the file (one pass for all).
-        let mut on: Vec<bool> = vec![false; self.rules.len()];
-        if let Some(set) = &self.set {
-            for i in set.matches(text).iter() {
-                on[self.set_rule[i]] = true;
+    /// Which regexes may match a file: those whose required literal occurs in its
+    /// lower-cased text (one Aho-Corasick pass for every rule); a rule with keywords also
+    /// needs one of them. Returns, per rule, the mask of its regexes that may match
+    /// (empty when none can).
+    pub fn gated(&self, text: &str, lower: &[u8], regions: &[super::Region]) -> Vec<Vec<bool>> {
+        let mut on: Vec<Vec<bool>> = self
+            .rules
+            .iter()
+            .map(|r| vec![false; r.regexes.len()])
+            .collect();
+        // Which literals occur in the file (all of them when a folding outlier hides them).
+        let mut seen = vec![false; self.literal_list.len()];
+        // Regexes run on each region's text alone: a region's edge is a word boundary.
+        let cut = |i: usize| {
+            regions.binary_search_by(|r| r.start.cmp(&i)).is_ok()
+                || regions.binary_search_by(|r| r.end.cmp(&i)).is_ok()
+        };
+        if super::literals::has_folding_outliers(text.as_bytes()) {
+            seen.iter_mut().for_each(|b| *b = true);
+        } else if let Some(ac) = &self.literals {
+            for m in ac.find_overlapping_iter(lower) {
+                let l = m.pattern().as_usize();
+                if !seen[l] && self.literal_list[l].boundaries_hold(lower, m.start(), m.end(), cut)
+                {
+                    seen[l] = true;
+                }
             }
         }
+        for (flat, cnf) in self.clauses.iter().enumerate() {
+            if cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
+                let (ri, k) = self.regex_of[flat];
+                on[ri][k] = true;
+            }
+        }
+        let any = |ri: usize| on[ri].iter().any(|b| *b);
         // Rules with keywords also need one of them in the file (Aho-Corasick). The
-        // keyword pass runs only when such a rule's regex matched at all, which for
+        // keyword pass runs only when such a rule's regex can match at all, which for
         // provider tokens is rare: most files never pay for it.
         let pending: Vec<usize> = (0..self.rules.len())
-            .filter(|&r| on[r] && self.rules[r].keyworded)
+            .filter(|&r| self.rules[r].keyworded && any(r))
             .collect();
         if pending.is_empty() {
             return on;
         }
-        for &r in &pending {
-            on[r] = false;
-        }
+        let mut keep = vec![false; self.rules.len()];
         if let Some(ac) = &self.gate {
             let mut left = pending.len();
             let mut seen = vec![false; self.keyword_rules.len()];
@@ -348,14 +455,19 @@ impl Compiled {
                     continue;
                 }
                 for &r in &self.keyword_rules[k] {
-                    if !on[r] && pending.contains(&r) {
-                        on[r] = true;
+                    if !keep[r] && pending.contains(&r) {
+                        keep[r] = true;
                         left -= 1;
                         if left == 0 {
                             break 'search;
                         }
                     }
                 }
+            }
+        }
+        for r in pending {
+            if !keep[r] {
+                on[r].iter_mut().for_each(|b| *b = false);
             }
         }
         on
@@ -365,8 +477,8 @@ impl Compiled {
         self.rules.iter().position(|r| r.id == id)
     }
 
-    /// Every hit of rule `ri` in `src`.
-    pub fn hits_of(&self, ri: usize, src: &Source<'_>) -> Vec<Hit> {
+    /// Every hit of rule `ri` in `src`, running the regexes `mask` allows.
+    pub fn hits_of(&self, ri: usize, mask: &[bool], src: &Source<'_>) -> Vec<Hit> {
         let rule = &self.rules[ri];
         let mut out = Vec::new();
         if rule.placeholders && super::secrets::is_example_file(src.path) {
@@ -384,8 +496,8 @@ impl Compiled {
                 continue;
             }
             let text = &src.text[reg.start..reg.end];
-            for re in &rule.regexes {
-                for caps in re.captures_iter(text) {
+            for (re, _) in rule.regexes.iter().zip(mask).filter(|(_, on)| **on) {
+                for caps in re.get().captures_iter(text) {
                     let Some(m) = caps.get(0) else { continue };
                     if filtered {
                         let value = caps.name("secret").map_or(m.as_str(), |g| g.as_str());
@@ -398,7 +510,7 @@ impl Compiled {
                         continue;
                     }
                     let line = src.line_at(start);
-                    if rule.exclude.iter().any(|x| x.is_match(line)) {
+                    if rule.exclude.iter().any(|x| x.get().is_match(line)) {
                         continue;
                     }
                     if rule.negation
@@ -422,11 +534,11 @@ impl Compiled {
 
     /// Every hit of every rule in `src`, in order.
     pub fn hits(&self, src: &Source<'_>) -> Vec<Hit> {
-        let on = self.gated(&src.text);
+        let on = self.gated(&src.text, src.lower(), &src.regions);
         let mut out = Vec::new();
-        for (ri, enabled) in on.iter().enumerate() {
-            if *enabled {
-                out.extend(self.hits_of(ri, src));
+        for (ri, mask) in on.iter().enumerate() {
+            if mask.iter().any(|b| *b) {
+                out.extend(self.hits_of(ri, mask, src));
             }
         }
         out
@@ -458,7 +570,8 @@ pub fn matches_example(id: &str, file: &str, text: &str) -> Option<bool> {
         std::borrow::Cow::Borrowed(&full),
         is_entry,
     );
-    Some(c.gated(&src.text)[ri] && !c.hits_of(ri, &src).is_empty())
+    let on = c.gated(&src.text, src.lower(), &src.regions);
+    Some(!c.hits_of(ri, &on[ri], &src).is_empty())
 }
 
 /// Words that, before a hit in the same sentence, make it a prohibition, a warning
@@ -678,7 +791,12 @@ mod tests {
 
     #[test]
     fn every_data_rule_compiles() {
-        compile_all().unwrap();
+        for r in compile_all().unwrap().rules {
+            for re in r.regexes.iter().chain(&r.exclude) {
+                re.try_compile()
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", r.id, re.as_str()));
+            }
+        }
     }
 
     #[test]

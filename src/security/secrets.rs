@@ -290,6 +290,27 @@ fn looks_like_code(v: &str) -> bool {
     ident && (!has_digit || v.contains('.') || v.contains('_') && v.split('_').count() > 2)
 }
 
+/// Every match of [`GENERIC`] in `text`, with the offset of the line it was found in.
+/// A match never spans lines and always holds a [`GENERIC_GATE`] word, so the regex runs
+/// only on the lines that hold one (found in the lower-cased copy), not on the whole file:
+/// the same matches, in the same order, for a fraction of the cost on real text.
+fn generic_matches<'t>(text: &'t str, lower: &[u8]) -> Vec<(usize, regex::Captures<'t>)> {
+    let mut out = Vec::new();
+    let mut next_line = 0;
+    for m in GENERIC_GATE.find_iter(lower) {
+        if m.start() < next_line {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &lower[..m.start()]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &lower[m.end()..]).map_or(text.len(), |i| m.end() + i);
+        next_line = end + 1;
+        for c in GENERIC.captures_iter(&text[start..end]) {
+            out.push((start, c));
+        }
+    }
+    out
+}
+
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(&'static str, usize, usize, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
@@ -318,13 +339,14 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 emits.push((SECRET_JWT, si, m.start(), redacted(tok)));
             }
         }
-        if example_file || !GENERIC_GATE.is_match(src.lower()) {
+        if example_file {
             continue;
         }
-        for c in GENERIC.captures_iter(text) {
+        for (line_start, c) in generic_matches(text, src.lower()) {
             let (Some(all), Some(key)) = (c.get(0), c.get(1)) else {
                 continue;
             };
+            let all_start = line_start + all.start();
             let (value, quoted) = match (c.name("q"), c.name("u")) {
                 (Some(q), _) => (q.as_str(), true),
                 (None, Some(u)) => (u.as_str(), false),
@@ -342,7 +364,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 continue;
             }
             if src
-                .region_at(all.start())
+                .region_at(all_start)
                 .is_some_and(|r| matches!(r.kind, RegionKind::Prose) && !quoted)
             {
                 continue;
@@ -359,7 +381,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             {
                 continue;
             }
-            emits.push((SECRET_GENERIC, si, all.start(), redacted(value)));
+            emits.push((SECRET_GENERIC, si, all_start, redacted(value)));
         }
     }
     for (rule, si, off, shown) in emits {

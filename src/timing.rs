@@ -1,0 +1,101 @@
+//! Per-stage time, for `scripts/bench.sh`'s breakdown: with `SKILLGUARD_TIMINGS=1` in the
+//! environment, each stage's time is summed over every thread (so stages that run in
+//! parallel add up to CPU time, not wall time) and printed to stderr at the end as
+//! `timing: STAGE SECONDS` lines. Off by default: then [`time`] costs one relaxed load.
+//!
+//! The lowest layer of the pipeline: it imports nothing from the crate.
+
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A stage of the pipeline, in pipeline order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Walk,
+    ReadHash,
+    Parse,
+    Compliance,
+    SecuritySources,
+    SecurityUnicode,
+    SecurityPatterns,
+    SecurityInjection,
+    SecurityExecution,
+    SecurityObfuscation,
+    SecuritySecrets,
+    SecurityPackaging,
+    SecurityPermissions,
+    SecurityExfiltration,
+    SecurityScanWide,
+    Loaders,
+    Hashes,
+    Index,
+    Report,
+}
+
+const STAGES: [(Stage, &str); 19] = [
+    (Stage::Walk, "walk"),
+    (Stage::ReadHash, "read+hash"),
+    (Stage::Parse, "parse"),
+    (Stage::Compliance, "compliance"),
+    (Stage::SecuritySources, "security:sources+regions"),
+    (Stage::SecurityUnicode, "security:hidden-unicode"),
+    (Stage::SecurityPatterns, "security:data-rules"),
+    (Stage::SecurityInjection, "security:prompt-injection"),
+    (Stage::SecurityExecution, "security:execution"),
+    (Stage::SecurityObfuscation, "security:obfuscation"),
+    (Stage::SecuritySecrets, "security:secrets"),
+    (Stage::SecurityPackaging, "security:packaging"),
+    (Stage::SecurityPermissions, "security:permissions"),
+    (Stage::SecurityExfiltration, "security:exfiltration"),
+    (Stage::SecurityScanWide, "security:scan-wide"),
+    (Stage::Loaders, "loaders"),
+    (Stage::Hashes, "baseline-hashes"),
+    (Stage::Index, "index"),
+    (Stage::Report, "report"),
+];
+
+static NANOS: [AtomicU64; 19] = [const { AtomicU64::new(0) }; 19];
+
+static ENABLED: LazyLock<bool> =
+    LazyLock::new(|| std::env::var_os("SKILLGUARD_TIMINGS").is_some_and(|v| v == "1"));
+
+/// Is the breakdown on (`SKILLGUARD_TIMINGS=1`)?
+pub fn enabled() -> bool {
+    *ENABLED
+}
+
+/// Runs `f`, adding its duration to `stage` when the breakdown is on.
+pub fn time<T>(stage: Stage, f: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return f();
+    }
+    let t0 = Instant::now();
+    let out = f();
+    NANOS[stage as usize].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    out
+}
+
+/// The breakdown as `timing: STAGE SECONDS` lines (stages that took no time are left out).
+pub fn summary() -> String {
+    let mut out = String::new();
+    for (stage, name) in STAGES {
+        let ns = NANOS[stage as usize].load(Ordering::Relaxed);
+        if ns > 0 {
+            out.push_str(&format!("timing: {name} {:.4}\n", ns as f64 / 1e9));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_are_listed_in_their_own_order() {
+        for (i, (s, _)) in STAGES.iter().enumerate() {
+            assert_eq!(*s as usize, i);
+        }
+    }
+}

@@ -1,10 +1,10 @@
 //! Data rules: a rule whose catalog file carries a `match:` block is a pattern
 //! rule. Its regexes run (Rust `regex`, linear time) on the regions named by its
-//! `scope`, and only in files where they can match: one pass of a regex set over
-//! the file (every rule's regexes at once) says which rules match somewhere; a rule
-//! with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
-//! also needs one of them, found by an Aho-Corasick pass that runs only on the
-//! rare files where such a rule's regex matched. Most files cost one pass.
+//! `scope`, and only in files where they can match: one Aho-Corasick pass over the
+//! file's lower-cased text finds the required literals of every rule regex (see
+//! [`super::literals`]), and a regex runs only when all of its literal clauses hold; a
+//! rule with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
+//! also needs one of them. Regexes compile on first use.
 //! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that

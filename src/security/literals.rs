@@ -196,43 +196,45 @@ fn norm(mut s: Set) -> Set {
 
 /// The members of a small class, lower-cased; non-ASCII letters that fold to ASCII
 /// (KELVIN SIGN, LONG S) are dropped (see [`has_folding_outliers`]).
+/// Encodes one class member as the text holds it (`None`: left out).
+type Encode = fn(u32) -> Option<Vec<u8>>;
+
 fn class_members(c: &Class) -> Option<Set> {
-    let mut out: Set = Vec::new();
-    match c {
-        Class::Unicode(u) => {
-            let mut n = 0usize;
-            for r in u.ranges() {
-                n += (r.end() as usize) - (r.start() as usize) + 1;
-                if n > MAX_CLASS * 4 {
-                    return None;
-                }
-                for ch in r.start()..=r.end() {
-                    if ch == '\u{212A}' || ch == '\u{17F}' {
-                        continue;
-                    }
-                    let mut b = [0u8; 4];
-                    out.push(
-                        ch.to_ascii_lowercase()
-                            .encode_utf8(&mut b)
-                            .as_bytes()
-                            .to_vec(),
-                    );
-                }
-            }
-        }
-        Class::Bytes(bc) => {
-            let mut n = 0usize;
-            for r in bc.ranges() {
-                n += (r.end() as usize) - (r.start() as usize) + 1;
-                if n > MAX_CLASS * 4 {
-                    return None;
-                }
-                for b in r.start()..=r.end() {
-                    out.push(vec![b.to_ascii_lowercase()]);
-                }
-            }
-        }
+    // Ranges as code points (Unicode) or bytes.
+    let (ranges, encode): (Vec<(u32, u32)>, Encode) = match c {
+        Class::Unicode(u) => (
+            u.ranges()
+                .iter()
+                .map(|r| (r.start() as u32, r.end() as u32))
+                .collect(),
+            |cp| {
+                let ch = char::from_u32(cp)?;
+                let mut b = [0u8; 4];
+                (ch != '\u{212A}' && ch != '\u{17F}').then(|| {
+                    ch.to_ascii_lowercase()
+                        .encode_utf8(&mut b)
+                        .as_bytes()
+                        .to_vec()
+                })
+            },
+        ),
+        Class::Bytes(b) => (
+            b.ranges()
+                .iter()
+                .map(|r| (u32::from(r.start()), u32::from(r.end())))
+                .collect(),
+            |v| Some(vec![(v as u8).to_ascii_lowercase()]),
+        ),
+    };
+    let size: u32 = ranges.iter().map(|(a, b)| b - a + 1).sum();
+    if size as usize > MAX_CLASS * 4 {
+        return None;
     }
+    let out: Set = ranges
+        .iter()
+        .flat_map(|&(a, b)| a..=b)
+        .filter_map(encode)
+        .collect();
     let out = norm(out);
     (!out.is_empty() && out.len() <= MAX_CLASS && !out.iter().any(|m| m.contains(&MARK)))
         .then_some(out)

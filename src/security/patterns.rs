@@ -68,22 +68,23 @@ impl LazyRegex {
         })
     }
 
+    fn build(&self) -> Result<Regex, regex::Error> {
+        regex::RegexBuilder::new(&self.pattern)
+            .size_limit(8 << 20)
+            .build()
+    }
+
     /// The compiled regex (a bad pattern is a bug in `rules/`, caught by the tests).
     pub fn get(&self) -> &Regex {
         self.re.get_or_init(|| {
-            regex::RegexBuilder::new(&self.pattern)
-                .size_limit(8 << 20)
-                .build()
+            self.build()
                 .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
         })
     }
 
     /// Compiles now; the error names the problem (for tests and `compile_all`'s callers).
     pub fn try_compile(&self) -> Result<(), String> {
-        let re = regex::RegexBuilder::new(&self.pattern)
-            .size_limit(8 << 20)
-            .build()
-            .map_err(|e| e.to_string())?;
+        let re = self.build().map_err(|e| e.to_string())?;
         let _ = self.re.set(re);
         Ok(())
     }
@@ -312,45 +313,33 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
+    // Every distinct literal, sorted: its index is its automaton pattern id.
+    let literal_list: Vec<super::literals::Literal> = rules
+        .iter()
+        .flat_map(|r| &r.regexes)
+        .flat_map(|re| re.literals.iter().flatten().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut regex_of = Vec::new();
-    let mut by_literal: std::collections::BTreeMap<super::literals::Literal, usize> =
-        Default::default();
     let mut clauses = Vec::new();
     for (ri, r) in rules.iter().enumerate() {
         for (k, re) in r.regexes.iter().enumerate() {
             regex_of.push((ri, k));
-            let cnf: Vec<Vec<usize>> = re
-                .literals
-                .iter()
-                .cloned()
-                .map(|clause| {
-                    clause
-                        .into_iter()
-                        .map(|l| {
-                            let next = by_literal.len();
-                            *by_literal.entry(l).or_insert(next)
-                        })
-                        .collect()
-                })
-                .collect();
-            clauses.push(cnf);
+            clauses.push(
+                re.literals
+                    .iter()
+                    .map(|clause| {
+                        clause
+                            .iter()
+                            .filter_map(|l| literal_list.binary_search(l).ok())
+                            .collect()
+                    })
+                    .collect(),
+            );
         }
     }
-    // Automaton pattern ids follow the map's (sorted) order: renumber the clauses.
-    let order: Vec<usize> = by_literal.values().copied().collect();
-    let mut renumber = vec![0; order.len()];
-    for (pos, id) in order.iter().enumerate() {
-        renumber[*id] = pos;
-    }
-    for cnf in &mut clauses {
-        for clause in cnf.iter_mut() {
-            for l in clause.iter_mut() {
-                *l = renumber[*l];
-            }
-        }
-    }
-    let literal_list: Vec<super::literals::Literal> = by_literal.keys().cloned().collect();
-    let literals = if by_literal.is_empty() {
+    let literals = if literal_list.is_empty() {
         None
     } else {
         Some(

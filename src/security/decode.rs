@@ -100,10 +100,11 @@ impl Budget {
     }
 }
 
-static B64: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"[A-Za-z0-9+/_-]{40,}={0,2}"));
-static HEX: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"\b(?:[0-9a-fA-F]{2}){16,}\b"));
+/// Shortest base64 blob: what `[A-Za-z0-9+/_-]{40,}={0,2}` would find ([`base64_blobs`]).
+const MIN_BASE64: usize = 40;
+/// Shortest hex blob in digits: what `\b(?:[0-9a-fA-F]{2}){16,}\b` (ASCII `\b`) would find
+/// ([`hex_blobs`]).
+const MIN_HEX: usize = 32;
 static HEX_ESC: LazyLock<Regex> =
     LazyLock::new(|| crate::security::patterns::re(r"(?:\\{1,2}x[0-9a-fA-F]{2}){8,}"));
 static UNI_ESC: LazyLock<Regex> = LazyLock::new(|| {
@@ -126,19 +127,78 @@ static CODE_CHAIN: LazyLock<Regex> = LazyLock::new(|| {
 static NUM: LazyLock<Regex> =
     LazyLock::new(|| crate::security::patterns::re(r"(?i)0x[0-9a-f]{1,2}|\d{1,3}"));
 
+/// The base64 alphabets (standard and URL-safe): `A-Za-z0-9+/_-`.
+const BASE64_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'_' || c == b'-';
+        i += 1;
+    }
+    t
+};
+
+/// Every base64 blob candidate of `b`, in order: each maximal run of base64-alphabet bytes
+/// of at least [`MIN_BASE64`] bytes and up to two `=` after it. The same spans, in the same
+/// order, as the leftmost-first matches of `[A-Za-z0-9+/_-]{40,}={0,2}` (a shorter run
+/// holds no match, and a match takes its whole run), in one table lookup per byte.
+pub fn base64_blobs(b: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !BASE64_BYTES[b[i] as usize] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && BASE64_BYTES[b[i] as usize] {
+            i += 1;
+        }
+        if i - start >= MIN_BASE64 {
+            let mut end = i;
+            while end < b.len() && end - i < 2 && b[end] == b'=' {
+                end += 1;
+            }
+            out.push((start, end));
+            i = end;
+        }
+    }
+    out
+}
+
+/// Every hex blob candidate of `b`, in order: each whole ASCII word (a maximal run of
+/// `[0-9A-Za-z_]`) made only of hex digits, of even length and at least [`MIN_HEX`]
+/// digits. The same spans as the matches of `\b(?:[0-9a-fA-F]{2}){16,}\b` with ASCII word
+/// boundaries: a match starts and ends at a boundary and holds only word bytes, so it is a
+/// whole word.
+pub fn hex_blobs(b: &[u8]) -> Vec<(usize, usize)> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !word(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut hex = true;
+        while i < b.len() && word(b[i]) {
+            hex &= b[i].is_ascii_hexdigit();
+            i += 1;
+        }
+        let n = i - start;
+        if hex && n >= MIN_HEX && n % 2 == 0 {
+            out.push((start, i));
+        }
+    }
+    out
+}
+
 /// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
 /// hex blob can be longer.
 pub fn longest_base64_run(b: &[u8]) -> usize {
-    const TABLE: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            let c = i as u8;
-            t[i] = c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'_' || c == b'-';
-            i += 1;
-        }
-        t
-    };
+    const TABLE: [bool; 256] = BASE64_BYTES;
     let (mut best, mut cur) = (0usize, 0usize);
     for &c in b {
         // Branch-free: extend the run or reset it.
@@ -148,30 +208,35 @@ pub fn longest_base64_run(b: &[u8]) -> usize {
     best
 }
 
-/// Words one of which every char-code call contains (case-insensitive).
-static CODE_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    aho_corasick::AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build([
-            "fromcharcode",
-            "chr",
-            "bytes",
-            "bytearray",
-            "[char",
-            "[byte",
-            "pack",
-        ])
-        .expect("automaton")
-});
+/// Words one of which every char-code call contains (lower case; in a scanned file the
+/// file's one literal pass finds them, see [`super::patterns::Words`]).
+pub const CODE_WORDS: &[&str] = &[
+    "fromcharcode",
+    "chr",
+    "bytes",
+    "bytearray",
+    "[char",
+    "[byte",
+    "pack",
+];
 
 /// Can `b` hold a char-code call (`fromCharCode`, `chr`, `bytes`, `[char]`, `pack`)?
 fn may_hold_char_codes(b: &[u8]) -> bool {
-    CODE_WORDS.is_match(&b.to_ascii_lowercase())
+    let lower = b.to_ascii_lowercase();
+    CODE_WORDS
+        .iter()
+        .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
 }
 
 /// Finds and decodes every blob of `text` within `budget` (which it consumes), in order
 /// of position; overlapping candidates keep the first (longest at that position).
 pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
+    blobs_hinted(text, budget, None)
+}
+
+/// [`blobs`], told whether `text` holds a [`CODE_WORDS`] word when the caller knows it
+/// (a scanned file's literal pass); `None`: looked up here.
+pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -> Vec<Blob> {
     let mut out: Vec<Blob> = Vec::new();
     if budget.exhausted() || text.len() < 16 {
         return out;
@@ -195,7 +260,7 @@ pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
             cands.push((m.start(), m.end(), Encoding::Percent));
         }
     }
-    if may_hold_char_codes(bytes) {
+    if char_codes.unwrap_or_else(|| may_hold_char_codes(bytes)) {
         for c in CODE_LIST.captures_iter(text) {
             let (m, list) = (c.get(0).expect("match"), c.get(1).expect("group"));
             cands.push((m.start(), list.end(), Encoding::CharCodes));
@@ -204,13 +269,18 @@ pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
             cands.push((m.start(), m.end(), Encoding::CharCodes));
         }
     }
-    if longest_run >= 32 {
-        for m in HEX.find_iter(text) {
-            cands.push((m.start(), m.end(), Encoding::Hex));
+    if longest_run >= MIN_HEX {
+        for (s, e) in hex_blobs(bytes) {
+            cands.push((s, e, Encoding::Hex));
         }
     }
-    for m in B64.find_iter(if longest_run >= 40 { text } else { "" }) {
-        let s = m.as_str();
+    let b64 = if longest_run >= MIN_BASE64 {
+        base64_blobs(bytes)
+    } else {
+        Vec::new()
+    };
+    for (start, end) in b64 {
+        let s = &text[start..end];
         let std = s.contains(['+', '/']);
         let url = s.contains(['-', '_']);
         if std && url {
@@ -221,7 +291,7 @@ pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
         } else {
             Encoding::Base64
         };
-        cands.push((m.start(), m.end(), e));
+        cands.push((start, end, e));
     }
     cands.sort_by_key(|c| (c.0, std::cmp::Reverse(c.1)));
     let mut covered = 0;
@@ -450,6 +520,46 @@ pub fn entropy(s: &[u8]) -> f64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The hand-written blob finders find what the regexes they replace find.
+    #[test]
+    fn blob_finders_match_their_regexes() {
+        let b64 = crate::security::patterns::re(r"[A-Za-z0-9+/_-]{40,}={0,2}");
+        let hex = crate::security::patterns::re(r"\b(?:[0-9a-fA-F]{2}){16,}\b");
+        // Deterministic pseudo-random texts over an alphabet rich in edge cases.
+        let alphabet: Vec<&str> = vec![
+            "a", "F", "0", "9", "+", "/", "_", "-", "=", " ", "\n", ".", "g", "é", "x", "Z", "==",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..400 {
+            let mut t = String::new();
+            let len = 20 + round % 180;
+            for _ in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Long runs of one class, so that blobs occur.
+                let pick = (seed % 100) as usize;
+                t.push_str(if pick < 55 {
+                    ["a", "F", "0", "9", "e", "7"][pick % 6]
+                } else {
+                    alphabet[pick % alphabet.len()]
+                });
+            }
+            let want: Vec<(usize, usize)> =
+                b64.find_iter(&t).map(|m| (m.start(), m.end())).collect();
+            assert_eq!(base64_blobs(t.as_bytes()), want, "base64 in {t:?}");
+            let want: Vec<(usize, usize)> =
+                hex.find_iter(&t).map(|m| (m.start(), m.end())).collect();
+            assert_eq!(hex_blobs(t.as_bytes()), want, "hex in {t:?}");
+        }
+        let h = "ab".repeat(16);
+        assert_eq!(hex_blobs(format!("x {h} y").as_bytes()), vec![(2, 34)]);
+        assert!(hex_blobs(format!("{h}a").as_bytes()).is_empty());
+        assert!(hex_blobs(format!("{h}g").as_bytes()).is_empty());
+        let b = "Q".repeat(40);
+        assert_eq!(base64_blobs(format!("{b}===").as_bytes()), vec![(0, 42)]);
+    }
 
     /// Standard base64 with padding (test helper, shared with the obfuscation tests).
     pub(crate) fn b64enc(b: &[u8]) -> String {

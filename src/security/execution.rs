@@ -55,21 +55,17 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Words one of which every fetch-then-execute shape contains (case-insensitive).
-static FETCH_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    // Case-sensitive over a lower-cased copy (see `decode::CODE_WORDS`).
-    aho_corasick::AhoCorasick::builder()
-        .build([
-            "curl",
-            "wget",
-            "iex",
-            "invoke-expression",
-            "downloadstring",
-            "downloadfile",
-            "exec(",
-        ])
-        .expect("automaton")
-});
+/// Words one of which every fetch-then-execute shape contains (lower case; found by the
+/// file's one literal pass, see [`super::patterns::Words`]).
+pub const FETCH_WORDS: &[&str] = &[
+    "curl",
+    "wget",
+    "iex",
+    "invoke-expression",
+    "downloadstring",
+    "downloadfile",
+    "exec(",
+];
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(r#"(?i)\b(https?)://([^\s/"'`|)<>;?#]+)([^\s"'`|)<>;]*)"#)
@@ -413,7 +409,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, String, Origin, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
-        if !FETCH_WORDS.is_match(src.lower()) {
+        if !src.has_words(super::patterns::Words::Fetch) {
             continue;
         }
         for r in &src.regions {

@@ -15,7 +15,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 /// At most this many strings in a set (cross products stop growing beyond it).
 const MAX_SET: usize = 64;
 /// Strings are cut to this many bytes: the gate needs a factor, not the whole literal.
-const MAX_LEN: usize = 24;
+const MAX_LEN: usize = 8;
 /// A class of at most this many (lower-cased) members is treated as a set of literals.
 const MAX_CLASS: usize = 8;
 
@@ -72,6 +72,59 @@ struct Info {
     exact: Option<Set>,
     /// Clauses that every match satisfies: for each set, the match contains a member.
     cnf: Vec<Set>,
+    /// Every match is non-empty and starts (ends) with a byte that is not an ASCII word
+    /// character (`\s+`, `[<>]`, `\(`): a word character just before (after) it is then
+    /// followed (preceded) by a word boundary, which the gate can check.
+    starts_nonword: bool,
+    ends_nonword: bool,
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Does the class hold no ASCII word character?
+fn class_nonword(c: &Class) -> bool {
+    let word = |a: u32, b: u32| {
+        [
+            (u32::from(b'0'), u32::from(b'9')),
+            (u32::from(b'A'), u32::from(b'Z')),
+            (u32::from(b'a'), u32::from(b'z')),
+            (u32::from(b'_'), u32::from(b'_')),
+        ]
+        .iter()
+        .any(|&(x, y)| a <= y && x <= b)
+    };
+    match c {
+        Class::Unicode(u) => !u
+            .ranges()
+            .iter()
+            .any(|r| word(r.start() as u32, r.end() as u32)),
+        Class::Bytes(b) => !b
+            .ranges()
+            .iter()
+            .any(|r| word(u32::from(r.start()), u32::from(r.end()))),
+    }
+}
+
+/// Adds a boundary mark after each member ending with a word character (what follows
+/// starts with a non-word one).
+fn mark_right(run: &mut Set) {
+    for m in run.iter_mut() {
+        if m.last().is_some_and(|b| is_word(*b)) {
+            m.push(MARK);
+        }
+    }
+}
+
+/// Adds a boundary mark before each member starting with a word character (what precedes
+/// ends with a non-word one).
+fn mark_left(set: &mut Set) {
+    for m in set.iter_mut() {
+        if m.first().is_some_and(|b| is_word(*b)) {
+            m.insert(0, MARK);
+        }
+    }
 }
 
 /// Very common English words: a clause made of them selects nearly every prose file, so
@@ -79,7 +132,9 @@ struct Info {
 const COMMON: &[&str] = &[
     "the", "and", "you", "are", "from", "with", "this", "that", "for", "not", "all", "any", "has",
     "have", "your", "can", "will", "use", "was", "were", "been", "but", "its", "our", "their",
-    "they", "what", "when", "which", "who", "how", "into", "out", "one", "also",
+    "they", "what", "when", "which", "who", "how", "into", "out", "one", "also", "to", "as", "by",
+    "no", "in", "on", "of", "is", "it", "or", "be", "do", "if", "at", "an", "we", "me", "my", "so",
+    "up", "us", "go",
 ];
 
 /// Length without boundary marks.
@@ -270,14 +325,24 @@ fn walk(h: &Hir) -> Info {
     let leaf = |exact: Option<Set>| Info {
         exact,
         cnf: Vec::new(),
+        starts_nonword: false,
+        ends_nonword: false,
     };
     match h.kind() {
         HirKind::Look(regex_syntax::hir::Look::WordAscii) => leaf(Some(vec![vec![MARK]])),
         HirKind::Empty | HirKind::Look(_) => leaf(Some(vec![Vec::new()])),
         // A literal holding the mark byte itself is not used (it would read as a boundary).
         HirKind::Literal(l) if l.0.contains(&MARK) => leaf(None),
-        HirKind::Literal(l) => leaf(Some(norm(vec![l.0.to_vec()]))),
-        HirKind::Class(c) => leaf(class_members(c)),
+        HirKind::Literal(l) => Info {
+            starts_nonword: l.0.first().is_some_and(|b| !is_word(*b)),
+            ends_nonword: l.0.last().is_some_and(|b| !is_word(*b)),
+            ..leaf(Some(norm(vec![l.0.to_vec()])))
+        },
+        HirKind::Class(c) => Info {
+            starts_nonword: class_nonword(c),
+            ends_nonword: class_nonword(c),
+            ..leaf(class_members(c))
+        },
         HirKind::Capture(c) => walk(&c.sub),
         HirKind::Repetition(r) => {
             let sub = walk(&r.sub);
@@ -289,16 +354,24 @@ fn walk(h: &Hir) -> Info {
                 }),
                 _ => None,
             };
-            let cnf = if r.min >= 1 {
+            let some = r.min >= 1;
+            let cnf = if some {
                 sub.cnf.into_iter().chain(sub.exact).collect()
             } else {
                 Vec::new()
             };
-            Info { exact, cnf }
+            Info {
+                exact,
+                cnf,
+                starts_nonword: some && sub.starts_nonword,
+                ends_nonword: some && sub.ends_nonword,
+            }
         }
         HirKind::Alternation(alts) => {
             let infos: Vec<Info> = alts.iter().map(walk).collect();
             let exact = union(infos.iter().map(|i| i.exact.clone()));
+            let starts_nonword = infos.iter().all(|i| i.starts_nonword);
+            let ends_nonword = infos.iter().all(|i| i.ends_nonword);
             // Each branch contributes its best clause; the union is required.
             let clause = union(
                 infos
@@ -308,6 +381,8 @@ fn walk(h: &Hir) -> Info {
             Info {
                 exact,
                 cnf: clause.into_iter().collect(),
+                starts_nonword,
+                ends_nonword,
             }
         }
         HirKind::Concat(items) => {
@@ -315,10 +390,29 @@ fn walk(h: &Hir) -> Info {
             // The cross product of the current run of exact children.
             let mut run: Set = vec![Vec::new()];
             let mut all_exact = true;
-            for it in items {
-                let info = walk(it);
-                cnf.extend(info.cnf);
-                match info.exact {
+            // Did the item before end with a non-word byte?
+            let mut after_nonword = false;
+            let infos: Vec<Info> = items.iter().map(walk).collect();
+            let starts_nonword = infos.first().is_some_and(|i| i.starts_nonword);
+            let ends_nonword = infos.last().is_some_and(|i| i.ends_nonword);
+            for info in infos {
+                if info.starts_nonword {
+                    mark_right(&mut run);
+                }
+                let fresh = run.len() == 1 && run[0].is_empty();
+                let next_after = info.ends_nonword;
+                // An exact child's strings already say everything its clauses say.
+                if info.exact.is_none() {
+                    cnf.extend(info.cnf);
+                }
+                let exact = info.exact.map(|mut e| {
+                    if fresh && after_nonword {
+                        mark_left(&mut e);
+                    }
+                    e
+                });
+                after_nonword = next_after;
+                match exact {
                     Some(e) => match cross(&run, &e) {
                         Some(p) => run = p,
                         None => {
@@ -334,7 +428,112 @@ fn walk(h: &Hir) -> Info {
             }
             let exact = all_exact.then(|| run.clone());
             cnf.push(run);
-            Info { exact, cnf }
+            Info {
+                exact,
+                cnf,
+                starts_nonword,
+                ends_nonword,
+            }
+        }
+    }
+}
+
+/// At most this many strings in a prefix set.
+const MAX_PREFIXES: usize = 256;
+
+/// The lower-cased strings one of which every match of `hir` starts with, cut to
+/// [`MAX_LEN`] bytes, or `None` when some match may start with anything (a class too
+/// large, an optional first part, a set too large). Every member is non-empty and none
+/// is a prefix of another. A regex with such a set needs to be tried only where one of
+/// them starts: an anchored search at each such position, in order, finds exactly the
+/// matches an unanchored scan finds (each match starts at one of them, and the leftmost
+/// start after the last match is the first candidate there that matches).
+pub fn prefixes_of(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let (set, _) = prefix(hir)?;
+    let mut set: Vec<Vec<u8>> = set
+        .into_iter()
+        .map(|mut m| {
+            m.truncate(MAX_LEN);
+            m
+        })
+        .collect();
+    // A one-byte member (`>`, `|`, `~`) starts somewhere on most lines: scanning the
+    // whole region is cheaper than trying there.
+    if set.is_empty() || set.iter().any(|m| m.len() < 2) {
+        return None;
+    }
+    set.sort();
+    set.dedup();
+    // Sorted: a member that starts with another comes right after it (or after others
+    // that also start with it).
+    let mut out: Vec<Vec<u8>> = Vec::with_capacity(set.len());
+    for m in set {
+        if !out.last().is_some_and(|p| m.starts_with(p)) {
+            out.push(m);
+        }
+    }
+    Some(out)
+}
+
+/// (prefix strings, exact): with `exact`, the strings are the whole of what `hir` matches,
+/// so what follows extends them.
+fn prefix(h: &Hir) -> Option<(Set, bool)> {
+    let grow = |a: &Set, b: &Set| -> Option<Set> {
+        if a.len() * b.len() > MAX_PREFIXES {
+            return None;
+        }
+        let mut out = Vec::with_capacity(a.len() * b.len());
+        for x in a {
+            for y in b {
+                let mut s = x.clone();
+                s.extend_from_slice(y);
+                out.push(s);
+            }
+        }
+        Some(norm(out))
+    };
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some((vec![Vec::new()], true)),
+        HirKind::Literal(l) => Some((norm(vec![l.0.to_vec()]), true)),
+        HirKind::Class(c) => Some((class_members(c)?, true)),
+        HirKind::Capture(c) => prefix(&c.sub),
+        HirKind::Repetition(r) => {
+            if r.min == 0 {
+                return None;
+            }
+            let (set, exact) = prefix(&r.sub)?;
+            Some((set, exact && r.max == Some(1) && r.min == 1))
+        }
+        HirKind::Alternation(alts) => {
+            let mut out = Vec::new();
+            let mut exact = true;
+            for a in alts {
+                let (s, e) = prefix(a)?;
+                exact &= e;
+                out.extend(s);
+                if out.len() > MAX_PREFIXES {
+                    return None;
+                }
+            }
+            Some((norm(out), exact))
+        }
+        HirKind::Concat(items) => {
+            let mut run: Set = vec![Vec::new()];
+            for it in items {
+                // Long enough already: the rest only narrows what the regex checks.
+                if run.iter().all(|m| m.len() >= MAX_LEN) {
+                    return Some((run, false));
+                }
+                match prefix(it) {
+                    Some((s, exact)) => match grow(&run, &s) {
+                        Some(g) if exact => run = g,
+                        Some(g) => return Some((g, false)),
+                        None => return Some((run, false)),
+                    },
+                    None => return Some((run, false)),
+                }
+            }
+            Some((run, true))
         }
     }
 }
@@ -364,20 +563,22 @@ mod tests {
 
     #[test]
     fn literals_of_common_shapes() {
-        assert_eq!(req(r"(?i)/etc/shadow\b"), vec![vec!["/etc/shadow|"]]);
-        assert_eq!(req(r"\brm\s+-rf"), vec![vec!["-rf"]]);
+        // Literals are cut to eight bytes (a factor is enough), losing the boundary after.
+        assert_eq!(req(r"(?i)/etc/shadow\b"), vec![vec!["/etc/sha"]]);
+        // `\s` after `rm` is not a word byte, so the boundary after `rm` is checked too.
+        assert_eq!(req(r"\brm\s+-rf"), vec![vec!["-rf"], vec!["|rm|"]]);
         assert_eq!(req(r"\b(nc|ncat)\b\s+-e"), vec![vec!["|nc|", "|ncat|"]]);
         assert_eq!(
             req(r"(?m)(^|[^.\w])(eval|exec)\(\s*x"),
             vec![vec!["eval(", "exec("]]
         );
-        assert_eq!(req(r"\.\.\.process\.env\b"), vec![vec!["...process.env|"]]);
+        assert_eq!(req(r"\.\.\.process\.env\b"), vec![vec!["...proce"]]);
         // Case-insensitive letters (with KELVIN SIGN / LONG S in their class) are letters.
         assert_eq!(req(r"(?i)ask"), vec![vec!["ask"]]);
         // Every factor of a sequence is required; common words are not worth a clause.
         assert_eq!(
             req(r"(?i)\byou\s+are\s+no\s+longer\s+(Claude|Copilot)\b"),
-            vec![vec!["longer"], vec!["claude|", "copilot|"]]
+            vec![vec!["|longer|"], vec!["|claude|", "|copilot|"]]
         );
         // An alternation needs a literal in every branch.
         assert!(req(r"(?i)foo[^\n]{0,9}bar|\w+").is_empty());
@@ -385,16 +586,43 @@ mod tests {
             req(r"(?i)foo[^\n]{0,9}barbaz|quux"),
             vec![vec!["barbaz", "quux"]]
         );
-        // Boundaries are not required where the regex does not ask for them.
-        assert!(
-            !required(r"rm\s")
-                .iter()
-                .flatten()
-                .any(|l| l.left || l.right)
-        );
+        // Boundaries are not required where the regex does not ask for them (a non-word
+        // byte after `rm` puts a boundary there, none is asked for before it).
+        assert!(!required(r"rm\s").iter().flatten().any(|l| l.left));
+        assert!(required(r"rm\s").iter().flatten().all(|l| l.right));
+        assert!(!required(r"rm.").iter().flatten().any(|l| l.left || l.right));
         // Nothing required.
         assert!(req(r"[A-Za-z0-9+/]{20,}").is_empty());
         assert!(req(r"x?").is_empty());
+    }
+
+    #[test]
+    fn prefix_sets() {
+        let pre = |p: &str| {
+            let hir = regex_syntax::ParserBuilder::new()
+                .build()
+                .parse(&crate::security::patterns::ascii_word_boundaries(p))
+                .unwrap();
+            prefixes_of(&hir).map(|v| {
+                v.into_iter()
+                    .map(|m| String::from_utf8(m).unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            pre(r"(?i)\b(send|upload|sen)\s+x"),
+            Some(vec!["sen".into(), "upload".into()])
+        );
+        assert_eq!(pre(r"(?i)curl\s"), Some(vec!["curl".into()]));
+        // Cut to eight bytes.
+        assert_eq!(pre(r"/etc/shadow"), Some(vec!["/etc/sha".into()]));
+        // A class of a few letters multiplies out.
+        assert_eq!(pre(r"ab[cd]e"), Some(vec!["abce".into(), "abde".into()]));
+        // No set: an optional start, a large class, a one-byte member.
+        assert_eq!(pre(r"(foo)?bar"), None);
+        assert_eq!(pre(r"\w+foo"), None);
+        assert_eq!(pre(r">\s*/etc"), None);
+        assert_eq!(pre(r"foo|x?"), None);
     }
 
     #[test]

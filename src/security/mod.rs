@@ -183,6 +183,8 @@ pub struct Source<'a> {
     pub regions: Vec<Region>,
     /// ASCII-lower-cased copy of the text, made on first use and shared by the word checks.
     lower: std::sync::OnceLock<Vec<u8>>,
+    /// The literal pass over [`Self::lower`] (one per file, for every rule and family).
+    gate: std::sync::OnceLock<patterns::Gate>,
 }
 
 impl<'a> Source<'a> {
@@ -209,6 +211,7 @@ impl<'a> Source<'a> {
             is_entry,
             regions,
             lower: std::sync::OnceLock::new(),
+            gate: std::sync::OnceLock::new(),
         }
     }
 
@@ -217,6 +220,18 @@ impl<'a> Source<'a> {
     pub fn lower(&self) -> &[u8] {
         self.lower
             .get_or_init(|| self.text.as_bytes().to_ascii_lowercase())
+    }
+
+    /// The one literal pass over this file (made on first use): which data-rule regexes
+    /// may match, where they may start, and which family word sets occur.
+    pub fn gate(&self) -> &patterns::Gate {
+        self.gate
+            .get_or_init(|| patterns::compiled().gated(&self.text, self.lower(), &self.regions))
+    }
+
+    /// Does the file hold one of the words of `set` (case-insensitive)?
+    pub fn has_words(&self, set: patterns::Words) -> bool {
+        self.gate().has(set)
     }
 
     /// A Markdown file other than `SKILL.md`: a reference the agent reads on demand, where

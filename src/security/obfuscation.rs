@@ -103,26 +103,22 @@ static DECODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Words one of which every decoder call of [`DECODE_ASSIGN`] contains (lower case; matched
-/// case-sensitively on a lower-cased copy, which keeps the fast literal prefilter).
-static DECODER_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
-    aho_corasick::AhoCorasick::builder()
-        .build([
-            "decode",
-            "decompress",
-            "marshal.loads",
-            "fromhex",
-            "unhexlify",
-            "a2b_base64",
-            "atob",
-            "buffer.from",
-            "frombase64string",
-            "getstring",
-            "base64 -",
-            "xxd -r",
-        ])
-        .expect("automaton")
-});
+/// Words one of which every decoder call of [`DECODE_ASSIGN`] contains (lower case; found
+/// by the file's one literal pass, see [`super::patterns::Words`]).
+pub const DECODER_WORDS: &[&str] = &[
+    "decode",
+    "decompress",
+    "marshal.loads",
+    "fromhex",
+    "unhexlify",
+    "a2b_base64",
+    "atob",
+    "buffer.from",
+    "frombase64string",
+    "getstring",
+    "base64 -",
+    "xxd -r",
+];
 
 /// An execution sink applied to a variable.
 static EXEC_VAR: LazyLock<Regex> = LazyLock::new(|| {
@@ -251,10 +247,16 @@ fn analyze_text(
 pub type Found = (Vec<(usize, Payload)>, Vec<(usize, usize)>);
 
 pub fn payloads(text: &str) -> Found {
+    payloads_hinted(text, None)
+}
+
+/// [`payloads`], told whether the text holds a char-code word (see
+/// [`decode::blobs_hinted`]).
+fn payloads_hinted(text: &str, char_codes: Option<bool>) -> Found {
     let mut budget = Budget::default();
     let mut out = Vec::new();
     let mut text_blobs = Vec::new();
-    for b in decode::blobs(text, &mut budget) {
+    for b in decode::blobs_hinted(text, &mut budget, char_codes) {
         if matches!(b.content(), Content::Text(_)) {
             text_blobs.push((b.start, b.end));
         }
@@ -270,7 +272,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, String, String)> = Vec::new();
     let mut sigs: Vec<(usize, usize, SignalKind, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        let (found, text_blobs) = payloads(&src.text);
+        let char_codes = src.has_words(patterns::Words::CharCodes);
+        let (found, text_blobs) = payloads_hinted(&src.text, Some(char_codes));
         for (off, p) in found {
             let chain: Vec<&str> = p.chain.iter().map(|e| e.as_str()).collect();
             let what = p
@@ -295,7 +298,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 format!("{OBFUSCATED_PAYLOAD}:{}", truncate(&p.excerpt, 60)),
             ));
         }
-        if DECODER_WORDS.is_match(src.lower()) {
+        if src.has_words(patterns::Words::Decoders) {
             two_step(src, si, &mut emits, &mut sigs);
         }
         entropy_near_exec(src, si, &text_blobs, &mut emits);

@@ -49,7 +49,13 @@ pub struct LazyRegex {
     pattern: String,
     /// The parsed pattern's required literals (see [`super::literals`]).
     literals: Vec<Vec<super::literals::Literal>>,
+    /// Strings every match starts with (lower-cased), when the regex has such a set: it
+    /// is then tried only where one of them starts (see [`super::literals::prefixes_of`]).
+    prefixes: Option<Vec<Vec<u8>>>,
     re: std::sync::OnceLock<Regex>,
+    /// The same regex as a `regex-automata` meta regex, for anchored searches at the
+    /// candidate starts (`regex` has no anchored search); what the scan runs.
+    meta: std::sync::OnceLock<regex_automata::meta::Regex>,
 }
 
 impl LazyRegex {
@@ -63,8 +69,10 @@ impl LazyRegex {
             .map_err(|e| e.to_string())?;
         Ok(LazyRegex {
             literals: super::literals::required_of(&hir),
+            prefixes: super::literals::prefixes_of(&hir),
             pattern,
             re: std::sync::OnceLock::new(),
+            meta: std::sync::OnceLock::new(),
         })
     }
 
@@ -78,6 +86,17 @@ impl LazyRegex {
     pub fn get(&self) -> &Regex {
         self.re.get_or_init(|| {
             self.build()
+                .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
+        })
+    }
+
+    /// The compiled meta regex: the same syntax and size limit as [`Self::get`] (`regex`
+    /// is a thin layer over it, so matches are the same).
+    pub fn meta(&self) -> &regex_automata::meta::Regex {
+        self.meta.get_or_init(|| {
+            regex_automata::meta::Regex::builder()
+                .configure(regex_automata::meta::Regex::config().nfa_size_limit(Some(8 << 20)))
+                .build(&self.pattern)
                 .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
         })
     }
@@ -111,6 +130,63 @@ pub struct Compiled {
     literal_list: Vec<super::literals::Literal>,
     /// Flat regex index → (rule index, index among the rule's regexes).
     regex_of: Vec<(usize, usize)>,
+    /// Rule index → flat index of its first regex.
+    first_flat: Vec<usize>,
+    /// Per flat regex, the literal ids of its prefix set (see [`LazyRegex::prefixes`]).
+    prefix_ids: Vec<Option<Vec<usize>>>,
+    /// Per literal id: does it start some regex (so the gate records where it occurs)?
+    is_prefix: Vec<bool>,
+    /// Per [`Words`] set, its literal ids.
+    word_ids: Vec<Vec<usize>>,
+}
+
+/// Word sets that code rules check per file before their own regexes run. The literal
+/// pass of the data rules finds them too, so a file is searched once for all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Words {
+    /// Char-code calls ([`super::decode`]).
+    CharCodes,
+    /// Decoder calls ([`super::obfuscation`]).
+    Decoders,
+    /// Fetch-then-execute shapes ([`super::execution`]).
+    Fetch,
+}
+
+impl Words {
+    const ALL: [Words; 3] = [Words::CharCodes, Words::Decoders, Words::Fetch];
+
+    /// The set's words, lower case (matched on the lower-cased text).
+    pub fn words(self) -> &'static [&'static str] {
+        match self {
+            Words::CharCodes => super::decode::CODE_WORDS,
+            Words::Decoders => super::obfuscation::DECODER_WORDS,
+            Words::Fetch => super::execution::FETCH_WORDS,
+        }
+    }
+}
+
+/// What the literal pass found in one text: which regexes may match and where the
+/// regexes with a prefix set may start.
+#[derive(Debug)]
+pub struct Gate {
+    /// Per rule, the mask of its regexes that may match (all false when none can).
+    pub on: Vec<Vec<bool>>,
+    /// Per literal id that starts some regex, the offsets where it occurs (unsorted).
+    starts: Vec<Vec<usize>>,
+    /// The literal pass could not be trusted (a folding outlier): scan whole regions.
+    full: bool,
+    /// Which literals occur (with their boundaries).
+    seen: Vec<bool>,
+}
+
+impl Gate {
+    /// Does the text hold one of the words of `set`?
+    pub fn has(&self, set: Words) -> bool {
+        self.full
+            || compiled().word_ids[set as usize]
+                .iter()
+                .any(|&l| self.seen[l])
+    }
 }
 
 /// Error in a rule's `match:` block.
@@ -313,21 +389,55 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
-    // Every distinct literal, sorted: its index is its automaton pattern id.
+    // Every distinct literal, sorted: its index is its automaton pattern id. Prefixes are
+    // literals without boundary checks (the anchored search checks the regex itself).
+    let as_prefix = |bytes: &Vec<u8>| super::literals::Literal {
+        bytes: bytes.clone(),
+        left: false,
+        right: false,
+    };
     let literal_list: Vec<super::literals::Literal> = rules
         .iter()
         .flat_map(|r| &r.regexes)
-        .flat_map(|re| re.literals.iter().flatten().cloned())
+        .flat_map(|re| {
+            let clauses = re.prefixes.is_none().then_some(&re.literals);
+            clauses
+                .into_iter()
+                .flatten()
+                .flatten()
+                .cloned()
+                .chain(re.prefixes.iter().flatten().map(as_prefix))
+        })
+        .chain(
+            Words::ALL
+                .iter()
+                .flat_map(|w| w.words())
+                .map(|w| as_prefix(&w.as_bytes().to_vec())),
+        )
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
+    let mut is_prefix = vec![false; literal_list.len()];
+    let mut prefix_ids = Vec::new();
+    let mut first_flat = Vec::new();
     let mut regex_of = Vec::new();
     let mut clauses = Vec::new();
     for (ri, r) in rules.iter().enumerate() {
+        first_flat.push(regex_of.len());
         for (k, re) in r.regexes.iter().enumerate() {
             regex_of.push((ri, k));
-            clauses.push(
-                re.literals
+            let prefix: Option<Vec<usize>> = re.prefixes.as_ref().map(|ps| {
+                ps.iter()
+                    .filter_map(|p| literal_list.binary_search(&as_prefix(p)).ok())
+                    .inspect(|&l| is_prefix[l] = true)
+                    .collect()
+            });
+            // A prefix set is a clause too (every match starts with a member), and the
+            // one that decides: the anchored searches check the rest.
+            clauses.push(match &prefix {
+                Some(ids) => vec![ids.clone()],
+                None => re
+                    .literals
                     .iter()
                     .map(|clause| {
                         clause
@@ -336,7 +446,8 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                             .collect()
                     })
                     .collect(),
-            );
+            });
+            prefix_ids.push(prefix);
         }
     }
     let literals = if literal_list.is_empty() {
@@ -353,7 +464,21 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
+    let word_ids = Words::ALL
+        .iter()
+        .map(|w| {
+            w.words()
+                .iter()
+                .filter_map(|x| {
+                    literal_list
+                        .binary_search(&as_prefix(&x.as_bytes().to_vec()))
+                        .ok()
+                })
+                .collect()
+        })
+        .collect();
     Ok(Compiled {
+        word_ids,
         rules,
         gate,
         keyword_rules,
@@ -361,6 +486,9 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
         clauses,
         literal_list,
         regex_of,
+        first_flat,
+        prefix_ids,
+        is_prefix,
     })
 }
 
@@ -394,7 +522,7 @@ impl Compiled {
     /// lower-cased text (one Aho-Corasick pass for every rule); a rule with keywords also
     /// needs one of them. Returns, per rule, the mask of its regexes that may match
     /// (empty when none can).
-    pub fn gated(&self, text: &str, lower: &[u8], regions: &[super::Region]) -> Vec<Vec<bool>> {
+    pub fn gated(&self, text: &str, lower: &[u8], regions: &[super::Region]) -> Gate {
         let mut on: Vec<Vec<bool>> = self
             .rules
             .iter()
@@ -402,16 +530,21 @@ impl Compiled {
             .collect();
         // Which literals occur in the file (all of them when a folding outlier hides them).
         let mut seen = vec![false; self.literal_list.len()];
+        let mut starts: Vec<Vec<usize>> = vec![Vec::new(); self.literal_list.len()];
+        let full = super::literals::has_folding_outliers(text.as_bytes());
         // Regexes run on each region's text alone: a region's edge is a word boundary.
         let cut = |i: usize| {
             regions.binary_search_by(|r| r.start.cmp(&i)).is_ok()
                 || regions.binary_search_by(|r| r.end.cmp(&i)).is_ok()
         };
-        if super::literals::has_folding_outliers(text.as_bytes()) {
+        if full {
             seen.iter_mut().for_each(|b| *b = true);
         } else if let Some(ac) = &self.literals {
             for m in ac.find_overlapping_iter(lower) {
                 let l = m.pattern().as_usize();
+                if self.is_prefix[l] {
+                    starts[l].push(m.start());
+                }
                 if !seen[l] && self.literal_list[l].boundaries_hold(lower, m.start(), m.end(), cut)
                 {
                     seen[l] = true;
@@ -432,15 +565,20 @@ impl Compiled {
             .filter(|&r| self.rules[r].keyworded && any(r))
             .collect();
         if pending.is_empty() {
-            return on;
+            return Gate {
+                on,
+                starts,
+                full,
+                seen,
+            };
         }
         let mut keep = vec![false; self.rules.len()];
         if let Some(ac) = &self.gate {
             let mut left = pending.len();
-            let mut seen = vec![false; self.keyword_rules.len()];
+            let mut seen_kw = vec![false; self.keyword_rules.len()];
             'search: for m in ac.find_iter(text) {
                 let k = m.pattern().as_usize();
-                if std::mem::replace(&mut seen[k], true) {
+                if std::mem::replace(&mut seen_kw[k], true) {
                     continue;
                 }
                 for &r in &self.keyword_rules[k] {
@@ -459,21 +597,51 @@ impl Compiled {
                 on[r].iter_mut().for_each(|b| *b = false);
             }
         }
-        on
+        Gate {
+            on,
+            starts,
+            full,
+            seen,
+        }
+    }
+
+    /// Where regex `flat` may start, sorted; `None`: anywhere (no prefix set, or the
+    /// literal pass was not trusted).
+    fn candidates(&self, gate: &Gate, flat: usize) -> Option<Vec<usize>> {
+        if gate.full {
+            return None;
+        }
+        let ids = self.prefix_ids[flat].as_ref()?;
+        let mut v: Vec<usize> = ids
+            .iter()
+            .flat_map(|&l| gate.starts[l].iter().copied())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        Some(v)
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
         self.rules.iter().position(|r| r.id == id)
     }
 
-    /// Every hit of rule `ri` in `src`, running the regexes `mask` allows.
-    pub fn hits_of(&self, ri: usize, mask: &[bool], src: &Source<'_>) -> Vec<Hit> {
+    /// Every hit of rule `ri` in `src`, running the regexes the gate allows.
+    pub fn hits_of(&self, ri: usize, gate: &Gate, src: &Source<'_>) -> Vec<Hit> {
         let rule = &self.rules[ri];
+        let mask = &gate.on[ri];
         let mut out = Vec::new();
         if rule.placeholders && super::secrets::is_example_file(src.path) {
             return out;
         }
         let filtered = rule.entropy.is_some() || rule.placeholders;
+        // Candidate starts per regex, sorted once; each region takes its slice.
+        let cands: Vec<Option<Vec<usize>>> = (0..rule.regexes.len())
+            .map(|k| {
+                mask[k]
+                    .then(|| self.candidates(gate, self.first_flat[ri] + k))
+                    .flatten()
+            })
+            .collect();
         for reg in &src.regions {
             if !rule.scopes.contains(&reg.kind.scope_name()) {
                 continue;
@@ -485,17 +653,22 @@ impl Compiled {
                 continue;
             }
             let text = &src.text[reg.start..reg.end];
-            for (re, _) in rule.regexes.iter().zip(mask).filter(|(_, on)| **on) {
-                for caps in re.get().captures_iter(text) {
-                    let Some(m) = caps.get(0) else { continue };
+            for (k, re) in rule.regexes.iter().enumerate() {
+                if !mask[k] {
+                    continue;
+                }
+                let cands = cands[k].as_deref().map(|v| {
+                    &v[v.partition_point(|&p| p < reg.start)..v.partition_point(|&p| p < reg.end)]
+                });
+                for (ms, me, secret) in matches(re.meta(), text, reg.start, cands, filtered) {
                     if filtered {
-                        let value = caps.name("secret").map_or(m.as_str(), |g| g.as_str());
+                        let value = secret.map_or(&text[ms..me], |(a, b)| &text[a..b]);
                         if !super::secrets::value_ok(value, rule.entropy, rule.placeholders) {
                             continue;
                         }
                     }
-                    let (start, end) = (reg.start + m.start(), reg.start + m.end());
-                    if m.start() == m.end() {
+                    let (start, end) = (reg.start + ms, reg.start + me);
+                    if ms == me {
                         continue;
                     }
                     let line = src.line_at(start);
@@ -523,15 +696,70 @@ impl Compiled {
 
     /// Every hit of every rule in `src`, in order.
     pub fn hits(&self, src: &Source<'_>) -> Vec<Hit> {
-        let on = self.gated(&src.text, src.lower(), &src.regions);
+        let gate = src.gate();
         let mut out = Vec::new();
-        for (ri, mask) in on.iter().enumerate() {
+        for (ri, mask) in gate.on.iter().enumerate() {
             if mask.iter().any(|b| *b) {
-                out.extend(self.hits_of(ri, mask, src));
+                out.extend(self.hits_of(ri, gate, src));
             }
         }
         out
     }
+}
+
+/// A match (start, end) in `text` and the span of its `secret` group (when `caps`).
+type Found = (usize, usize, Option<(usize, usize)>);
+
+/// The leftmost-first matches of `re` in `text`, in order, as an unanchored scan finds
+/// them. With `cands` (offsets in the whole source; `text` starts at `base`), only
+/// anchored searches at those starts: every match starts at one, so the first candidate
+/// at or after the last match's end that matches is the next match.
+fn matches(
+    re: &regex_automata::meta::Regex,
+    text: &str,
+    base: usize,
+    cands: Option<&[usize]>,
+    caps: bool,
+) -> Vec<Found> {
+    use regex_automata::{Anchored, Input};
+    let secret = |c: &regex_automata::util::captures::Captures| {
+        c.get_group_by_name("secret").map(|s| (s.start, s.end))
+    };
+    let mut out = Vec::new();
+    match cands {
+        None if caps => {
+            for c in re.captures_iter(text) {
+                if let Some(m) = c.get_match() {
+                    out.push((m.start(), m.end(), secret(&c)));
+                }
+            }
+        }
+        None => out.extend(re.find_iter(text).map(|m| (m.start(), m.end(), None))),
+        Some(cands) => {
+            let mut c = re.create_captures();
+            let mut next = 0;
+            for &p in cands {
+                let at = p - base;
+                if at < next {
+                    continue;
+                }
+                let input = Input::new(text).range(at..).anchored(Anchored::Yes);
+                let found = if caps {
+                    re.search_captures(&input, &mut c);
+                    c.get_match().map(|m| (m.start(), m.end(), secret(&c)))
+                } else {
+                    re.search(&input).map(|m| (m.start(), m.end(), None))
+                };
+                if let Some(f) = found
+                    && f.1 > f.0
+                {
+                    next = f.1;
+                    out.push(f);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Does rule `id` match `text` placed in `file` (a path inside a skill; `SKILL.md`
@@ -559,8 +787,8 @@ pub fn matches_example(id: &str, file: &str, text: &str) -> Option<bool> {
         std::borrow::Cow::Borrowed(&full),
         is_entry,
     );
-    let on = c.gated(&src.text, src.lower(), &src.regions);
-    Some(!c.hits_of(ri, &on[ri], &src).is_empty())
+    let gate = c.gated(&src.text, src.lower(), &src.regions);
+    Some(!c.hits_of(ri, &gate, &src).is_empty())
 }
 
 /// Words that, before a hit in the same sentence, make it a prohibition, a warning
@@ -786,6 +1014,60 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{}: {}: {e}", r.id, re.as_str()));
             }
         }
+    }
+
+    /// Anchored searches at the candidate starts find exactly what an unanchored scan
+    /// finds, for every rule regex with a prefix set, on every rule example and every text
+    /// file of the fixtures (candidates found by brute force here, not by the gate).
+    #[test]
+    fn anchored_candidates_find_what_a_scan_finds() {
+        let mut texts: Vec<String> = Vec::new();
+        for m in catalog::all() {
+            for e in m.examples.iter().chain(&m.negative_examples) {
+                texts.push(e.parts().1.to_owned());
+            }
+        }
+        let all: String = texts.join("\n");
+        texts.push(all);
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+        let mut stack = vec![std::path::PathBuf::from(root)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let ft = e.file_type().unwrap();
+                if ft.is_dir() {
+                    stack.push(e.path());
+                } else if ft.is_file()
+                    && let Ok(t) = std::fs::read_to_string(e.path())
+                    && t.len() < 1 << 20
+                {
+                    texts.push(t);
+                }
+            }
+        }
+        let c = compiled();
+        let mut tried = 0;
+        for r in &c.rules {
+            for re in &r.regexes {
+                let Some(pre) = &re.prefixes else { continue };
+                for t in &texts {
+                    let lower = t.as_bytes().to_ascii_lowercase();
+                    if super::super::literals::has_folding_outliers(t.as_bytes()) {
+                        continue;
+                    }
+                    let mut cands: Vec<usize> = pre
+                        .iter()
+                        .flat_map(|p| memchr::memmem::find_iter(&lower, p))
+                        .collect();
+                    cands.sort_unstable();
+                    cands.dedup();
+                    let want = matches(re.meta(), t, 0, None, true);
+                    let got = matches(re.meta(), t, 0, Some(&cands), true);
+                    assert_eq!(got, want, "{}: {}", r.id, re.as_str());
+                    tried += want.len();
+                }
+            }
+        }
+        assert!(tried > 100, "only {tried} matches compared");
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct LazyRegex {
     /// The same regex as a `regex-automata` meta regex, for anchored searches at the
     /// candidate starts (`regex` has no anchored search); what the scan runs.
     meta: std::sync::OnceLock<regex_automata::meta::Regex>,
+    /// The parsed pattern, so the meta regex is compiled without parsing it again.
+    hir: regex_syntax::hir::Hir,
 }
 
 impl LazyRegex {
@@ -70,6 +72,7 @@ impl LazyRegex {
         Ok(LazyRegex {
             literals: super::literals::required_of(&hir),
             prefixes: super::literals::prefixes_of(&hir),
+            hir,
             pattern,
             re: std::sync::OnceLock::new(),
             meta: std::sync::OnceLock::new(),
@@ -96,7 +99,7 @@ impl LazyRegex {
         self.meta.get_or_init(|| {
             regex_automata::meta::Regex::builder()
                 .configure(regex_automata::meta::Regex::config().nfa_size_limit(Some(8 << 20)))
-                .build(&self.pattern)
+                .build_from_hir(&self.hir)
                 .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
         })
     }
@@ -171,8 +174,9 @@ impl Words {
 pub struct Gate {
     /// Per rule, the mask of its regexes that may match (all false when none can).
     pub on: Vec<Vec<bool>>,
-    /// Per literal id that starts some regex, the offsets where it occurs (unsorted).
-    starts: Vec<Vec<usize>>,
+    /// (literal id, offset) of every occurrence of a literal that starts some regex,
+    /// sorted: each literal's offsets are one sorted run.
+    starts: Vec<(u32, u32)>,
     /// The literal pass could not be trusted (a folding outlier): scan whole regions.
     full: bool,
     /// Which literals occur (with their boundaries).
@@ -456,6 +460,9 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
         Some(
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::Standard)
+                // Most literals start with common letters: a prefilter finds a candidate at
+                // nearly every byte and only slows the DFA down (measured: 6-8 % of the scan).
+                .prefilter(false)
                 .kind(Some(aho_corasick::AhoCorasickKind::DFA))
                 .build(literal_list.iter().map(|l| &l.bytes))
                 .map_err(|e| PatternError {
@@ -530,8 +537,10 @@ impl Compiled {
             .collect();
         // Which literals occur in the file (all of them when a folding outlier hides them).
         let mut seen = vec![false; self.literal_list.len()];
-        let mut starts: Vec<Vec<usize>> = vec![Vec::new(); self.literal_list.len()];
-        let full = super::literals::has_folding_outliers(text.as_bytes());
+        let mut starts: Vec<(u32, u32)> = Vec::new();
+        // (Offsets are kept as `u32`; reads are bounded far below that.)
+        let full = super::literals::has_folding_outliers(text.as_bytes())
+            || u32::try_from(lower.len()).is_err();
         // Regexes run on each region's text alone: a region's edge is a word boundary.
         let cut = |i: usize| {
             regions.binary_search_by(|r| r.start.cmp(&i)).is_ok()
@@ -543,13 +552,14 @@ impl Compiled {
             for m in ac.find_overlapping_iter(lower) {
                 let l = m.pattern().as_usize();
                 if self.is_prefix[l] {
-                    starts[l].push(m.start());
+                    starts.push((l as u32, m.start() as u32));
                 }
                 if !seen[l] && self.literal_list[l].boundaries_hold(lower, m.start(), m.end(), cut)
                 {
                     seen[l] = true;
                 }
             }
+            starts.sort_unstable();
         }
         for (flat, cnf) in self.clauses.iter().enumerate() {
             if cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
@@ -614,7 +624,12 @@ impl Compiled {
         let ids = self.prefix_ids[flat].as_ref()?;
         let mut v: Vec<usize> = ids
             .iter()
-            .flat_map(|&l| gate.starts[l].iter().copied())
+            .flat_map(|&l| {
+                let l = l as u32;
+                let lo = gate.starts.partition_point(|&(x, _)| x < l);
+                let hi = gate.starts.partition_point(|&(x, _)| x <= l);
+                gate.starts[lo..hi].iter().map(|&(_, p)| p as usize)
+            })
             .collect();
         v.sort_unstable();
         v.dedup();

@@ -296,6 +296,17 @@ pub fn show_bytes(bytes: &[u8]) -> String {
 pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
     let text: &str = &src.text;
     let mut out = Vec::new();
+    // Most files are plain ASCII without control bytes or carriage returns: nothing any
+    // check below looks for (the loop would find each ASCII line clean).
+    let b = text.as_bytes();
+    if b.is_ascii()
+        && memchr::memchr(b'\r', b).is_none()
+        && !b
+            .iter()
+            .any(|&c| (c < 0x20 && !matches!(c, b'\t' | b'\n' | 0x0C)) || c == 0x7F)
+    {
+        return out;
+    }
     let lf_file = text.contains('\n');
     let mut pos = 0;
     while pos < text.len() {

@@ -140,36 +140,6 @@ impl Hasher {
     }
 }
 
-/// Is this skill-relative path a file of a skillguard ledger kept inside the skill (a skill at
-/// the root of a repository, or a skill that is its own repository)? Only the exact file
-/// names the ledger writes match, so a skill cannot hide other content there; such files are
-/// left out of the skill's inventory, so writing a baseline never changes a skill's hashes.
-pub fn is_ledger_state(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix(".skillguard/ledger/") else {
-        return false;
-    };
-    let name = rest.strip_prefix("snapshots/").unwrap_or(rest);
-    if name.contains('/') {
-        return false;
-    }
-    if name.starts_with(".skillguard-tmp-") {
-        return true;
-    }
-    if rest == name {
-        return name == "lock" || name == "batch.lock" || name == "HEAD.json";
-    }
-    let stem = name
-        .strip_suffix(".json")
-        .or_else(|| name.strip_suffix(".lines"));
-    stem.and_then(|s| s.split_once('-'))
-        .is_some_and(|(seq, id)| {
-            seq.len() == 8
-                && seq.bytes().all(|b| b.is_ascii_digit())
-                && id.len() == 32
-                && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        })
-}
-
 /// Entries AgentEval's `EnumerateFiles` lists: files and links to files (a link to a
 /// directory contributes the files below it, which the inventory lists under the link).
 pub fn counts_as_file(f: &FileEntry) -> bool {
@@ -294,6 +264,7 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::is_ledger_state;
 
     fn fe(path: &str, sha: &str) -> FileEntry {
         FileEntry {

@@ -1,20 +1,31 @@
 //! Per-skill analysis, one skill per task (in parallel): read and hash every file once
 //! ([`crate::read`]), parse the entry file ([`rules::parsing`]), run the compliance checks
-//! ([`rules`]) and the security rules ([`crate::security`]) over the same bytes, then
-//! assemble the skill's artifact record and its numbered findings.
+//! ([`rules`]) and the security rules ([`crate::security`]) over the same bytes, make
+//! the loader profiles' input from the same parse ([`Parsed`]), then assemble the
+//! skill's artifact record and its numbered findings.
 
 use std::collections::BTreeMap;
 
 use crate::discover::{Group, SkillDir};
 use crate::finding::{Finding, Location, Severity};
 use crate::inventory::{Artifact, ArtifactKind, FileEntry, LinkState, SymlinkInfo};
+use crate::loaders::Parsed;
 use crate::read::{self, Pending, Shared, SkillFiles};
 use crate::rules::{self, Cx, SkillDoc, ids};
 use crate::text::sanitize_line;
 use crate::timing::{self, Stage};
 
-/// Analyses one skill; returns its artifact record and findings.
-pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Finding>) {
+/// One analysed skill.
+pub struct Analysed {
+    pub artifact: Artifact,
+    pub findings: Vec<Finding>,
+    /// The loader profiles' view of the entry file, from the same parse (None when the
+    /// entry file could not be read).
+    pub loader_input: Option<Parsed>,
+}
+
+/// Analyses one skill: its artifact record, findings and loader input.
+pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
     let group = shared.groups.get(sd.group);
     let dir_name = dir_name(sd, group);
     if shared.panic_on == Some(dir_name.as_str()) {
@@ -60,6 +71,10 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
     });
     security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
     drop(contents);
+    let loader_input = doc
+        .as_ref()
+        .zip(entry_bytes.as_deref())
+        .map(|(d, b)| timing::time(Stage::Loaders, || Parsed::from_doc(d, b)));
 
     let link = linked_folder(sd, shared, group);
     let entry_link = files
@@ -101,7 +116,11 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> (Artifact, Vec<Findi
         loaders: Vec::new(),
         entry_bytes: entry_bytes.map(std::sync::Arc::from),
     };
-    (artifact, findings)
+    Analysed {
+        artifact,
+        findings,
+        loader_input,
+    }
 }
 
 /// The skill's directory name; a skill at the root of a repository is named after the

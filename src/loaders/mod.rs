@@ -3,7 +3,8 @@
 //!
 //! Each profile emulates one loader's discovery (paths, depth, file name,
 //! symlinks, precedence), its frontmatter reading and its validation. All
-//! profiles share the one read of each entry file made by the analysis.
+//! profiles share the one read of each entry file made by the analysis, and the
+//! harness profiles its one parse ([`Parsed`]).
 
 pub mod harness;
 pub mod maf;
@@ -16,7 +17,7 @@ use rayon::prelude::*;
 use crate::discover::Group;
 use crate::finding::{Finding, Location};
 use crate::inventory::{Artifact, LoadStatus, LoaderVerdict};
-use crate::rules::ids;
+use crate::rules::{SkillDoc, ids};
 use crate::text::sanitize_line;
 
 /// A loader profile's description (`skillguard loaders`).
@@ -81,8 +82,11 @@ impl Selection {
     }
 }
 
-/// The entry file read once with the scanner's own parser, shared by every
-/// harness profile (MAF and skills-ref emulate their own parsers).
+/// The entry file as the scanner's own parser reads it, shared by every harness profile.
+/// It is built from the analysis's parse ([`SkillDoc`]: its frontmatter split and YAML
+/// tree), once per skill, so the entry file is not split or parsed again here. MAF and
+/// skills-ref keep their own readers (`maf.rs`, `skills_ref.rs`): their real parsers
+/// differ from ours by design, and that difference is what they emulate.
 #[derive(Debug, Clone, Default)]
 pub struct Parsed {
     pub bom: bool,
@@ -96,11 +100,12 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn from_bytes(bytes: &[u8]) -> Parsed {
-        use crate::parse::frontmatter::{self, Anomaly, Failure};
-        use crate::parse::yaml::{self, NodeKind};
-        let text = String::from_utf8_lossy(bytes);
-        let split = frontmatter::split(&text);
+    /// From the analysis's parse of the entry file; `bytes` are the entry file's bytes,
+    /// which MAF's line reader reads its own way for the field differentials.
+    pub fn from_doc(doc: &SkillDoc, bytes: &[u8]) -> Parsed {
+        use crate::parse::frontmatter::{Anomaly, Failure};
+        use crate::parse::yaml::NodeKind;
+        let split = &doc.split;
         let mut p = Parsed {
             bom: split.anomalies.contains(&Anomaly::Bom),
             leading_blank: split
@@ -109,8 +114,9 @@ impl Parsed {
                 .any(|x| matches!(x, Anomaly::LeadingBlankLines { .. })),
             ..Parsed::default()
         };
+        // A YAML tree counts only when the split itself succeeded.
         let root = match (&split.failure, &split.yaml) {
-            (None, Some(r)) => yaml::parse(&text[r.clone()]).ok().and_then(|d| d.root),
+            (None, Some(_)) => doc.root(),
             _ => None,
         };
         match root.filter(|r| matches!(r.kind, NodeKind::Map { .. })) {
@@ -124,7 +130,7 @@ impl Parsed {
                 p.name = get("name");
                 p.description = get("description");
                 let raw = |k: &str| map.get(k).and_then(|n| n.as_str()).map(str::to_owned);
-                let block = split.yaml.clone().map(|r| &text[r]).unwrap_or("");
+                let block = split.yaml.clone().map(|r| &doc.text[r]).unwrap_or("");
                 p.differentials = field_differentials(
                     bytes,
                     block,
@@ -158,22 +164,20 @@ pub struct View<'a> {
     pub path_mode: bool,
 }
 
-/// Sets `loaders` on every artifact and returns the loader findings.
+/// Sets `loaders` on every artifact and returns the loader findings. `parsed` holds each
+/// artifact's [`Parsed`], made by the analysis (None when the entry file could not be read).
 pub fn evaluate(
     artifacts: &mut [Artifact],
+    parsed: &[Option<Parsed>],
     groups: &[Group],
     unreadable_dirs: &BTreeSet<String>,
     path_mode: bool,
     selection: &Selection,
 ) -> Vec<Finding> {
     let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
-    let parsed: Vec<Option<Parsed>> = artifacts
-        .par_iter()
-        .map(|a| a.entry_bytes.as_deref().map(Parsed::from_bytes))
-        .collect();
     {
         let view = View {
-            parsed: &parsed,
+            parsed,
             groups,
             artifacts,
             unreadable_dirs,

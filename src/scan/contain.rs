@@ -1,6 +1,7 @@
 //! A skill whose analysis panicked: an `internal-error` finding and an excluded artifact,
 //! so the other skills' results stand.
 
+use crate::analyze::Analysed;
 use crate::discover::{Group, SkillDir};
 use crate::finding::{Finding, Location};
 use crate::inventory::{Artifact, ArtifactKind};
@@ -11,7 +12,7 @@ pub(super) fn internal_error(
     sd: &SkillDir,
     groups: &[Group],
     payload: Box<dyn std::any::Any + Send>,
-) -> (Artifact, Vec<Finding>) {
+) -> Analysed {
     let msg = payload
         .downcast_ref::<String>()
         .cloned()
@@ -53,5 +54,9 @@ pub(super) fn internal_error(
         loaders: Vec::new(),
         entry_bytes: None,
     };
-    (artifact, vec![f])
+    Analysed {
+        artifact,
+        findings: vec![f],
+        loader_input: None,
+    }
 }

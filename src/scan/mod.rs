@@ -97,15 +97,17 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let results = in_pool(&pool, || analyse_all(&skills, &shared));
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
+    let mut loader_inputs = Vec::with_capacity(results.len());
     let mut findings = Vec::new();
-    for (a, f) in results {
-        artifacts.push(a);
-        findings.extend(f);
+    for r in results {
+        artifacts.push(r.artifact);
+        loader_inputs.push(r.loader_input);
+        findings.extend(r.findings);
     }
 
     let loader_findings = timing::time(Stage::Loaders, || {
         in_pool(&pool, || {
-            evaluate_loaders(&mut artifacts, &groups, &issues, mode, opts)
+            evaluate_loaders(&mut artifacts, &loader_inputs, &groups, &issues, mode, opts)
         })
     });
     findings.extend(loader_findings);
@@ -214,7 +216,7 @@ fn dir_links(entries: &[Entry], groups: &[Group]) -> BTreeMap<String, SymlinkInf
 
 /// Analyses every skill in parallel; a skill whose analysis panics gets an
 /// `internal-error` finding and the others go on.
-fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<(Artifact, Vec<Finding>)> {
+fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<analyze::Analysed> {
     skills
         .par_iter()
         .map(|sd| {
@@ -226,9 +228,11 @@ fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<(Artifact, Vec<F
         .collect()
 }
 
-/// Loader profiles: which harness loads which skill, sharing the entry bytes read once.
+/// Loader profiles: which harness loads which skill, sharing the entry bytes read once
+/// and the analysis's parse of them.
 fn evaluate_loaders(
     artifacts: &mut [Artifact],
+    loader_inputs: &[Option<crate::loaders::Parsed>],
     groups: &[Group],
     issues: &[WalkIssue],
     mode: Mode,
@@ -241,6 +245,7 @@ fn evaluate_loaders(
         .collect();
     crate::loaders::evaluate(
         artifacts,
+        loader_inputs,
         groups,
         &unreadable_dirs,
         mode == Mode::Path,

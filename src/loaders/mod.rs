@@ -174,122 +174,33 @@ pub fn evaluate(
     path_mode: bool,
     selection: &Selection,
 ) -> Vec<Finding> {
-    let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
-    {
-        let view = View {
+    let cells = verdicts(
+        &View {
             parsed,
             groups,
             artifacts,
             unreadable_dirs,
             path_mode,
-        };
-        let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
-        if selection.wants("maf") {
-            for (i, v) in maf::evaluate(&view, false) {
-                push(i, v);
-            }
-        }
-        if selection.wants("maf-1.18") {
-            for (i, v) in maf::evaluate(&view, true) {
-                push(i, v);
-            }
-        }
-        if selection.wants("skills-ref") {
-            let verdicts: Vec<LoaderVerdict> =
-                artifacts.par_iter().map(skills_ref_verdict).collect();
-            for (i, v) in verdicts.into_iter().enumerate() {
-                push(i, v);
-            }
-        }
-        for h in harness::HARNESSES {
-            if selection.wants(h.id) {
-                for (i, v) in h.evaluate(&view) {
-                    push(i, v);
-                }
-            }
-        }
-    }
+        },
+        selection,
+    );
     let mut findings = Vec::new();
     let by_path: BTreeMap<String, usize> = artifacts
         .iter()
         .enumerate()
         .map(|(i, a)| (a.path.clone(), i))
         .collect();
-    let content = |a: &Artifact| -> Vec<(String, Option<String>)> {
-        a.files
-            .iter()
-            .map(|f| (f.path.clone(), f.sha256.clone()))
-            .collect()
-    };
     let order: Vec<&'static str> = profiles().iter().map(|p| p.id).collect();
     for (i, mut verdicts) in cells {
         verdicts.sort_by_key(|v| order.iter().position(|p| *p == v.profile));
-        let entry = {
-            let a = &artifacts[i];
-            if a.path.is_empty() {
-                a.entry.clone()
-            } else {
-                format!("{}/{}", a.path, a.entry)
-            }
+        let a = &artifacts[i];
+        let entry = if a.path.is_empty() {
+            a.entry.clone()
+        } else {
+            format!("{}/{}", a.path, a.entry)
         };
-        for v in &verdicts {
-            if v.status == LoadStatus::Excluded {
-                let a = &artifacts[i];
-                let f = Finding::new(
-                    ids::SKILL_EXCLUDED_BY_HARNESS,
-                    format!(
-                        "{} does not load this skill: {}.",
-                        v.profile,
-                        v.cause.as_deref().unwrap_or("excluded")
-                    ),
-                    Location::file(entry.clone()),
-                )
-                .for_skill(
-                    Some(&a.name),
-                    Some(&a.path),
-                    &format!("excluded:{}", v.profile),
-                );
-                findings.push(f);
-            }
-        }
-        // Shadowed copies: one finding per skill, naming every harness and the winner.
-        let mut shadow: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
-        for v in verdicts
-            .iter_mut()
-            .filter(|v| v.status == LoadStatus::Shadowed)
-        {
-            let winner = v.cause.clone().unwrap_or_default();
-            shadow.entry(winner.clone()).or_default().push(v.profile);
-            v.cause = Some(format!(
-                "shadowed by `{winner}`, which has the same name and wins"
-            ));
-        }
-        for (winner, harnesses) in shadow {
-            let same = by_path
-                .get(&winner)
-                .is_some_and(|&w| content(&artifacts[w]) == content(&artifacts[i]));
-            let a = &artifacts[i];
-            let mut f = Finding::new(
-                ids::SKILL_SHADOWED,
-                format!(
-                    "another skill named `{}` at `{winner}` wins over this copy in {}; {}",
-                    sanitize_line(&a.name),
-                    harnesses.join(", "),
-                    if same {
-                        "the two copies are identical, so nothing is lost. Keep one copy (or a symlink) to avoid drift."
-                    } else {
-                        "the copies DIFFER, so which content the agent sees depends on the harness. Make them identical or rename one."
-                    }
-                ),
-                Location::file(entry.clone()),
-            )
-            .with_related(Location::file(winner.clone()), "the copy that wins")
-            .for_skill(Some(&a.name), Some(&a.path), "shadowed");
-            if same {
-                f.severity = crate::finding::Severity::Info;
-            }
-            findings.push(f);
-        }
+        excluded_findings(a, &verdicts, &entry, &mut findings);
+        shadow_findings(artifacts, &by_path, i, &mut verdicts, &entry, &mut findings);
         // Fields read differently by different parsers, even when every harness loads.
         if let Some(p) = &parsed[i] {
             for (what, anchor) in &p.differentials {
@@ -304,34 +215,157 @@ pub fn evaluate(
                 );
             }
         }
-        let a = &mut artifacts[i];
-        let loaded: Vec<&str> = verdicts
-            .iter()
-            .filter(|v| v.status == LoadStatus::Loaded)
-            .map(|v| v.profile)
-            .collect();
-        let excluded: Vec<&str> = verdicts
-            .iter()
-            .filter(|v| v.status == LoadStatus::Excluded)
-            .map(|v| v.profile)
-            .collect();
-        if !loaded.is_empty() && !excluded.is_empty() {
-            findings.push(
-                Finding::new(
-                    ids::LOADER_DIFFERENTIAL,
-                    format!(
-                        "harnesses disagree about this skill: loaded by {}, not loaded by {}; a reviewer using one tool and a runtime using another see different skills. Fix the causes reported for each harness.",
-                        loaded.join(", "),
-                        excluded.join(", ")
-                    ),
-                    Location::file(entry.clone()),
-                )
-                .for_skill(Some(&a.name), Some(&a.path), "differential"),
-            );
-        }
-        a.loaders = verdicts;
+        disagreement_finding(&artifacts[i], &verdicts, &entry, &mut findings);
+        artifacts[i].loaders = verdicts;
     }
     findings
+}
+
+/// Every selected profile's verdicts, by artifact index.
+fn verdicts(view: &View<'_>, selection: &Selection) -> BTreeMap<usize, Vec<LoaderVerdict>> {
+    let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
+    let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
+    if selection.wants("maf") {
+        for (i, v) in maf::evaluate(view, false) {
+            push(i, v);
+        }
+    }
+    if selection.wants("maf-1.18") {
+        for (i, v) in maf::evaluate(view, true) {
+            push(i, v);
+        }
+    }
+    if selection.wants("skills-ref") {
+        let verdicts: Vec<LoaderVerdict> =
+            view.artifacts.par_iter().map(skills_ref_verdict).collect();
+        for (i, v) in verdicts.into_iter().enumerate() {
+            push(i, v);
+        }
+    }
+    for h in harness::HARNESSES {
+        if selection.wants(h.id) {
+            for (i, v) in h.evaluate(view) {
+                push(i, v);
+            }
+        }
+    }
+    cells
+}
+
+/// `skill-excluded-by-harness`: one finding per harness that does not load the skill.
+fn excluded_findings(
+    a: &Artifact,
+    verdicts: &[LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    for v in verdicts {
+        if v.status == LoadStatus::Excluded {
+            let f = Finding::new(
+                ids::SKILL_EXCLUDED_BY_HARNESS,
+                format!(
+                    "{} does not load this skill: {}.",
+                    v.profile,
+                    v.cause.as_deref().unwrap_or("excluded")
+                ),
+                Location::file(entry.to_owned()),
+            )
+            .for_skill(
+                Some(&a.name),
+                Some(&a.path),
+                &format!("excluded:{}", v.profile),
+            );
+            findings.push(f);
+        }
+    }
+}
+
+/// `skill-shadowed`: one finding per winning copy, naming every harness where it wins;
+/// the shadowed verdicts' causes are rewritten to name the winner.
+fn shadow_findings(
+    artifacts: &[Artifact],
+    by_path: &BTreeMap<String, usize>,
+    i: usize,
+    verdicts: &mut [LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let content = |a: &Artifact| -> Vec<(String, Option<String>)> {
+        a.files
+            .iter()
+            .map(|f| (f.path.clone(), f.sha256.clone()))
+            .collect()
+    };
+    let mut shadow: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+    for v in verdicts
+        .iter_mut()
+        .filter(|v| v.status == LoadStatus::Shadowed)
+    {
+        let winner = v.cause.clone().unwrap_or_default();
+        shadow.entry(winner.clone()).or_default().push(v.profile);
+        v.cause = Some(format!(
+            "shadowed by `{winner}`, which has the same name and wins"
+        ));
+    }
+    for (winner, harnesses) in shadow {
+        let same = by_path
+            .get(&winner)
+            .is_some_and(|&w| content(&artifacts[w]) == content(&artifacts[i]));
+        let a = &artifacts[i];
+        let mut f = Finding::new(
+            ids::SKILL_SHADOWED,
+            format!(
+                "another skill named `{}` at `{winner}` wins over this copy in {}; {}",
+                sanitize_line(&a.name),
+                harnesses.join(", "),
+                if same {
+                    "the two copies are identical, so nothing is lost. Keep one copy (or a symlink) to avoid drift."
+                } else {
+                    "the copies DIFFER, so which content the agent sees depends on the harness. Make them identical or rename one."
+                }
+            ),
+            Location::file(entry.to_owned()),
+        )
+        .with_related(Location::file(winner.clone()), "the copy that wins")
+        .for_skill(Some(&a.name), Some(&a.path), "shadowed");
+        if same {
+            f.severity = crate::finding::Severity::Info;
+        }
+        findings.push(f);
+    }
+}
+
+/// `loader-differential`: some harnesses load the skill and others do not.
+fn disagreement_finding(
+    a: &Artifact,
+    verdicts: &[LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let loaded: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v.status == LoadStatus::Loaded)
+        .map(|v| v.profile)
+        .collect();
+    let excluded: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v.status == LoadStatus::Excluded)
+        .map(|v| v.profile)
+        .collect();
+    if !loaded.is_empty() && !excluded.is_empty() {
+        findings.push(
+            Finding::new(
+                ids::LOADER_DIFFERENTIAL,
+                format!(
+                    "harnesses disagree about this skill: loaded by {}, not loaded by {}; a reviewer using one tool and a runtime using another see different skills. Fix the causes reported for each harness.",
+                    loaded.join(", "),
+                    excluded.join(", ")
+                ),
+                Location::file(entry.to_owned()),
+            )
+            .for_skill(Some(&a.name), Some(&a.path), "differential"),
+        );
+    }
 }
 
 /// Frontmatter fields that MAF's line reader, `skills-ref`'s substring split and

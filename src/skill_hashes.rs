@@ -198,10 +198,13 @@ impl Manifest {
     /// the entry file, file lists from `resources/` and `scripts/` (any depth, AgentEval's
     /// extension lists).
     pub fn of(a: &Artifact, entry_bytes: Option<&[u8]>) -> Manifest {
-        let fields = entry_bytes
-            .map(maf::read_text)
-            .and_then(|t| maf::frontmatter_block(&t).ok().map(maf::read_fields));
-        let fields = fields.unwrap_or_default();
+        let read = entry_bytes.map(maf::read);
+        Manifest::from_maf(a, read.as_ref().and_then(|r| r.as_ref().ok()))
+    }
+
+    /// [`Manifest::of`] from MAF's read of the entry file already made ([`maf::read`]).
+    pub fn from_maf(a: &Artifact, fields: Option<&maf::Fields>) -> Manifest {
+        let fields = fields.cloned().unwrap_or_default();
         let mut resources = Vec::new();
         let mut scripts = Vec::new();
         for f in &a.files {

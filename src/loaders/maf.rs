@@ -238,14 +238,26 @@ fn valid_name(n: &str) -> bool {
 
 /// Loads one skill file as MAF does, given its bytes and its directory name.
 pub fn load(bytes: &[u8], dir_name: &str) -> Load {
+    load_read(&read(bytes), dir_name)
+}
+
+/// MAF's read of an entry file: the text as its reader decodes it, the frontmatter its
+/// regex finds, and the fields its line reader takes from it. Made once per skill (by the
+/// analysis, into [`super::Parsed`]) and shared by both MAF profiles, the field
+/// differentials and AgentEval's structural fingerprint.
+pub fn read(bytes: &[u8]) -> Result<Fields, NoMatch> {
     let text = read_text(bytes);
-    let block = match frontmatter_block(&text) {
-        Ok(b) => b,
+    frontmatter_block(&text).map(read_fields)
+}
+
+/// [`load`] over a [`read`] already made.
+pub fn load_read(read: &Result<Fields, NoMatch>, dir_name: &str) -> Load {
+    let f = match read {
+        Ok(f) => f,
         Err(e) => {
             return Load::Excluded(format!("MAF finds no valid frontmatter: {}", e.explain()));
         }
     };
-    let f = read_fields(block);
     let name = f.name.clone().unwrap_or_default();
     if name.trim().is_empty() {
         return Load::Excluded(match &f.name {
@@ -293,7 +305,7 @@ pub fn load(bytes: &[u8], dir_name: &str) -> Load {
             crate::text::sanitize_line(dir_name)
         ));
     }
-    Load::Loaded(f)
+    Load::Loaded(f.clone())
 }
 
 /// The roots AgentEval hands to MAF in repository scans (its nine conventions).
@@ -416,8 +428,8 @@ pub fn evaluate(
         let mut loads: Vec<(usize, Load)> = Vec::new();
         for &i in &candidates {
             let a = &arts[i];
-            let l = match a.entry_bytes.as_deref() {
-                Some(b) => load(b, &a.dir_name),
+            let l = match &view.parsed[i] {
+                Some(p) => load_read(&p.maf, &a.dir_name),
                 None => Load::Excluded("MAF cannot read the file".to_owned()),
             };
             if let Load::RootFailure(why) = &l

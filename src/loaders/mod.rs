@@ -87,8 +87,10 @@ impl Selection {
 /// tree), once per skill, so the entry file is not split or parsed again here. MAF and
 /// skills-ref keep their own readers (`maf.rs`, `skills_ref.rs`): their real parsers
 /// differ from ours by design, and that difference is what they emulate.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Parsed {
+    /// MAF's own read of the entry file ([`maf::read`]), made once here.
+    pub maf: Result<maf::Fields, maf::NoMatch>,
     pub bom: bool,
     pub leading_blank: bool,
     /// Why the frontmatter cannot be read as a YAML mapping, if it cannot.
@@ -101,18 +103,22 @@ pub struct Parsed {
 
 impl Parsed {
     /// From the analysis's parse of the entry file; `bytes` are the entry file's bytes,
-    /// which MAF's line reader reads its own way for the field differentials.
+    /// which MAF's line reader reads its own way, once ([`maf::read`]).
     pub fn from_doc(doc: &SkillDoc, bytes: &[u8]) -> Parsed {
         use crate::parse::frontmatter::{Anomaly, Failure};
         use crate::parse::yaml::NodeKind;
         let split = &doc.split;
         let mut p = Parsed {
+            maf: maf::read(bytes),
             bom: split.anomalies.contains(&Anomaly::Bom),
             leading_blank: split
                 .anomalies
                 .iter()
                 .any(|x| matches!(x, Anomaly::LeadingBlankLines { .. })),
-            ..Parsed::default()
+            failure: None,
+            name: None,
+            description: None,
+            differentials: Vec::new(),
         };
         // A YAML tree counts only when the split itself succeeded.
         let root = match (&split.failure, &split.yaml) {
@@ -132,7 +138,7 @@ impl Parsed {
                 let raw = |k: &str| map.get(k).and_then(|n| n.as_str()).map(str::to_owned);
                 let block = split.yaml.clone().map(|r| &doc.text[r]).unwrap_or("");
                 p.differentials = field_differentials(
-                    bytes,
+                    &p.maf,
                     block,
                     split.yaml_first_line,
                     raw("name"),
@@ -373,7 +379,7 @@ fn disagreement_finding(
 /// YAML between the delimiters, starting on line `first_line`; `name` and
 /// `description` are the values a YAML parser reads.
 fn field_differentials(
-    bytes: &[u8],
+    maf_read: &Result<maf::Fields, maf::NoMatch>,
     block: &str,
     first_line: usize,
     name: Option<String>,
@@ -381,9 +387,7 @@ fn field_differentials(
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
     // MAF reads the same block with its regex reader.
-    let maf_text = maf::read_text(bytes);
-    if let Ok(maf_block) = maf::frontmatter_block(&maf_text) {
-        let m = maf::read_fields(maf_block);
+    if let Ok(m) = maf_read {
         for (key, mv, yv) in [
             ("name", &m.name, &name),
             ("description", &m.description, &description),

@@ -112,7 +112,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     });
     findings.extend(loader_findings);
     timing::time(Stage::Hashes, || {
-        in_pool(&pool, || hash_artifacts(&mut artifacts, &opts.hash))
+        in_pool(&pool, || {
+            hash_artifacts(&mut artifacts, &loader_inputs, &opts.hash)
+        })
     });
 
     let truncated = walk_issues::attach(&issues, &artifacts, &groups, &mut findings);
@@ -253,28 +255,37 @@ fn evaluate_loaders(
     )
 }
 
-/// Baseline hashes (AgentEval's structural fingerprint reads the entry file as MAF does);
+/// Baseline hashes (AgentEval's structural fingerprint reads the entry file as MAF does:
+/// from the analysis's one MAF read);
 /// the entry bytes are dropped here, after their last use.
-fn hash_artifacts(artifacts: &mut [Artifact], hash: &HashOptions) {
+fn hash_artifacts(
+    artifacts: &mut [Artifact],
+    loader_inputs: &[Option<crate::loaders::Parsed>],
+    hash: &HashOptions,
+) {
     let hasher = Hasher::new(hash.clone()).unwrap_or_default();
-    artifacts.par_iter_mut().for_each(|a| {
-        let m = Manifest::of(a, a.entry_bytes.as_deref());
-        a.structural_fingerprint = Some(m.fingerprint());
-        let unread = a
-            .files
-            .iter()
-            .find(|f| f.sha256.is_none() && f.symlink.is_none() && f.kind != FileKind::Special);
-        match unread {
-            Some(f) => {
-                a.hash_incomplete = Some(format!(
-                    "`{}` could not be read or is over the hash limit",
-                    crate::text::sanitize_line(&f.path)
-                ))
+    artifacts
+        .par_iter_mut()
+        .zip(loader_inputs)
+        .for_each(|(a, input)| {
+            let maf = input.as_ref().and_then(|p| p.maf.as_ref().ok());
+            let m = Manifest::from_maf(a, maf);
+            a.structural_fingerprint = Some(m.fingerprint());
+            let unread = a
+                .files
+                .iter()
+                .find(|f| f.sha256.is_none() && f.symlink.is_none() && f.kind != FileKind::Special);
+            match unread {
+                Some(f) => {
+                    a.hash_incomplete = Some(format!(
+                        "`{}` could not be read or is over the hash limit",
+                        crate::text::sanitize_line(&f.path)
+                    ))
+                }
+                None => a.content_hash = Some(hasher.artifact_content_hash(a)),
             }
-            None => a.content_hash = Some(hasher.artifact_content_hash(a)),
-        }
-        a.entry_bytes = None;
-    })
+            a.entry_bytes = None;
+        })
 }
 
 /// A skill whose folder was not walked completely has no content hash.

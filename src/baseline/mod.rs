@@ -1,13 +1,15 @@
 //! Baselines: what a team vetted, and what changed since.
 //!
-//! - [`hashes`]: the structural fingerprint, content hash and per-file hashes of a skill.
+//! - [`crate::skill_hashes`] (a scan stage, below): the structural fingerprint, content hash
+//!   and per-file hashes of a skill.
 //! - [`ledger`]: the append-only, hash-chained ledger of scan snapshots.
 //! - [`record`]: turning a scan into ledger entries (where the ledger lives, location keys).
 //! - [`pin`]: pin files (one reviewed state per skill) and their comparison.
 //! - [`provenance`]: `skills-lock.json` lookup, reading, and its `computedHash`.
 //! - [`checks`]: pin check, trust on first use, drift between copies.
 //! - [`import`]: AgentEval ledger snapshots and pin files into ours.
-//! - [`linediff`]: per-line hashes and `+N −M` counts between two versions of a file.
+//! - [`crate::linediff`] (a helper, below): per-line hashes and `+N −M` counts between two
+//!   versions of a file.
 
 pub mod checks;
 pub mod import;

@@ -2,18 +2,19 @@
 //! validates them into scan options ("high args"), runs the command and returns
 //! the exit status. `main.rs` only maps the result to a process exit code.
 
-use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::analyze::ReadOptions;
 use crate::catalog;
 use crate::discover::{Mode, WalkOptions};
 use crate::finding::Severity;
+use crate::fsutil::write_atomic;
+use crate::read::ReadOptions;
 use crate::report::{self, Format, RenderOptions};
-use crate::scan::{self, ScanOptions, ScanResult};
+use crate::result::ScanResult;
+use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
@@ -96,16 +97,16 @@ pub struct HashArgs {
 }
 
 impl HashArgs {
-    pub fn options(&self) -> crate::baseline::hashes::HashOptions {
+    pub fn options(&self) -> crate::skill_hashes::HashOptions {
         let mut ignore = self.hash_ignore.clone();
         if self.hash_ignore_droppings {
             ignore.extend(
-                crate::baseline::hashes::DROPPINGS
+                crate::skill_hashes::DROPPINGS
                     .iter()
                     .map(|s| (*s).to_owned()),
             );
         }
-        crate::baseline::hashes::HashOptions {
+        crate::skill_hashes::HashOptions {
             normalize_eol: self.normalize_eol,
             ignore,
         }
@@ -115,8 +116,8 @@ impl HashArgs {
         !self.normalize_eol && self.hash_ignore.is_empty() && !self.hash_ignore_droppings
     }
 
-    fn hasher(&self) -> Result<crate::baseline::hashes::Hasher, Error> {
-        crate::baseline::hashes::Hasher::new(self.options()).map_err(Error::Usage)
+    fn hasher(&self) -> Result<crate::skill_hashes::Hasher, Error> {
+        crate::skill_hashes::Hasher::new(self.options()).map_err(Error::Usage)
     }
 }
 
@@ -486,69 +487,6 @@ impl CommonArgs {
             }
         }
     }
-}
-
-/// Writes what `fill` produces to `path`. A character device (`/dev/null`,
-/// `/dev/stdout`) or a FIFO is written through in place and never replaced.
-/// Anything else — a new file, a regular file, a symbolic link — is replaced
-/// atomically (a temporary file in the same directory, fsync, rename): a reader
-/// never sees a half-written report, and a symlink planted where the report goes
-/// (for instance inside a scanned repository) is replaced, never followed.
-fn is_device_or_fifo(ft: &fs::FileType) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        ft.is_char_device() || ft.is_fifo()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ft;
-        false
-    }
-}
-
-pub fn write_atomic(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if is_device_or_fifo(&m.file_type()) => {
-            let f = fs::OpenOptions::new()
-                .write(true)
-                .truncate(true)
-                .open(path)?;
-            let mut w = io::BufWriter::new(f);
-            fill(&mut w)?;
-            return w.flush();
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("report");
-    let tmp = dir.join(format!(".{name}.skillguard-{}.tmp", std::process::id()));
-    let res = (|| {
-        let f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        let mut w = io::BufWriter::new(f);
-        fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if res.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    res
 }
 
 fn emit_report(
@@ -955,11 +893,12 @@ fn approve(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    use crate::baseline::{hashes::Hasher, pin, record};
+    use crate::baseline::{pin, record};
+    use crate::skill_hashes::Hasher;
     let existing = pin::read(baseline)?;
     let mut pins = match existing {
         Some(p) => {
-            let asked = crate::baseline::hashes::Hasher::new(hashing.options())
+            let asked = crate::skill_hashes::Hasher::new(hashing.options())
                 .map_err(Error::Usage)?
                 .options;
             if !hashing.is_default() && p.hash_options != asked {

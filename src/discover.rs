@@ -651,6 +651,36 @@ pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 /// skillguard's state folder at the top of a repository (see `baseline`).
 pub const STATE_DIR: &str = ".skillguard";
 
+/// Is this skill-relative path a file of a skillguard ledger kept inside the skill (a skill at
+/// the root of a repository, or a skill that is its own repository)? Only the exact file
+/// names the ledger writes match, so a skill cannot hide other content there; such files are
+/// left out of the skill's inventory, so writing a baseline never changes a skill's hashes.
+pub fn is_ledger_state(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix(".skillguard/ledger/") else {
+        return false;
+    };
+    let name = rest.strip_prefix("snapshots/").unwrap_or(rest);
+    if name.contains('/') {
+        return false;
+    }
+    if name.starts_with(".skillguard-tmp-") {
+        return true;
+    }
+    if rest == name {
+        return name == "lock" || name == "batch.lock" || name == "HEAD.json";
+    }
+    let stem = name
+        .strip_suffix(".json")
+        .or_else(|| name.strip_suffix(".lines"));
+    stem.and_then(|s| s.split_once('-'))
+        .is_some_and(|(seq, id)| {
+            seq.len() == 8
+                && seq.bytes().all(|b| b.is_ascii_digit())
+                && id.len() == 32
+                && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        })
+}
+
 impl Collector<'_> {
     fn is_skipped_dir(&self, group: usize, rel: &str) -> bool {
         if !SKIPPED_DIRS.contains(&file_name(rel)) {
@@ -1130,7 +1160,7 @@ pub fn add_plugin_roots(groups: &mut [Group], entries: &[Entry]) {
         if e.rel == marketplace {
             // Hostile file: no FIFO blocking, no final symlink, bounded read.
             let mut bytes = Vec::new();
-            let read = crate::analyze::open_regular(&e.abs).and_then(|f| {
+            let read = crate::fsutil::open_regular(&e.abs).and_then(|f| {
                 io::Read::read_to_end(&mut io::Read::take(f, MAX_MANIFEST + 1), &mut bytes)
             });
             if read.is_err() || bytes.len() as u64 > MAX_MANIFEST {

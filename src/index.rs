@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
+use crate::result::ScanResult;
 use crate::rules::ids;
-use crate::scan::ScanResult;
 
 /// Penalty per finding, by severity. A critical finding zeroes its axis.
 pub fn penalty(s: Severity) -> f64 {

@@ -153,7 +153,7 @@ pub struct Artifact {
     pub nested_in: Option<String>,
     pub files: Vec<FileEntry>,
     /// AgentEval's structural fingerprint (name, description, resource and script names,
-    /// allowed tools, compatibility length); see `baseline::hashes`.
+    /// allowed tools, compatibility length); see `skill_hashes`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structural_fingerprint: Option<String>,
     /// AgentEval's folder content hash, under the scan's hash options.

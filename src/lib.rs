@@ -1,11 +1,18 @@
 //! skillguard: a security and compliance scanner for repositories of AI-agent
 //! skills (`SKILL.md` folders) and, progressively, custom agents.
 //!
-//! Pipeline: [`discover`] plans and walks the tree in parallel, [`analyze`]
-//! reads, hashes and parses each skill (in parallel, panics contained), the
-//! [`rules`] produce [`finding::Finding`]s whose metadata comes from the
-//! compiled-in [`catalog`], [`index`] scores each skill and the scan, and
-//! [`report`] renders the [`scan::ScanResult`].
+//! The pipeline flows one way, each stage calling only what is below it (the layer
+//! list is in `docs/design.md`, "Architecture", and `tests/layering.rs` enforces it):
+//!
+//! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`]; parsers: [`parse`];
+//! - model: [`finding`], [`catalog`], [`rules::ids`], [`conventions`], [`inventory`];
+//! - stages: [`discover`] walks the tree → [`read`] reads and hashes each file once →
+//!   [`rules::parsing`] parses the entry file once into a [`rules::SkillDoc`] → the checks:
+//!   compliance ([`rules`]), [`loaders`], [`security`] → [`skill_hashes`]; [`analyze`] runs
+//!   one skill through read, parse and checks, and [`scan`] runs the whole pipeline into a
+//!   [`result::ScanResult`];
+//! - after the scan: [`index`] scores it, [`report`] renders it, [`baseline`] records and
+//!   checks it; [`cli`] on top.
 #![forbid(unsafe_code)]
 
 pub mod analyze;
@@ -15,14 +22,19 @@ pub mod cli;
 pub mod conventions;
 pub mod discover;
 pub mod finding;
+pub mod fsutil;
 pub mod hash;
 pub mod index;
 pub mod inventory;
+pub mod linediff;
 pub mod loaders;
 pub mod parse;
+pub mod read;
 pub mod report;
+pub mod result;
 pub mod rules;
 pub mod scan;
 pub mod security;
+pub mod skill_hashes;
 pub mod text;
 pub mod timing;

@@ -28,6 +28,20 @@ impl LineIndex {
         }
     }
 
+    /// Number of lines of `text[start..]` (as [`line_count`](Self::line_count) would count
+    /// them over that suffix), from this index of the whole `text`: no second index.
+    pub fn line_count_from(&self, text: &str, start: usize) -> usize {
+        let start = start.min(text.len());
+        let rest = &text[start..];
+        // Line starts after `start` are the newlines at or after it.
+        let newlines = self.starts.len() - self.starts.partition_point(|&s| s <= start);
+        if rest.is_empty() || rest.ends_with('\n') {
+            newlines
+        } else {
+            newlines + 1
+        }
+    }
+
     /// 1-based line and 1-based column (in code points) of a byte offset.
     pub fn position(&self, text: &str, offset: usize) -> (u32, u32) {
         let offset = offset.min(text.len());
@@ -167,6 +181,33 @@ mod tests {
         assert_eq!(ix.position(t, 8), (4, 1));
         assert_eq!(ix.line_count(t), 4);
         assert_eq!(LineIndex::new("a\n").line_count("a\n"), 1);
+    }
+
+    #[test]
+    fn line_count_from_matches_a_fresh_index() {
+        for t in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "ab\nçd\n\nx",
+            "---\nk: v\n---\nbody\n",
+            "\n\nx\ny",
+        ] {
+            let ix = LineIndex::new(t);
+            for start in 0..=t.len() + 1 {
+                let s = start.min(t.len());
+                if !t.is_char_boundary(s) {
+                    continue;
+                }
+                let rest = &t[s..];
+                assert_eq!(
+                    ix.line_count_from(t, start),
+                    LineIndex::new(rest).line_count(rest),
+                    "{t:?} from {start}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -488,7 +488,7 @@ fn table_is_complete_and_well_formed() {
             assert!(!requirements(m).is_empty(), "{}: {m}", r.id);
         }
     }
-    let known: BTreeSet<&str> = skillguard::rules::ids::all().into_iter().collect();
+    let known: BTreeSet<&str> = skillguard::scan::rule_ids().into_iter().collect();
     for rule in SPEC_RULES {
         assert!(
             known.contains(rule),

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use skillguard::discover::Mode;
 use skillguard::inventory::LoadStatus;
-use skillguard::scan::{ScanOptions, ScanResult, scan};
+use skillguard::result::ScanResult;
+use skillguard::scan::{ScanOptions, scan};
 
 fn write(p: &Path, s: &str) {
     fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -16,12 +16,13 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use skillguard::analyze::ReadOptions;
 use skillguard::baseline;
 use skillguard::discover::{Mode, WalkOptions};
 use skillguard::finding::Finding;
+use skillguard::read::ReadOptions;
+use skillguard::result::ScanResult;
 use skillguard::rules::ids;
-use skillguard::scan::{ScanOptions, ScanResult, scan};
+use skillguard::scan::{ScanOptions, scan};
 use skillguard::security::packaging;
 
 /// Rules whose fixtures are generated at test time; each has a test below and
@@ -227,7 +228,7 @@ fn scan_fixture(rule: &str, path: &Path) -> ScanResult {
         mode,
         path,
         Some(Path::new("/nonexistent/skillguard-ledger")),
-        baseline::hashes::Hasher::default(),
+        skillguard::skill_hashes::Hasher::default(),
     );
     baseline::before_report(&mut r, &baseline::ScanBaseline::default(), &cx)
         .unwrap_or_else(|e| panic!("baseline step on {} failed: {e}", path.display()));
@@ -371,7 +372,7 @@ fn check_location(root: &Path, f: &Finding, problems: &mut Vec<String>) {
 #[test]
 fn every_rule_has_a_fixture_folder() {
     let mut problems = Vec::new();
-    let all: BTreeSet<&str> = ids::all().into_iter().collect();
+    let all: BTreeSet<&str> = skillguard::scan::rule_ids().into_iter().collect();
     for id in GENERATED
         .iter()
         .chain(TEXT_RULES)
@@ -384,7 +385,7 @@ fn every_rule_has_a_fixture_folder() {
             ));
         }
     }
-    for id in ids::all() {
+    for id in skillguard::scan::rule_ids() {
         if signal_only(id) {
             // No finding of its own: its examples are checked by tests/patterns.rs.
             continue;
@@ -471,8 +472,13 @@ fn every_bad_fixture_triggers_its_rule_and_no_look_alike_does() {
         }
     }
     assert_eq!(
-        checked + GENERATED.len() + ids::all().into_iter().filter(|i| signal_only(i)).count(),
-        ids::all().len(),
+        checked
+            + GENERATED.len()
+            + skillguard::scan::rule_ids()
+                .into_iter()
+                .filter(|i| signal_only(i))
+                .count(),
+        skillguard::scan::rule_ids().len(),
         "every rule needs committed bad/ and good/ fixtures or a generated one"
     );
     assert!(
@@ -1104,7 +1110,7 @@ fn baseline_scan(repo: &Path, args: &baseline::ScanBaseline) -> ScanResult {
         Mode::Repo,
         repo,
         args.root.as_deref(),
-        baseline::hashes::Hasher::default(),
+        skillguard::skill_hashes::Hasher::default(),
     );
     baseline::before_report(&mut r, args, &cx).unwrap();
     baseline::after_report(&r, repo, args, &cx).unwrap();

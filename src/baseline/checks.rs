@@ -7,15 +7,15 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::json;
 
-use super::hashes::Hasher;
 use super::ledger::{Ledger, LedgerError, Loaded, Presence, Snapshot};
 use super::pin::{self, Pin, PinDelta, PinFile};
 use super::record::{local_path, location, recompute_content};
 use crate::discover::Mode;
 use crate::finding::{Finding, Location};
 use crate::inventory::Artifact;
+use crate::result::ScanResult;
 use crate::rules::ids;
-use crate::scan::ScanResult;
+use crate::skill_hashes::Hasher;
 use crate::text::sanitize_line;
 
 /// The entry file of a skill, relative to the scan base.
@@ -174,7 +174,7 @@ pub struct Recorded {
     pub seq: u64,
     pub id: String,
     pub captured_at: String,
-    pub hash_options: super::hashes::HashOptions,
+    pub hash_options: crate::skill_hashes::HashOptions,
     /// (name, location relative to the ledger home, content hash)
     pub records: Vec<(String, String, String)>,
 }

@@ -28,10 +28,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::hashes::HashOptions;
 use super::ledger::{Draft, Header, Imported, Ledger, LedgerError, ScannedRoot, SkillEntry};
 use super::pin::{self, AgentEvalPin, PinFile};
 use crate::inventory::Provenance;
+use crate::skill_hashes::HashOptions;
 use crate::text::{sanitize_line, truncate};
 
 /// Input files larger than this are refused.
@@ -236,7 +236,7 @@ fn snapshot_files(dir: &Path, shown: &str) -> Result<Vec<(PathBuf, String)>, Imp
 
 /// Reads a regular file (no final symlink), refusing one over `max` bytes.
 fn read_bounded(path: &Path, shown: &str, max: u64) -> Result<Vec<u8>, ImportError> {
-    let f = crate::analyze::open_regular(path).map_err(io_err(shown))?;
+    let f = crate::fsutil::open_regular(path).map_err(io_err(shown))?;
     let len = f.metadata().map_err(io_err(shown))?.len();
     let too_big = |n: u64| invalid(shown, format!("is {n} bytes, over the {max}-byte limit"));
     if len > max {

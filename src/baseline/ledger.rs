@@ -33,9 +33,9 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::hashes::HashOptions;
 use crate::hash::sha256_hex;
 use crate::inventory::Provenance;
+use crate::skill_hashes::HashOptions;
 
 /// `format` of a snapshot file.
 pub const FORMAT: &str = "skillguard-ledger";
@@ -432,7 +432,7 @@ fn parse<T: DeserializeOwned + Versioned>(
 
 /// Reads a file without following a final symlink, bounded.
 fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, LedgerError> {
-    let f = crate::analyze::open_regular(path).map_err(io_err(path))?;
+    let f = crate::fsutil::open_regular(path).map_err(io_err(path))?;
     let len = f.metadata().map_err(io_err(path))?.len();
     if len > max {
         return Err(LedgerError::Io {
@@ -831,7 +831,7 @@ impl Ledger {
         let pack = pack.as_ref()?;
         let start = PACK_MAGIC.len() + (r.offset as usize).checked_mul(4)?;
         let end = start.checked_add(r.count as usize * 4)?;
-        super::linediff::decode(pack.get(start..end)?)
+        crate::linediff::decode(pack.get(start..end)?)
     }
 
     /// What an append needs of the newest snapshot. Read once before a scan (to skip line
@@ -1042,7 +1042,7 @@ impl Ledger {
                         offset: ((pack.len() - PACK_MAGIC.len()) / 4) as u64,
                         count: h.len() as u32,
                     };
-                    super::linediff::encode_into(h, &mut pack);
+                    crate::linediff::encode_into(h, &mut pack);
                     placed.insert(k.as_str(), r);
                     f.lines = Some(r);
                 }
@@ -1056,7 +1056,7 @@ impl Ledger {
             file: pack_name.clone(),
             sha256: sha256_hex(&pack),
             size: pack.len() as u64,
-            hash: super::linediff::LINE_HASH_VERSION.to_owned(),
+            hash: crate::linediff::LINE_HASH_VERSION.to_owned(),
         });
         let n = skills.len();
         let snap = Snapshot {

@@ -1,19 +1,19 @@
 //! Baselines: what a team vetted, and what changed since.
 //!
-//! - [`hashes`]: the structural fingerprint, content hash and per-file hashes of a skill.
+//! - [`crate::skill_hashes`] (a scan stage, below): the structural fingerprint, content hash
+//!   and per-file hashes of a skill.
 //! - [`ledger`]: the append-only, hash-chained ledger of scan snapshots.
 //! - [`record`]: turning a scan into ledger entries (where the ledger lives, location keys).
 //! - [`pin`]: pin files (one reviewed state per skill) and their comparison.
 //! - [`provenance`]: `skills-lock.json` lookup, reading, and its `computedHash`.
 //! - [`checks`]: pin check, trust on first use, drift between copies.
 //! - [`import`]: AgentEval ledger snapshots and pin files into ours.
-//! - [`linediff`]: per-line hashes and `+N −M` counts between two versions of a file.
+//! - [`crate::linediff`] (a helper, below): per-line hashes and `+N −M` counts between two
+//!   versions of a file.
 
 pub mod checks;
-pub mod hashes;
 pub mod import;
 pub mod ledger;
-pub mod linediff;
 pub mod pin;
 pub mod provenance;
 pub mod record;
@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 use crate::discover::Mode;
 use crate::finding::{Finding, sort_findings};
+use crate::result::ScanResult;
 use crate::rules::ids;
-use crate::scan::ScanResult;
 
 /// Rules `--fail-on-drift` gates on: pin, ledger and provenance drift.
 pub const DRIFT_RULES: &[&str] = &[
@@ -72,14 +72,19 @@ pub struct Context {
     pub ledger: ledger::Ledger,
     /// The scanned root relative to `home`.
     pub relative: String,
-    pub hasher: hashes::Hasher,
+    pub hasher: crate::skill_hashes::Hasher,
     /// The ledger's newest snapshot as read before the scan (`--write-baseline`), reused by
     /// the append when unchanged.
     pub newest: Option<ledger::Newest>,
 }
 
 impl Context {
-    pub fn new(mode: Mode, target: &Path, root: Option<&Path>, hasher: hashes::Hasher) -> Context {
+    pub fn new(
+        mode: Mode,
+        target: &Path,
+        root: Option<&Path>,
+        hasher: crate::skill_hashes::Hasher,
+    ) -> Context {
         let home = record::home(mode, target);
         let ledger = match root {
             Some(r) => ledger::Ledger::new(r),
@@ -236,7 +241,7 @@ pub fn after_report(
         }
         prepare_pin_dir(p, &cx.home)?;
         let bytes = pins.to_bytes();
-        crate::cli::write_atomic(p, |w| w.write_all(&bytes)).map_err(|source| {
+        crate::fsutil::write_atomic(p, |w| w.write_all(&bytes)).map_err(|source| {
             BaselineError::Write {
                 path: p.display().to_string(),
                 source,

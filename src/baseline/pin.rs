@@ -14,8 +14,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::hashes::{HashOptions, Hasher, counts_as_file, file_digest};
 use crate::inventory::Artifact;
+use crate::skill_hashes::{HashOptions, Hasher, counts_as_file, file_digest};
 
 pub const FORMAT: &str = "skillguard-pin";
 pub const VERSION: u32 = 1;
@@ -129,7 +129,7 @@ fn is_hex64(s: &str) -> bool {
 /// Reads a pin file (ours or AgentEval's). `Ok(None)` when it does not exist.
 pub fn read(path: &Path) -> Result<Option<PinFile>, PinError> {
     let p = path.display().to_string();
-    let f = match crate::analyze::open_regular(path) {
+    let f = match crate::fsutil::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(PinError::Io { path: p, source }),

@@ -105,7 +105,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::analyze::open_regular;
+use crate::fsutil::open_regular;
 use crate::hash::hex;
 
 /// File name written by the `skills` CLI.

@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::hashes::{Hasher, counts_as_file, file_digest};
 use super::ledger::{Draft, FileRecord, ScannedRoot, SkillEntry};
 use crate::discover::Mode;
 use crate::finding::Finding;
-use crate::scan::ScanResult;
+use crate::result::ScanResult;
+use crate::skill_hashes::{Hasher, counts_as_file, file_digest};
 
 /// Rules whose findings compare skills with each other, the ledger or a pin file; they are
 /// never stored in a snapshot (a snapshot records what the scan found about each skill, not

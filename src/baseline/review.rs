@@ -11,14 +11,14 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::checks::show_date;
-use super::hashes::Hasher;
 use super::ledger::{
     EntrySummary, FileRecord, Ledger, LedgerError, Listing, Loaded, ScannedRoot, SkillEntry,
     Snapshot, Summary, Verification,
 };
-use super::linediff::{self, LineDelta};
 use super::record::{covers, recompute_content};
 use crate::finding::Severity;
+use crate::linediff::{self, LineDelta};
+use crate::skill_hashes::Hasher;
 use crate::text::sanitize_line;
 
 /// Which hash decides that a skill changed.

@@ -238,14 +238,26 @@ fn valid_name(n: &str) -> bool {
 
 /// Loads one skill file as MAF does, given its bytes and its directory name.
 pub fn load(bytes: &[u8], dir_name: &str) -> Load {
+    load_read(&read(bytes), dir_name)
+}
+
+/// MAF's read of an entry file: the text as its reader decodes it, the frontmatter its
+/// regex finds, and the fields its line reader takes from it. Made once per skill (by the
+/// analysis, into [`super::Parsed`]) and shared by both MAF profiles, the field
+/// differentials and AgentEval's structural fingerprint.
+pub fn read(bytes: &[u8]) -> Result<Fields, NoMatch> {
     let text = read_text(bytes);
-    let block = match frontmatter_block(&text) {
-        Ok(b) => b,
+    frontmatter_block(&text).map(read_fields)
+}
+
+/// [`load`] over a [`read`] already made.
+pub fn load_read(read: &Result<Fields, NoMatch>, dir_name: &str) -> Load {
+    let f = match read {
+        Ok(f) => f,
         Err(e) => {
             return Load::Excluded(format!("MAF finds no valid frontmatter: {}", e.explain()));
         }
     };
-    let f = read_fields(block);
     let name = f.name.clone().unwrap_or_default();
     if name.trim().is_empty() {
         return Load::Excluded(match &f.name {
@@ -293,7 +305,7 @@ pub fn load(bytes: &[u8], dir_name: &str) -> Load {
             crate::text::sanitize_line(dir_name)
         ));
     }
-    Load::Loaded(f)
+    Load::Loaded(f.clone())
 }
 
 /// The roots AgentEval hands to MAF in repository scans (its nine conventions).
@@ -381,35 +393,7 @@ pub fn evaluate(
 ) -> Vec<(usize, crate::inventory::LoaderVerdict)> {
     use std::collections::BTreeMap;
     let profile: &'static str = if v118 { "maf-1.18" } else { "maf" };
-    // Root of each artifact: the scanned path, or the outermost AgentEval convention root.
-    let mut by_root: BTreeMap<(usize, usize, String), Vec<usize>> = BTreeMap::new();
-    // Group of each artifact: by repository name in a workspace, else the only group.
-    let by_repo: BTreeMap<Option<&str>, usize> = view
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (g.repo.as_deref(), i))
-        .collect();
-    for (i, a) in view.artifacts.iter().enumerate() {
-        let Some(&gi) = by_repo.get(&a.repo.as_deref()) else {
-            continue;
-        };
-        let g = &view.groups[gi];
-        let root = if view.path_mode {
-            Some((0, g.boundary_rel.clone()))
-        } else {
-            ROOTS.iter().enumerate().find_map(|(ri, conv)| {
-                g.convention_roots
-                    .iter()
-                    .filter(|(root, c)| c.path == *conv && depth_below(root, &a.path).is_some())
-                    .map(|(root, _)| (ri, root.clone()))
-                    .min_by_key(|(_, r)| r.len())
-            })
-        };
-        if let Some((order, root)) = root {
-            by_root.entry((gi, order, root)).or_default().push(i);
-        }
-    }
+    let by_root = roots(view);
     let mut out = Vec::new();
     // Names already loaded, per group: the provider keeps the first of a name.
     let mut seen_names: BTreeMap<(usize, String), String> = BTreeMap::new();
@@ -424,48 +408,10 @@ pub fn evaluate(
         let mut causes: BTreeMap<usize, Option<String>> = BTreeMap::new();
         let mut candidates: Vec<usize> = Vec::new();
         for &i in &members {
-            let a = &arts[i];
-            let d = depth_below(&root, &a.path).unwrap_or(usize::MAX);
-            let shown_root = if root.is_empty() { "." } else { root.as_str() };
-            let cause = if let Some(r) = root_skill.filter(|r| *r != i) {
-                Some(format!(
-                    "hidden: `{}` at the root puts MAF in single-skill mode for `{shown_root}`, so nothing below it is searched",
-                    if arts[r].path.is_empty() {
-                        "SKILL.md".to_owned()
-                    } else {
-                        format!("{}/SKILL.md", arts[r].path)
-                    }
-                ))
-            } else if d > 2 {
-                Some(format!(
-                    "the folder is {d} levels below `{shown_root}`; MAF searches only two levels"
-                ))
-            } else if let Some(anc) = members.iter().copied().find(|&o| {
-                o != i && exact(o) && {
-                    let p = &arts[o].path;
-                    a.path.starts_with(p.as_str())
-                        && a.path.as_bytes().get(p.len()) == Some(&b'/')
-                        && *p != root
-                }
-            }) {
-                Some(format!(
-                    "hidden: MAF stops descending at `{}/SKILL.md`, so skills below it are never found",
-                    arts[anc].path
-                ))
-            } else if !exact(i) {
-                Some(format!(
-                    "the file is named `{}`; MAF looks for exactly `SKILL.md` (case-sensitive on Linux)",
-                    a.entry
-                ))
-            } else if v118 && super::through_symlink(a) {
-                Some(
-                    "MAF 1.18+ skips symlinked skill folders and SKILL.md files (with a warning)"
-                        .to_owned(),
-                )
-            } else {
+            let cause = discovery_cause(arts, &members, &root, root_skill, i, v118);
+            if cause.is_none() {
                 candidates.push(i);
-                None
-            };
+            }
             causes.insert(i, cause);
         }
         // A folder MAF cannot enumerate fails the whole root before 1.18.
@@ -482,8 +428,8 @@ pub fn evaluate(
         let mut loads: Vec<(usize, Load)> = Vec::new();
         for &i in &candidates {
             let a = &arts[i];
-            let l = match a.entry_bytes.as_deref() {
-                Some(b) => load(b, &a.dir_name),
+            let l = match &view.parsed[i] {
+                Some(p) => load_read(&p.maf, &a.dir_name),
                 None => Load::Excluded("MAF cannot read the file".to_owned()),
             };
             if let Load::RootFailure(why) = &l
@@ -544,6 +490,95 @@ pub fn evaluate(
         }
     }
     out
+}
+
+/// The artifacts under each MAF root, by (group, convention order, root path): the scanned
+/// path, or the outermost AgentEval convention root of the artifact.
+fn roots(view: &super::View<'_>) -> std::collections::BTreeMap<(usize, usize, String), Vec<usize>> {
+    use std::collections::BTreeMap;
+    let mut by_root: BTreeMap<(usize, usize, String), Vec<usize>> = BTreeMap::new();
+    // Group of each artifact: by repository name in a workspace, else the only group.
+    let by_repo: BTreeMap<Option<&str>, usize> = view
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.repo.as_deref(), i))
+        .collect();
+    for (i, a) in view.artifacts.iter().enumerate() {
+        let Some(&gi) = by_repo.get(&a.repo.as_deref()) else {
+            continue;
+        };
+        let g = &view.groups[gi];
+        let root = if view.path_mode {
+            Some((0, g.boundary_rel.clone()))
+        } else {
+            ROOTS.iter().enumerate().find_map(|(ri, conv)| {
+                g.convention_roots
+                    .iter()
+                    .filter(|(root, c)| c.path == *conv && depth_below(root, &a.path).is_some())
+                    .map(|(root, _)| (ri, root.clone()))
+                    .min_by_key(|(_, r)| r.len())
+            })
+        };
+        if let Some((order, root)) = root {
+            by_root.entry((gi, order, root)).or_default().push(i);
+        }
+    }
+    by_root
+}
+
+/// Why MAF's discovery does not reach artifact `i` of a root (None: it reaches it, and
+/// its SKILL.md is then read).
+fn discovery_cause(
+    arts: &[crate::inventory::Artifact],
+    members: &[usize],
+    root: &str,
+    root_skill: Option<usize>,
+    i: usize,
+    v118: bool,
+) -> Option<String> {
+    let exact = |i: usize| arts[i].entry == "SKILL.md";
+    let a = &arts[i];
+    let d = depth_below(root, &a.path).unwrap_or(usize::MAX);
+    let shown_root = if root.is_empty() { "." } else { root };
+    if let Some(r) = root_skill.filter(|r| *r != i) {
+        Some(format!(
+            "hidden: `{}` at the root puts MAF in single-skill mode for `{shown_root}`, so nothing below it is searched",
+            if arts[r].path.is_empty() {
+                "SKILL.md".to_owned()
+            } else {
+                format!("{}/SKILL.md", arts[r].path)
+            }
+        ))
+    } else if d > 2 {
+        Some(format!(
+            "the folder is {d} levels below `{shown_root}`; MAF searches only two levels"
+        ))
+    } else if let Some(anc) = members.iter().copied().find(|&o| {
+        o != i && exact(o) && {
+            let p = &arts[o].path;
+            a.path.starts_with(p.as_str())
+                && a.path.as_bytes().get(p.len()) == Some(&b'/')
+                && p.as_str() != root
+        }
+    }) {
+        Some(format!(
+            "hidden: MAF stops descending at `{}/SKILL.md`, so skills below it are never found",
+            arts[anc].path
+        ))
+    } else if !exact(i) {
+        Some(format!(
+            "the file is named `{}`; MAF looks for exactly `SKILL.md` (case-sensitive on Linux)",
+            a.entry
+        ))
+    } else if v118 && super::through_symlink(a) {
+        Some(
+            "MAF 1.18+ skips symlinked skill folders and SKILL.md files (with a warning)"
+                .to_owned(),
+        )
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

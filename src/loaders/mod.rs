@@ -3,7 +3,8 @@
 //!
 //! Each profile emulates one loader's discovery (paths, depth, file name,
 //! symlinks, precedence), its frontmatter reading and its validation. All
-//! profiles share the one read of each entry file made by the analysis.
+//! profiles share the one read of each entry file made by the analysis, and the
+//! harness profiles its one parse ([`Parsed`]).
 
 pub mod harness;
 pub mod maf;
@@ -16,7 +17,7 @@ use rayon::prelude::*;
 use crate::discover::Group;
 use crate::finding::{Finding, Location};
 use crate::inventory::{Artifact, LoadStatus, LoaderVerdict};
-use crate::rules::ids;
+use crate::rules::{SkillDoc, ids};
 use crate::text::sanitize_line;
 
 /// A loader profile's description (`skillguard loaders`).
@@ -81,10 +82,15 @@ impl Selection {
     }
 }
 
-/// The entry file read once with the scanner's own parser, shared by every
-/// harness profile (MAF and skills-ref emulate their own parsers).
-#[derive(Debug, Clone, Default)]
+/// The entry file as the scanner's own parser reads it, shared by every harness profile.
+/// It is built from the analysis's parse ([`SkillDoc`]: its frontmatter split and YAML
+/// tree), once per skill, so the entry file is not split or parsed again here. MAF and
+/// skills-ref keep their own readers (`maf.rs`, `skills_ref.rs`): their real parsers
+/// differ from ours by design, and that difference is what they emulate.
+#[derive(Debug, Clone)]
 pub struct Parsed {
+    /// MAF's own read of the entry file ([`maf::read`]), made once here.
+    pub maf: Result<maf::Fields, maf::NoMatch>,
     pub bom: bool,
     pub leading_blank: bool,
     /// Why the frontmatter cannot be read as a YAML mapping, if it cannot.
@@ -96,21 +102,27 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn from_bytes(bytes: &[u8]) -> Parsed {
-        use crate::parse::frontmatter::{self, Anomaly, Failure};
-        use crate::parse::yaml::{self, NodeKind};
-        let text = String::from_utf8_lossy(bytes);
-        let split = frontmatter::split(&text);
+    /// From the analysis's parse of the entry file; `bytes` are the entry file's bytes,
+    /// which MAF's line reader reads its own way, once ([`maf::read`]).
+    pub fn from_doc(doc: &SkillDoc, bytes: &[u8]) -> Parsed {
+        use crate::parse::frontmatter::{Anomaly, Failure};
+        use crate::parse::yaml::NodeKind;
+        let split = &doc.split;
         let mut p = Parsed {
+            maf: maf::read(bytes),
             bom: split.anomalies.contains(&Anomaly::Bom),
             leading_blank: split
                 .anomalies
                 .iter()
                 .any(|x| matches!(x, Anomaly::LeadingBlankLines { .. })),
-            ..Parsed::default()
+            failure: None,
+            name: None,
+            description: None,
+            differentials: Vec::new(),
         };
+        // A YAML tree counts only when the split itself succeeded.
         let root = match (&split.failure, &split.yaml) {
-            (None, Some(r)) => yaml::parse(&text[r.clone()]).ok().and_then(|d| d.root),
+            (None, Some(_)) => doc.root(),
             _ => None,
         };
         match root.filter(|r| matches!(r.kind, NodeKind::Map { .. })) {
@@ -124,9 +136,9 @@ impl Parsed {
                 p.name = get("name");
                 p.description = get("description");
                 let raw = |k: &str| map.get(k).and_then(|n| n.as_str()).map(str::to_owned);
-                let block = split.yaml.clone().map(|r| &text[r]).unwrap_or("");
+                let block = split.yaml.clone().map(|r| &doc.text[r]).unwrap_or("");
                 p.differentials = field_differentials(
-                    bytes,
+                    &p.maf,
                     block,
                     split.yaml_first_line,
                     raw("name"),
@@ -158,134 +170,43 @@ pub struct View<'a> {
     pub path_mode: bool,
 }
 
-/// Sets `loaders` on every artifact and returns the loader findings.
+/// Sets `loaders` on every artifact and returns the loader findings. `parsed` holds each
+/// artifact's [`Parsed`], made by the analysis (None when the entry file could not be read).
 pub fn evaluate(
     artifacts: &mut [Artifact],
+    parsed: &[Option<Parsed>],
     groups: &[Group],
     unreadable_dirs: &BTreeSet<String>,
     path_mode: bool,
     selection: &Selection,
 ) -> Vec<Finding> {
-    let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
-    let parsed: Vec<Option<Parsed>> = artifacts
-        .par_iter()
-        .map(|a| a.entry_bytes.as_deref().map(Parsed::from_bytes))
-        .collect();
-    {
-        let view = View {
-            parsed: &parsed,
+    let cells = verdicts(
+        &View {
+            parsed,
             groups,
             artifacts,
             unreadable_dirs,
             path_mode,
-        };
-        let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
-        if selection.wants("maf") {
-            for (i, v) in maf::evaluate(&view, false) {
-                push(i, v);
-            }
-        }
-        if selection.wants("maf-1.18") {
-            for (i, v) in maf::evaluate(&view, true) {
-                push(i, v);
-            }
-        }
-        if selection.wants("skills-ref") {
-            let verdicts: Vec<LoaderVerdict> =
-                artifacts.par_iter().map(skills_ref_verdict).collect();
-            for (i, v) in verdicts.into_iter().enumerate() {
-                push(i, v);
-            }
-        }
-        for h in harness::HARNESSES {
-            if selection.wants(h.id) {
-                for (i, v) in h.evaluate(&view) {
-                    push(i, v);
-                }
-            }
-        }
-    }
+        },
+        selection,
+    );
     let mut findings = Vec::new();
     let by_path: BTreeMap<String, usize> = artifacts
         .iter()
         .enumerate()
         .map(|(i, a)| (a.path.clone(), i))
         .collect();
-    let content = |a: &Artifact| -> Vec<(String, Option<String>)> {
-        a.files
-            .iter()
-            .map(|f| (f.path.clone(), f.sha256.clone()))
-            .collect()
-    };
     let order: Vec<&'static str> = profiles().iter().map(|p| p.id).collect();
     for (i, mut verdicts) in cells {
         verdicts.sort_by_key(|v| order.iter().position(|p| *p == v.profile));
-        let entry = {
-            let a = &artifacts[i];
-            if a.path.is_empty() {
-                a.entry.clone()
-            } else {
-                format!("{}/{}", a.path, a.entry)
-            }
+        let a = &artifacts[i];
+        let entry = if a.path.is_empty() {
+            a.entry.clone()
+        } else {
+            format!("{}/{}", a.path, a.entry)
         };
-        for v in &verdicts {
-            if v.status == LoadStatus::Excluded {
-                let a = &artifacts[i];
-                let f = Finding::new(
-                    ids::SKILL_EXCLUDED_BY_HARNESS,
-                    format!(
-                        "{} does not load this skill: {}.",
-                        v.profile,
-                        v.cause.as_deref().unwrap_or("excluded")
-                    ),
-                    Location::file(entry.clone()),
-                )
-                .for_skill(
-                    Some(&a.name),
-                    Some(&a.path),
-                    &format!("excluded:{}", v.profile),
-                );
-                findings.push(f);
-            }
-        }
-        // Shadowed copies: one finding per skill, naming every harness and the winner.
-        let mut shadow: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
-        for v in verdicts
-            .iter_mut()
-            .filter(|v| v.status == LoadStatus::Shadowed)
-        {
-            let winner = v.cause.clone().unwrap_or_default();
-            shadow.entry(winner.clone()).or_default().push(v.profile);
-            v.cause = Some(format!(
-                "shadowed by `{winner}`, which has the same name and wins"
-            ));
-        }
-        for (winner, harnesses) in shadow {
-            let same = by_path
-                .get(&winner)
-                .is_some_and(|&w| content(&artifacts[w]) == content(&artifacts[i]));
-            let a = &artifacts[i];
-            let mut f = Finding::new(
-                ids::SKILL_SHADOWED,
-                format!(
-                    "another skill named `{}` at `{winner}` wins over this copy in {}; {}",
-                    sanitize_line(&a.name),
-                    harnesses.join(", "),
-                    if same {
-                        "the two copies are identical, so nothing is lost. Keep one copy (or a symlink) to avoid drift."
-                    } else {
-                        "the copies DIFFER, so which content the agent sees depends on the harness. Make them identical or rename one."
-                    }
-                ),
-                Location::file(entry.clone()),
-            )
-            .with_related(Location::file(winner.clone()), "the copy that wins")
-            .for_skill(Some(&a.name), Some(&a.path), "shadowed");
-            if same {
-                f.severity = crate::finding::Severity::Info;
-            }
-            findings.push(f);
-        }
+        excluded_findings(a, &verdicts, &entry, &mut findings);
+        shadow_findings(artifacts, &by_path, i, &mut verdicts, &entry, &mut findings);
         // Fields read differently by different parsers, even when every harness loads.
         if let Some(p) = &parsed[i] {
             for (what, anchor) in &p.differentials {
@@ -300,34 +221,157 @@ pub fn evaluate(
                 );
             }
         }
-        let a = &mut artifacts[i];
-        let loaded: Vec<&str> = verdicts
-            .iter()
-            .filter(|v| v.status == LoadStatus::Loaded)
-            .map(|v| v.profile)
-            .collect();
-        let excluded: Vec<&str> = verdicts
-            .iter()
-            .filter(|v| v.status == LoadStatus::Excluded)
-            .map(|v| v.profile)
-            .collect();
-        if !loaded.is_empty() && !excluded.is_empty() {
-            findings.push(
-                Finding::new(
-                    ids::LOADER_DIFFERENTIAL,
-                    format!(
-                        "harnesses disagree about this skill: loaded by {}, not loaded by {}; a reviewer using one tool and a runtime using another see different skills. Fix the causes reported for each harness.",
-                        loaded.join(", "),
-                        excluded.join(", ")
-                    ),
-                    Location::file(entry.clone()),
-                )
-                .for_skill(Some(&a.name), Some(&a.path), "differential"),
-            );
-        }
-        a.loaders = verdicts;
+        disagreement_finding(&artifacts[i], &verdicts, &entry, &mut findings);
+        artifacts[i].loaders = verdicts;
     }
     findings
+}
+
+/// Every selected profile's verdicts, by artifact index.
+fn verdicts(view: &View<'_>, selection: &Selection) -> BTreeMap<usize, Vec<LoaderVerdict>> {
+    let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
+    let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
+    if selection.wants("maf") {
+        for (i, v) in maf::evaluate(view, false) {
+            push(i, v);
+        }
+    }
+    if selection.wants("maf-1.18") {
+        for (i, v) in maf::evaluate(view, true) {
+            push(i, v);
+        }
+    }
+    if selection.wants("skills-ref") {
+        let verdicts: Vec<LoaderVerdict> =
+            view.artifacts.par_iter().map(skills_ref_verdict).collect();
+        for (i, v) in verdicts.into_iter().enumerate() {
+            push(i, v);
+        }
+    }
+    for h in harness::HARNESSES {
+        if selection.wants(h.id) {
+            for (i, v) in h.evaluate(view) {
+                push(i, v);
+            }
+        }
+    }
+    cells
+}
+
+/// `skill-excluded-by-harness`: one finding per harness that does not load the skill.
+fn excluded_findings(
+    a: &Artifact,
+    verdicts: &[LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    for v in verdicts {
+        if v.status == LoadStatus::Excluded {
+            let f = Finding::new(
+                ids::SKILL_EXCLUDED_BY_HARNESS,
+                format!(
+                    "{} does not load this skill: {}.",
+                    v.profile,
+                    v.cause.as_deref().unwrap_or("excluded")
+                ),
+                Location::file(entry.to_owned()),
+            )
+            .for_skill(
+                Some(&a.name),
+                Some(&a.path),
+                &format!("excluded:{}", v.profile),
+            );
+            findings.push(f);
+        }
+    }
+}
+
+/// `skill-shadowed`: one finding per winning copy, naming every harness where it wins;
+/// the shadowed verdicts' causes are rewritten to name the winner.
+fn shadow_findings(
+    artifacts: &[Artifact],
+    by_path: &BTreeMap<String, usize>,
+    i: usize,
+    verdicts: &mut [LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let content = |a: &Artifact| -> Vec<(String, Option<String>)> {
+        a.files
+            .iter()
+            .map(|f| (f.path.clone(), f.sha256.clone()))
+            .collect()
+    };
+    let mut shadow: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+    for v in verdicts
+        .iter_mut()
+        .filter(|v| v.status == LoadStatus::Shadowed)
+    {
+        let winner = v.cause.clone().unwrap_or_default();
+        shadow.entry(winner.clone()).or_default().push(v.profile);
+        v.cause = Some(format!(
+            "shadowed by `{winner}`, which has the same name and wins"
+        ));
+    }
+    for (winner, harnesses) in shadow {
+        let same = by_path
+            .get(&winner)
+            .is_some_and(|&w| content(&artifacts[w]) == content(&artifacts[i]));
+        let a = &artifacts[i];
+        let mut f = Finding::new(
+            ids::SKILL_SHADOWED,
+            format!(
+                "another skill named `{}` at `{winner}` wins over this copy in {}; {}",
+                sanitize_line(&a.name),
+                harnesses.join(", "),
+                if same {
+                    "the two copies are identical, so nothing is lost. Keep one copy (or a symlink) to avoid drift."
+                } else {
+                    "the copies DIFFER, so which content the agent sees depends on the harness. Make them identical or rename one."
+                }
+            ),
+            Location::file(entry.to_owned()),
+        )
+        .with_related(Location::file(winner.clone()), "the copy that wins")
+        .for_skill(Some(&a.name), Some(&a.path), "shadowed");
+        if same {
+            f.severity = crate::finding::Severity::Info;
+        }
+        findings.push(f);
+    }
+}
+
+/// `loader-differential`: some harnesses load the skill and others do not.
+fn disagreement_finding(
+    a: &Artifact,
+    verdicts: &[LoaderVerdict],
+    entry: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let loaded: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v.status == LoadStatus::Loaded)
+        .map(|v| v.profile)
+        .collect();
+    let excluded: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v.status == LoadStatus::Excluded)
+        .map(|v| v.profile)
+        .collect();
+    if !loaded.is_empty() && !excluded.is_empty() {
+        findings.push(
+            Finding::new(
+                ids::LOADER_DIFFERENTIAL,
+                format!(
+                    "harnesses disagree about this skill: loaded by {}, not loaded by {}; a reviewer using one tool and a runtime using another see different skills. Fix the causes reported for each harness.",
+                    loaded.join(", "),
+                    excluded.join(", ")
+                ),
+                Location::file(entry.to_owned()),
+            )
+            .for_skill(Some(&a.name), Some(&a.path), "differential"),
+        );
+    }
 }
 
 /// Frontmatter fields that MAF's line reader, `skills-ref`'s substring split and
@@ -335,7 +379,7 @@ pub fn evaluate(
 /// YAML between the delimiters, starting on line `first_line`; `name` and
 /// `description` are the values a YAML parser reads.
 fn field_differentials(
-    bytes: &[u8],
+    maf_read: &Result<maf::Fields, maf::NoMatch>,
     block: &str,
     first_line: usize,
     name: Option<String>,
@@ -343,9 +387,7 @@ fn field_differentials(
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
     // MAF reads the same block with its regex reader.
-    let maf_text = maf::read_text(bytes);
-    if let Ok(maf_block) = maf::frontmatter_block(&maf_text) {
-        let m = maf::read_fields(maf_block);
+    if let Ok(m) = maf_read {
         for (key, mv, yv) in [
             ("name", &m.name, &name),
             ("description", &m.description, &description),

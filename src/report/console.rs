@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use super::{RenderOptions, VERSION};
 use crate::finding::{Finding, Severity};
 use crate::inventory::LoadStatus;
-use crate::scan::ScanResult;
+use crate::result::ScanResult;
 use crate::text::{sanitize, sanitize_line};
 
 struct Paint {

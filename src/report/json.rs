@@ -9,7 +9,7 @@ use super::{RenderOptions, VERSION};
 use crate::catalog;
 use crate::finding::{Finding, Location, SeverityCounts};
 use crate::inventory::Artifact;
-use crate::scan::{Coverage, RepoSummary, ScanResult};
+use crate::result::{Coverage, RepoSummary, ScanResult};
 
 /// Current JSON format version.
 pub const JSON_VERSION: u32 = 1;

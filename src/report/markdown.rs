@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use super::{RenderOptions, VERSION};
 use crate::finding::Severity;
-use crate::scan::ScanResult;
+use crate::result::ScanResult;
 use crate::text::{escape_markdown, sanitize_line, truncate};
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {

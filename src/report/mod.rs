@@ -10,7 +10,7 @@ pub mod sarif;
 use std::io::{self, Write};
 
 use crate::finding::Severity;
-use crate::scan::ScanResult;
+use crate::result::ScanResult;
 
 /// Output format (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

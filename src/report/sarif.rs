@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{RenderOptions, VERSION};
 use crate::catalog::{self, RuleMeta};
 use crate::finding::{FINGERPRINT_VERSION, Finding, Location, Severity};
-use crate::scan::ScanResult;
+use crate::result::ScanResult;
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

@@ -6,15 +6,15 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Cx, SkillDoc, ids};
-use crate::text::{LineIndex, sanitize_line, truncate};
+use crate::text::{sanitize_line, truncate};
 
 pub const MAX_BODY_LINES: usize = 500;
 pub const MAX_BODY_TOKENS: usize = 5_000;
 
 pub fn check_length(doc: &SkillDoc, cx: &mut Cx<'_>) {
     let body = doc.body_text();
-    let ix = LineIndex::new(body);
-    let lines = ix.line_count(body);
+    // The entry file's one line index counts the body's lines (no second index).
+    let lines = doc.lines.line_count_from(&doc.text, doc.body_start);
     let tokens = body.len().div_ceil(4);
     if lines > MAX_BODY_LINES {
         let line = (doc.body_first_line + MAX_BODY_LINES) as u32;

@@ -1,5 +1,8 @@
 //! Rule ids as constants, so a typo is a compile error. `ALL` lists every id;
 //! `tests/catalog.rs` checks it against the catalog in `rules/`.
+//!
+//! The model layer: it imports nothing. The security engine's code rules keep their
+//! ids in their own modules (`security::rule_ids`); `scan::rule_ids` joins both.
 
 pub const ALLOWED_TOOLS_EXPERIMENTAL: &str = "allowed-tools-experimental";
 pub const ALLOWED_TOOLS_NONSTANDARD_FORM: &str = "allowed-tools-nonstandard-form";
@@ -115,12 +118,3 @@ pub const ALL: &[&str] = &[
     YAML_STRICTYAML_INCOMPATIBLE,
     YAML_SYNTAX_ERROR,
 ];
-
-/// Every rule id: the constants above plus the security engine's (code and data rules), sorted.
-pub fn all() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = ALL.to_vec();
-    v.extend(crate::security::rule_ids());
-    v.sort_unstable();
-    v.dedup();
-    v
-}

@@ -760,7 +760,7 @@ fn differs_in_short_word(a: &str, b: &str) -> bool {
 }
 
 /// Skill names that typosquat other skills of the same scan (needs every skill).
-pub fn check_scan(result: &mut crate::scan::ScanResult) {
+pub fn check_scan(result: &mut crate::result::ScanResult) {
     let mut skills: Vec<(String, String, String)> = result
         .artifacts
         .iter()

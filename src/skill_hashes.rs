@@ -140,36 +140,6 @@ impl Hasher {
     }
 }
 
-/// Is this skill-relative path a file of a skillguard ledger kept inside the skill (a skill at
-/// the root of a repository, or a skill that is its own repository)? Only the exact file
-/// names the ledger writes match, so a skill cannot hide other content there; such files are
-/// left out of the skill's inventory, so writing a baseline never changes a skill's hashes.
-pub fn is_ledger_state(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix(".skillguard/ledger/") else {
-        return false;
-    };
-    let name = rest.strip_prefix("snapshots/").unwrap_or(rest);
-    if name.contains('/') {
-        return false;
-    }
-    if name.starts_with(".skillguard-tmp-") {
-        return true;
-    }
-    if rest == name {
-        return name == "lock" || name == "batch.lock" || name == "HEAD.json";
-    }
-    let stem = name
-        .strip_suffix(".json")
-        .or_else(|| name.strip_suffix(".lines"));
-    stem.and_then(|s| s.split_once('-'))
-        .is_some_and(|(seq, id)| {
-            seq.len() == 8
-                && seq.bytes().all(|b| b.is_ascii_digit())
-                && id.len() == 32
-                && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        })
-}
-
 /// Entries AgentEval's `EnumerateFiles` lists: files and links to files (a link to a
 /// directory contributes the files below it, which the inventory lists under the link).
 pub fn counts_as_file(f: &FileEntry) -> bool {
@@ -228,10 +198,13 @@ impl Manifest {
     /// the entry file, file lists from `resources/` and `scripts/` (any depth, AgentEval's
     /// extension lists).
     pub fn of(a: &Artifact, entry_bytes: Option<&[u8]>) -> Manifest {
-        let fields = entry_bytes
-            .map(maf::read_text)
-            .and_then(|t| maf::frontmatter_block(&t).ok().map(maf::read_fields));
-        let fields = fields.unwrap_or_default();
+        let read = entry_bytes.map(maf::read);
+        Manifest::from_maf(a, read.as_ref().and_then(|r| r.as_ref().ok()))
+    }
+
+    /// [`Manifest::of`] from MAF's read of the entry file already made ([`maf::read`]).
+    pub fn from_maf(a: &Artifact, fields: Option<&maf::Fields>) -> Manifest {
+        let fields = fields.cloned().unwrap_or_default();
         let mut resources = Vec::new();
         let mut scripts = Vec::new();
         for f in &a.files {
@@ -294,6 +267,7 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::is_ledger_state;
 
     fn fe(path: &str, sha: &str) -> FileEntry {
         FileEntry {

@@ -1,0 +1,62 @@
+//! A skill whose analysis panicked: an `internal-error` finding and an excluded artifact,
+//! so the other skills' results stand.
+
+use crate::analyze::Analysed;
+use crate::discover::{Group, SkillDir};
+use crate::finding::{Finding, Location};
+use crate::inventory::{Artifact, ArtifactKind};
+use crate::rules::ids;
+
+/// The record of a skill whose analysis panicked with `payload`.
+pub(super) fn internal_error(
+    sd: &SkillDir,
+    groups: &[Group],
+    payload: Box<dyn std::any::Any + Send>,
+) -> Analysed {
+    let msg = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "unknown panic".into());
+    let dir_name = sd.rel.rsplit('/').next().unwrap_or(&sd.rel).to_owned();
+    let entry_path = if sd.rel.is_empty() {
+        sd.entry.clone()
+    } else {
+        format!("{}/{}", sd.rel, sd.entry)
+    };
+    let f = Finding::new(
+        ids::INTERNAL_ERROR,
+        format!(
+            "skillguard failed while analysing this skill ({}); the other skills were scanned. Please report this.",
+            crate::text::sanitize_line(&msg)
+        ),
+        Location::file(entry_path),
+    )
+    .for_skill(Some(&dir_name), Some(&sd.rel), "panic");
+    let artifact = Artifact {
+        kind: ArtifactKind::Skill,
+        path: sd.rel.clone(),
+        repo: groups.get(sd.group).and_then(|g| g.repo.clone()),
+        convention: sd.convention.map(|c| c.path.to_owned()),
+        convention_root: sd.convention_root.clone(),
+        entry: sd.entry.clone(),
+        name: dir_name.clone(),
+        dir_name,
+        frontmatter: serde_json::Value::Null,
+        excluded: true,
+        symlink: None,
+        nested_in: sd.nested_in.clone(),
+        files: Vec::new(),
+        structural_fingerprint: None,
+        content_hash: None,
+        hash_incomplete: None,
+        provenance: None,
+        loaders: Vec::new(),
+        entry_bytes: None,
+    };
+    Analysed {
+        artifact,
+        findings: vec![f],
+        loader_input: None,
+    }
+}

@@ -1,0 +1,302 @@
+//! The scan pipeline, top to bottom: plan and walk the tree ([`discover`]), analyse every
+//! skill in one rayon pool with panics contained ([`analyze`]: read → parse → compliance
+//! → security), evaluate the loader profiles ([`crate::loaders`]), compute the baseline
+//! hashes ([`crate::skill_hashes`]), attach walk issues to their skills, summarise, and run
+//! the scan-wide security rules. Each step is one function below.
+
+mod contain;
+mod summary;
+mod walk_issues;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::analyze;
+use crate::discover::{
+    self, DiscoverError, Entry, EntryKind, Group, Mode, SkillDir, WalkIssue, WalkOptions,
+};
+use crate::finding::{Finding, sort_findings};
+use crate::inventory::{Artifact, FileKind, LinkState, SymlinkInfo};
+use crate::read::{ReadOptions, Shared};
+use crate::result::ScanResult;
+use crate::rules::ids;
+use crate::skill_hashes::{HashOptions, Hasher, Manifest};
+use crate::timing::{self, Stage};
+
+/// Everything that shapes a scan.
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    pub walk: WalkOptions,
+    pub read: ReadOptions,
+    /// Worker threads for analysis and the walk (0 = one per core).
+    pub threads: usize,
+    /// Which loader profiles to emulate.
+    pub profiles: crate::loaders::Selection,
+    /// How content hashes are computed (baselines).
+    pub hash: HashOptions,
+    /// Test hook: panic while analysing the skill in the directory with this name.
+    #[doc(hidden)]
+    pub panic_on_skill: Option<String>,
+}
+
+/// Every rule id a scan can emit: the constants of [`ids::ALL`] plus the security
+/// engine's (code and data rules), sorted.
+pub fn rule_ids() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = ids::ALL.to_vec();
+    v.extend(crate::security::rule_ids());
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The walked tree: groups, entries, the skills found in it and the walk's issues.
+struct Walked {
+    groups: Vec<Group>,
+    entries: Vec<Entry>,
+    skills: Vec<SkillDir>,
+    /// Symlinked directories by relative path.
+    dir_links: BTreeMap<String, SymlinkInfo>,
+    issues: Vec<WalkIssue>,
+    hidden: usize,
+}
+
+/// Runs a scan.
+pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
+    // Compile the security rule set (a fixed ~0.15 s) on its own thread while the tree is
+    // walked, instead of on the first analysis worker while the others wait for it.
+    std::thread::spawn(|| {
+        let _ = crate::security::patterns::compiled();
+    });
+    let Walked {
+        groups,
+        entries,
+        skills,
+        dir_links,
+        issues,
+        hidden,
+    } = walk(mode, target, opts)?;
+
+    // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).
+    let pool = (opts.threads > 0)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(opts.threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let shared = Shared {
+        entries: &entries,
+        groups: &groups,
+        dir_links: &dir_links,
+        read: &opts.read,
+        panic_on: opts.panic_on_skill.as_deref(),
+    };
+    let results = in_pool(&pool, || analyse_all(&skills, &shared));
+    drop(entries);
+    let mut artifacts = Vec::with_capacity(results.len());
+    let mut loader_inputs = Vec::with_capacity(results.len());
+    let mut findings = Vec::new();
+    for r in results {
+        artifacts.push(r.artifact);
+        loader_inputs.push(r.loader_input);
+        findings.extend(r.findings);
+    }
+
+    let loader_findings = timing::time(Stage::Loaders, || {
+        in_pool(&pool, || {
+            evaluate_loaders(&mut artifacts, &loader_inputs, &groups, &issues, mode, opts)
+        })
+    });
+    findings.extend(loader_findings);
+    timing::time(Stage::Hashes, || {
+        in_pool(&pool, || {
+            hash_artifacts(&mut artifacts, &loader_inputs, &opts.hash)
+        })
+    });
+
+    let truncated = walk_issues::attach(&issues, &artifacts, &groups, &mut findings);
+    sort_findings(&mut findings);
+    mark_truncated(&mut artifacts, &truncated);
+
+    let coverage = summary::coverage(&artifacts, mode);
+    let repos = summary::repos(&groups, &artifacts, &findings, mode);
+    let files_scanned = artifacts.iter().map(|a| a.files.len()).sum();
+    let bytes_scanned = artifacts.iter().map(|a| a.total_bytes()).sum();
+    let mut result = ScanResult {
+        mode,
+        target: target.display().to_string(),
+        artifacts,
+        findings,
+        coverage,
+        repos,
+        hidden_skipped: hidden,
+        files_scanned,
+        bytes_scanned,
+    };
+    timing::time(Stage::SecurityScanWide, || {
+        crate::security::permissions::check_scan(&mut result)
+    });
+    Ok(result)
+}
+
+/// Runs `f` in the scan's pool (or rayon's global one).
+fn in_pool<T: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
+/// Plans the scan, walks the tree in parallel and groups the entries into skills.
+fn walk(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<Walked, DiscoverError> {
+    let mut plan = match mode {
+        Mode::Path => discover::plan_path(target)?,
+        Mode::Repo => discover::plan_repo(target, opts.walk.conventions_only)?,
+        Mode::Workspace => discover::plan_workspace(target, opts.walk.conventions_only)?,
+    };
+    if opts.walk.respect_gitignore {
+        plan.drop_gitignored_roots();
+    }
+    let discover::Plan {
+        mut groups,
+        starts,
+        link_starts,
+        mut issues,
+        hidden,
+    } = plan;
+    let mut walk_opts = opts.walk.clone();
+    walk_opts.threads = opts.threads;
+    let (entries, walk_issues) = timing::time(Stage::Walk, || {
+        discover::walk(&groups, &starts, &link_starts, &walk_opts)
+    });
+    issues.extend(walk_issues);
+
+    discover::add_plugin_roots(&mut groups, &entries);
+    let skills = discover::group_skills(&entries, &groups);
+    issues.extend(walk_issues::stray_issues(&entries, &skills, &groups));
+    let dir_links = dir_links(&entries, &groups);
+    Ok(Walked {
+        groups,
+        entries,
+        skills,
+        dir_links,
+        issues,
+        hidden,
+    })
+}
+
+/// Symlinked directories inside the root, by relative path; convention roots that are
+/// themselves symlinks were walked at their target, and are recorded here so their skills
+/// are reported as symlinked.
+fn dir_links(entries: &[Entry], groups: &[Group]) -> BTreeMap<String, SymlinkInfo> {
+    let mut dir_links: BTreeMap<String, SymlinkInfo> = entries
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EntryKind::Symlink(i) if i.target_is_dir && i.state == LinkState::Inside => {
+                Some((e.rel.clone(), i.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for g in groups {
+        for (root, _) in &g.convention_roots {
+            let abs = g.boundary.join(
+                root.strip_prefix(&g.boundary_rel)
+                    .unwrap_or(root)
+                    .trim_start_matches('/'),
+            );
+            if std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink()) {
+                dir_links.insert(root.clone(), discover::resolve_link(&abs, g));
+            }
+        }
+    }
+    dir_links
+}
+
+/// Analyses every skill in parallel; a skill whose analysis panics gets an
+/// `internal-error` finding and the others go on.
+fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<analyze::Analysed> {
+    skills
+        .par_iter()
+        .map(|sd| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                analyze::analyze_skill(sd, shared)
+            }))
+            .unwrap_or_else(|payload| contain::internal_error(sd, shared.groups, payload))
+        })
+        .collect()
+}
+
+/// Loader profiles: which harness loads which skill, sharing the entry bytes read once
+/// and the analysis's parse of them.
+fn evaluate_loaders(
+    artifacts: &mut [Artifact],
+    loader_inputs: &[Option<crate::loaders::Parsed>],
+    groups: &[Group],
+    issues: &[WalkIssue],
+    mode: Mode,
+    opts: &ScanOptions,
+) -> Vec<Finding> {
+    let unreadable_dirs: BTreeSet<String> = issues
+        .iter()
+        .filter(|i| i.rule == ids::PATH_UNREADABLE)
+        .map(|i| i.rel.clone())
+        .collect();
+    crate::loaders::evaluate(
+        artifacts,
+        loader_inputs,
+        groups,
+        &unreadable_dirs,
+        mode == Mode::Path,
+        &opts.profiles,
+    )
+}
+
+/// Baseline hashes (AgentEval's structural fingerprint reads the entry file as MAF does:
+/// from the analysis's one MAF read);
+/// the entry bytes are dropped here, after their last use.
+fn hash_artifacts(
+    artifacts: &mut [Artifact],
+    loader_inputs: &[Option<crate::loaders::Parsed>],
+    hash: &HashOptions,
+) {
+    let hasher = Hasher::new(hash.clone()).unwrap_or_default();
+    artifacts
+        .par_iter_mut()
+        .zip(loader_inputs)
+        .for_each(|(a, input)| {
+            let maf = input.as_ref().and_then(|p| p.maf.as_ref().ok());
+            let m = Manifest::from_maf(a, maf);
+            a.structural_fingerprint = Some(m.fingerprint());
+            let unread = a
+                .files
+                .iter()
+                .find(|f| f.sha256.is_none() && f.symlink.is_none() && f.kind != FileKind::Special);
+            match unread {
+                Some(f) => {
+                    a.hash_incomplete = Some(format!(
+                        "`{}` could not be read or is over the hash limit",
+                        crate::text::sanitize_line(&f.path)
+                    ))
+                }
+                None => a.content_hash = Some(hasher.artifact_content_hash(a)),
+            }
+            a.entry_bytes = None;
+        })
+}
+
+/// A skill whose folder was not walked completely has no content hash.
+fn mark_truncated(artifacts: &mut [Artifact], truncated: &BTreeMap<String, String>) {
+    for a in artifacts {
+        if let Some(rel) = truncated.get(&a.path) {
+            a.content_hash = None;
+            a.hash_incomplete = Some(format!(
+                "`{}` was not walked completely (a walk bound or an unreadable folder)",
+                crate::text::sanitize_line(rel)
+            ));
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! The pipeline flows one way: a module may import only modules in its own layer or a
+//! lower one. This test reads every `src/**/*.rs`, finds its `crate::…` and `super::…`
+//! paths (use trees included) and fails when one points into a higher layer. The
+//! layers are listed in `LAYERS` (lowest first) and drawn in `docs/design.md`
+//! ("Architecture"); every module must be listed, so a new module has to be placed.
+//!
+//! Code after the first `#[cfg(test)]` of a file (its unit tests) and comments are not
+//! checked: tests may reach anywhere.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Layers, lowest first. A module path matches its longest listed prefix
+/// (`rules::ids` is the model layer, the rest of `rules` the checks layer).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("helpers", &["text", "hash", "linediff", "timing", "fsutil"]),
+    ("parsers", &["parse"]),
+    (
+        "model",
+        &[
+            "finding",
+            "catalog",
+            "rules::ids",
+            "conventions",
+            "inventory",
+        ],
+    ),
+    ("walk", &["discover"]),
+    ("result", &["result"]),
+    ("read", &["read"]),
+    ("parse+compliance", &["rules"]),
+    ("loaders", &["loaders"]),
+    ("security", &["security"]),
+    ("skill-hashes", &["skill_hashes"]),
+    ("analyze", &["analyze"]),
+    ("scan", &["scan"]),
+    ("index", &["index"]),
+    ("report", &["report"]),
+    ("baseline", &["baseline"]),
+    ("cli", &["cli"]),
+    ("binaries", &["main", "bin"]),
+];
+
+/// The layer of a module path (`a::b::c`), by its longest listed prefix.
+fn layer_of(module: &str) -> Option<(usize, &'static str)> {
+    let mut best: Option<(usize, &'static str, usize)> = None;
+    for (i, (_, mods)) in LAYERS.iter().enumerate() {
+        for m in *mods {
+            let hit = module == *m
+                || (module.starts_with(m) && module.as_bytes().get(m.len()) == Some(&b':'));
+            if hit && best.is_none_or(|(_, _, len)| m.len() > len) {
+                best = Some((i, m, m.len()));
+            }
+        }
+    }
+    best.map(|(i, m, _)| (i, m))
+}
+
+/// `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`, `src/main.rs` → `main`, `src/bin/x.rs` → `bin::x`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without comments and without its unit tests.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            // A `//` inside a string (a URL) is rare in import lines; cutting there is safe.
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Expands the path (or use tree) starting at `s` into full paths, each a list of segments.
+/// Returns the paths and the number of bytes read.
+fn use_tree(s: &str) -> (Vec<Vec<String>>, usize) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        while i < b.len() && (b[i] as char).is_whitespace() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'{' {
+            i += 1;
+            let mut out = Vec::new();
+            loop {
+                while i < b.len() && (b[i] as char).is_whitespace() {
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return (out, i);
+                }
+                if b[i] == b'}' {
+                    i += 1;
+                    return (out, i);
+                }
+                if b[i] == b',' {
+                    i += 1;
+                    continue;
+                }
+                let (sub, n) = use_tree(&s[i..]);
+                i += n.max(1);
+                for p in sub {
+                    let mut full = prefix.clone();
+                    full.extend(p.into_iter().filter(|seg| seg != "self"));
+                    out.push(full);
+                }
+            }
+        }
+        let start = i;
+        while i < b.len() && is_ident(b[i] as char) {
+            i += 1;
+        }
+        if i == start {
+            return (vec![prefix], i);
+        }
+        prefix.push(s[start..i].to_owned());
+        if s[i..].starts_with("::") {
+            i += 2;
+        } else {
+            return (vec![prefix], i);
+        }
+    }
+}
+
+/// Every module path a file refers to through `crate::` or `super::`.
+fn references(module: &str, code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let own: Vec<&str> = if module.is_empty() {
+        Vec::new()
+    } else {
+        module.split("::").collect()
+    };
+    let mut push = |segs: Vec<String>| {
+        // Module segments are lower case; stop at the first type or value (`Cx`, `re`).
+        let mods: Vec<String> = segs
+            .into_iter()
+            .take_while(|s| s.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .collect();
+        if !mods.is_empty() {
+            out.insert(mods.join("::"));
+        }
+    };
+    let bytes = code.as_bytes();
+    for (kw, is_super) in [
+        ("crate::", false),
+        ("super::", true),
+        ("skillguard::", false),
+    ] {
+        let mut from = 0;
+        while let Some(off) = code[from..].find(kw) {
+            let at = from + off;
+            from = at + kw.len();
+            if at > 0 && is_ident(bytes[at - 1] as char) {
+                continue;
+            }
+            if at >= 2 && &code[at - 2..at] == "::" {
+                continue; // the tail of a longer path (`super::super::`), read from its start
+            }
+            let (mut base, mut rest_at) = if is_super {
+                (own[..own.len().saturating_sub(1)].to_vec(), at + kw.len())
+            } else {
+                (Vec::new(), at + kw.len())
+            };
+            while is_super && code[rest_at..].starts_with("super::") {
+                base.pop();
+                rest_at += "super::".len();
+            }
+            let (paths, _) = use_tree(&code[rest_at..]);
+            for p in paths {
+                let mut full: Vec<String> = base.iter().map(|s| (*s).to_owned()).collect();
+                full.extend(p);
+                push(full);
+            }
+        }
+    }
+    out
+}
+
+/// (file, module, target, why) for every import into a higher layer.
+fn violations(root: &Path) -> (Vec<String>, Vec<String>) {
+    let src = root.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    let mut unplaced = Vec::new();
+    for f in &files {
+        let module = module_of(&src, f);
+        if module == "lib" {
+            continue; // the crate root declares the modules
+        }
+        let Some((layer, _)) = layer_of(&module) else {
+            unplaced.push(module);
+            continue;
+        };
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        for target in references(&module, &code) {
+            let Some((t_layer, t_mod)) = layer_of(&target) else {
+                continue; // a crate-root item or a module of the crate that is not a layer
+            };
+            if t_layer > layer {
+                bad.push(format!(
+                    "{} (`{module}`, layer {}) imports `{target}` (`{t_mod}`, layer {})",
+                    f.strip_prefix(root).unwrap().display(),
+                    LAYERS[layer].0,
+                    LAYERS[t_layer].0,
+                ));
+            }
+        }
+    }
+    (bad, unplaced)
+}
+
+#[test]
+fn modules_import_only_lower_layers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (bad, unplaced) = violations(root);
+    assert!(
+        unplaced.is_empty(),
+        "modules missing from LAYERS in tests/layering.rs (place them): {unplaced:?}"
+    );
+    assert!(
+        bad.is_empty(),
+        "imports into a higher layer:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_use_trees_super_and_paths() {
+    let code = "use crate::rules::{self, Cx, ids};\nuse super::{Parsed, maf::read};\nlet x = crate::security::patterns::re(\"a\");\nuse crate::{finding::{Finding, Location}, text};\n";
+    let refs = references("loaders::harness", code);
+    let want: BTreeSet<String> = [
+        "rules",
+        "rules::ids",
+        "loaders",
+        // Lower-case items (functions) stay on the path; layers match by prefix.
+        "loaders::maf::read",
+        "security::patterns::re",
+        "finding",
+        "text",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    assert_eq!(refs, want);
+    assert_eq!(layer_of("rules::ids").unwrap().1, "rules::ids");
+    assert_eq!(layer_of("rules::parsing").unwrap().1, "rules");
+    assert_eq!(layer_of("rulesx"), None);
+    // A low module that reaches up is caught.
+    assert!(layer_of("discover").unwrap().0 < layer_of("analyze").unwrap().0);
+    let up = references("discover", "let f = crate::analyze::open_regular(p);");
+    assert!(up.iter().any(|r| layer_of(r).unwrap().1 == "analyze"));
+}
+
+#[test]
+fn design_doc_lists_the_layers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/design.md")).unwrap();
+    for (name, mods) in LAYERS {
+        let line = format!(
+            "{}. **{name}**:",
+            LAYERS.iter().position(|l| l.0 == *name).unwrap()
+        );
+        assert!(
+            doc.contains(&line),
+            "docs/design.md lacks the layer line `{line}`"
+        );
+        for m in *mods {
+            assert!(
+                doc.contains(&format!("`{m}`")),
+                "docs/design.md does not name module `{m}` in its layer list"
+            );
+        }
+    }
+}

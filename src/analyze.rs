@@ -22,6 +22,10 @@ pub struct Analysed {
     /// The loader profiles' view of the entry file, from the same parse (None when the
     /// entry file could not be read).
     pub loader_input: Option<Parsed>,
+    /// The entry file's bytes, for the profiles that read them their own way (skills-ref);
+    /// dropped by the scan as soon as those verdicts are made, so that a large scan does
+    /// not hold every entry file.
+    pub entry_bytes: Option<Vec<u8>>,
 }
 
 /// Analyses one skill: its artifact record, findings and loader input.
@@ -114,12 +118,12 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
-        entry_bytes: entry_bytes.map(std::sync::Arc::from),
     };
     Analysed {
         artifact,
         findings,
         loader_input,
+        entry_bytes,
     }
 }
 

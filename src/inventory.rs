@@ -170,9 +170,6 @@ pub struct Artifact {
     /// How each harness profile loads this skill (the loader matrix).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub loaders: Vec<LoaderVerdict>,
-    /// The entry file's bytes, shared by every loader profile (one read, one copy).
-    #[serde(skip)]
-    pub entry_bytes: Option<std::sync::Arc<[u8]>>,
 }
 
 /// Provenance of a skill as recorded in a `skills-lock.json`.
@@ -356,7 +353,6 @@ pub(crate) mod tests {
             hash_incomplete: None,
             provenance: None,
             loaders: Vec::new(),
-            entry_bytes: None,
         }
     }
 

@@ -12,8 +12,6 @@ pub mod skills_ref;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rayon::prelude::*;
-
 use crate::discover::Group;
 use crate::finding::{Finding, Location};
 use crate::inventory::{Artifact, LoadStatus, LoaderVerdict};
@@ -74,7 +72,7 @@ pub enum Selection {
 }
 
 impl Selection {
-    fn wants(&self, id: &str) -> bool {
+    pub fn wants(&self, id: &str) -> bool {
         match self {
             Selection::Default => true,
             Selection::Only(s) => s.contains(id),
@@ -175,6 +173,7 @@ pub struct View<'a> {
 pub fn evaluate(
     artifacts: &mut [Artifact],
     parsed: &[Option<Parsed>],
+    skills_ref: &[Option<LoaderVerdict>],
     groups: &[Group],
     unreadable_dirs: &BTreeSet<String>,
     path_mode: bool,
@@ -188,6 +187,7 @@ pub fn evaluate(
             unreadable_dirs,
             path_mode,
         },
+        skills_ref,
         selection,
     );
     let mut findings = Vec::new();
@@ -228,7 +228,11 @@ pub fn evaluate(
 }
 
 /// Every selected profile's verdicts, by artifact index.
-fn verdicts(view: &View<'_>, selection: &Selection) -> BTreeMap<usize, Vec<LoaderVerdict>> {
+fn verdicts(
+    view: &View<'_>,
+    skills_ref: &[Option<LoaderVerdict>],
+    selection: &Selection,
+) -> BTreeMap<usize, Vec<LoaderVerdict>> {
     let mut cells: BTreeMap<usize, Vec<LoaderVerdict>> = BTreeMap::new();
     let mut push = |i: usize, v: LoaderVerdict| cells.entry(i).or_default().push(v);
     if selection.wants("maf") {
@@ -242,10 +246,10 @@ fn verdicts(view: &View<'_>, selection: &Selection) -> BTreeMap<usize, Vec<Loade
         }
     }
     if selection.wants("skills-ref") {
-        let verdicts: Vec<LoaderVerdict> =
-            view.artifacts.par_iter().map(skills_ref_verdict).collect();
-        for (i, v) in verdicts.into_iter().enumerate() {
-            push(i, v);
+        for (i, v) in skills_ref.iter().enumerate() {
+            if let Some(v) = v {
+                push(i, v.clone());
+            }
         }
     }
     for h in harness::HARNESSES {
@@ -424,8 +428,10 @@ fn field_differentials(
     out
 }
 
-fn skills_ref_verdict(a: &Artifact) -> LoaderVerdict {
-    let bytes = a.entry_bytes.as_deref();
+/// The skills-ref profile's verdict on one skill, from its entry file's bytes (the
+/// emulation reads them its own way). Made per skill right after its analysis, so the
+/// bytes need not be kept.
+pub fn skills_ref_verdict(a: &Artifact, bytes: Option<&[u8]>) -> LoaderVerdict {
     let (upper, lower) = match a.entry.as_str() {
         "SKILL.md" => (bytes, None),
         "skill.md" => (None, bytes),

@@ -52,11 +52,11 @@ pub(super) fn internal_error(
         hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
-        entry_bytes: None,
     };
     Analysed {
         artifact,
         findings: vec![f],
         loader_input: None,
+        entry_bytes: None,
     }
 }

@@ -94,20 +94,24 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         read: &opts.read,
         panic_on: opts.panic_on_skill.as_deref(),
     };
-    let results = in_pool(&pool, || analyse_all(&skills, &shared));
+    let skills_ref = opts.profiles.wants("skills-ref");
+    let results = in_pool(&pool, || analyse_all(&skills, &shared, skills_ref));
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());
+    let mut skills_ref_verdicts = Vec::with_capacity(results.len());
     let mut findings = Vec::new();
-    for r in results {
+    for (r, v) in results {
         artifacts.push(r.artifact);
         loader_inputs.push(r.loader_input);
+        skills_ref_verdicts.push(v);
         findings.extend(r.findings);
     }
 
     let loader_findings = timing::time(Stage::Loaders, || {
         in_pool(&pool, || {
-            evaluate_loaders(&mut artifacts, &loader_inputs, &groups, &issues, mode, opts)
+            let inputs = (&loader_inputs[..], &skills_ref_verdicts[..]);
+            evaluate_loaders(&mut artifacts, inputs, &groups, &issues, mode, opts)
         })
     });
     findings.extend(loader_findings);
@@ -218,14 +222,28 @@ fn dir_links(entries: &[Entry], groups: &[Group]) -> BTreeMap<String, SymlinkInf
 
 /// Analyses every skill in parallel; a skill whose analysis panics gets an
 /// `internal-error` finding and the others go on.
-fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<analyze::Analysed> {
+/// Every skill analysed (panics contained), with its skills-ref verdict when that profile
+/// is on: made here from the entry bytes, which are then dropped (peak memory does not grow
+/// with the entry files of every skill).
+fn analyse_all(
+    skills: &[SkillDir],
+    shared: &Shared<'_>,
+    skills_ref: bool,
+) -> Vec<(analyze::Analysed, Option<crate::inventory::LoaderVerdict>)> {
     skills
         .par_iter()
         .map(|sd| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut a = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 analyze::analyze_skill(sd, shared)
             }))
-            .unwrap_or_else(|payload| contain::internal_error(sd, shared.groups, payload))
+            .unwrap_or_else(|payload| contain::internal_error(sd, shared.groups, payload));
+            let bytes = a.entry_bytes.take();
+            let verdict = skills_ref.then(|| {
+                timing::time(Stage::Loaders, || {
+                    crate::loaders::skills_ref_verdict(&a.artifact, bytes.as_deref())
+                })
+            });
+            (a, verdict)
         })
         .collect()
 }
@@ -234,7 +252,10 @@ fn analyse_all(skills: &[SkillDir], shared: &Shared<'_>) -> Vec<analyze::Analyse
 /// and the analysis's parse of them.
 fn evaluate_loaders(
     artifacts: &mut [Artifact],
-    loader_inputs: &[Option<crate::loaders::Parsed>],
+    (loader_inputs, skills_ref): (
+        &[Option<crate::loaders::Parsed>],
+        &[Option<crate::inventory::LoaderVerdict>],
+    ),
     groups: &[Group],
     issues: &[WalkIssue],
     mode: Mode,
@@ -248,6 +269,7 @@ fn evaluate_loaders(
     crate::loaders::evaluate(
         artifacts,
         loader_inputs,
+        skills_ref,
         groups,
         &unreadable_dirs,
         mode == Mode::Path,
@@ -284,7 +306,6 @@ fn hash_artifacts(
                 }
                 None => a.content_hash = Some(hasher.artifact_content_hash(a)),
             }
-            a.entry_bytes = None;
         })
 }
 

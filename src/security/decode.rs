@@ -173,18 +173,38 @@ pub fn base64_blobs(b: &[u8]) -> Vec<(usize, usize)> {
 /// boundaries: a match starts and ends at a boundary and holds only word bytes, so it is a
 /// whole word.
 pub fn hex_blobs(b: &[u8]) -> Vec<(usize, usize)> {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // 0: not a word byte, 1: a word byte, 2: a hex digit (also a word byte).
+    const CLASS: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            let c = i as u8;
+            t[i] = if c.is_ascii_hexdigit() {
+                2
+            } else if c.is_ascii_alphanumeric() || c == b'_' {
+                1
+            } else {
+                0
+            };
+            i += 1;
+        }
+        t
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if !word(b[i]) {
+        if CLASS[b[i] as usize] == 0 {
             i += 1;
             continue;
         }
         let start = i;
         let mut hex = true;
-        while i < b.len() && word(b[i]) {
-            hex &= b[i].is_ascii_hexdigit();
+        while i < b.len() {
+            let k = CLASS[b[i] as usize];
+            if k == 0 {
+                break;
+            }
+            hex &= k == 2;
             i += 1;
         }
         let n = i - start;

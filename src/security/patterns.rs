@@ -153,10 +153,18 @@ pub enum Words {
     Decoders,
     /// Fetch-then-execute shapes ([`super::execution`]).
     Fetch,
+    /// Key words of generic secret assignments ([`super::secrets`]); their offsets are
+    /// kept ([`Gate::word_starts`]).
+    SecretKeys,
 }
 
 impl Words {
-    const ALL: [Words; 3] = [Words::CharCodes, Words::Decoders, Words::Fetch];
+    const ALL: [Words; 4] = [
+        Words::CharCodes,
+        Words::Decoders,
+        Words::Fetch,
+        Words::SecretKeys,
+    ];
 
     /// The set's words, lower case (matched on the lower-cased text).
     pub fn words(self) -> &'static [&'static str] {
@@ -164,6 +172,7 @@ impl Words {
             Words::CharCodes => super::decode::CODE_WORDS,
             Words::Decoders => super::obfuscation::DECODER_WORDS,
             Words::Fetch => super::execution::FETCH_WORDS,
+            Words::SecretKeys => super::secrets::GENERIC_WORDS,
         }
     }
 }
@@ -190,6 +199,23 @@ impl Gate {
             || compiled().word_ids[set as usize]
                 .iter()
                 .any(|&l| self.seen[l])
+    }
+
+    /// Sorted offsets where the words of `set` occur (kept for [`Words::SecretKeys`]
+    /// only); `None` when the literal pass was not trusted (the caller searches itself).
+    pub fn word_starts(&self, set: Words) -> Option<Vec<usize>> {
+        if self.full {
+            return None;
+        }
+        let ids = &compiled().word_ids[set as usize];
+        let mut v: Vec<usize> = self
+            .starts
+            .iter()
+            .filter(|(l, _)| ids.contains(&(*l as usize)))
+            .map(|&(_, p)| p as usize)
+            .collect();
+        v.sort_unstable();
+        Some(v)
     }
 }
 
@@ -471,7 +497,7 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 })?,
         )
     };
-    let word_ids = Words::ALL
+    let word_ids: Vec<Vec<usize>> = Words::ALL
         .iter()
         .map(|w| {
             w.words()
@@ -484,6 +510,9 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
                 .collect()
         })
         .collect();
+    for &l in &word_ids[Words::SecretKeys as usize] {
+        is_prefix[l] = true;
+    }
     Ok(Compiled {
         word_ids,
         rules,

@@ -233,12 +233,17 @@ static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Case-sensitive over a lower-cased copy of the text: a case-insensitive automaton
-/// cannot use the fast literal prefilter.
+/// Words one of which every [`GENERIC`] match holds (lower case). A scanned file's one
+/// literal pass finds where they occur ([`super::patterns::Words::SecretKeys`]).
+pub const GENERIC_WORDS: &[&str] = &["key", "secret", "token", "password", "passwd"];
+
+/// [`GENERIC_WORDS`] for texts the literal pass did not cover. Case-sensitive over a
+/// lower-cased copy of the text: a case-insensitive automaton cannot use the fast literal
+/// prefilter.
 static GENERIC_GATE: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .match_kind(MatchKind::Standard)
-        .build(["key", "secret", "token", "password", "passwd"])
+        .build(GENERIC_WORDS)
         .unwrap()
 });
 
@@ -294,15 +299,23 @@ fn looks_like_code(v: &str) -> bool {
 /// A match never spans lines and always holds a [`GENERIC_GATE`] word, so the regex runs
 /// only on the lines that hold one (found in the lower-cased copy), not on the whole file:
 /// the same matches, in the same order, for a fraction of the cost on real text.
-fn generic_matches<'t>(text: &'t str, lower: &[u8]) -> Vec<(usize, regex::Captures<'t>)> {
+/// `starts`: the sorted offsets of the words when known (from the file's literal pass).
+fn generic_matches<'t>(
+    text: &'t str,
+    lower: &[u8],
+    starts: Option<Vec<usize>>,
+) -> Vec<(usize, regex::Captures<'t>)> {
     let mut out = Vec::new();
     let mut next_line = 0;
-    for m in GENERIC_GATE.find_iter(lower) {
-        if m.start() < next_line {
+    // A word holds no newline: its start finds the same line as the whole match.
+    let starts =
+        starts.unwrap_or_else(|| GENERIC_GATE.find_iter(lower).map(|m| m.start()).collect());
+    for at in starts {
+        if at < next_line {
             continue;
         }
-        let start = memchr::memrchr(b'\n', &lower[..m.start()]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &lower[m.end()..]).map_or(text.len(), |i| m.end() + i);
+        let start = memchr::memrchr(b'\n', &lower[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &lower[at..]).map_or(text.len(), |i| at + i);
         next_line = end + 1;
         for c in GENERIC.captures_iter(&text[start..end]) {
             out.push((start, c));
@@ -342,7 +355,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         if example_file {
             continue;
         }
-        for (line_start, c) in generic_matches(text, src.lower()) {
+        let starts = src.gate().word_starts(super::patterns::Words::SecretKeys);
+        for (line_start, c) in generic_matches(text, src.lower(), starts) {
             let (Some(all), Some(key)) = (c.get(0), c.get(1)) else {
                 continue;
             };

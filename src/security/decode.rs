@@ -215,6 +215,42 @@ pub fn hex_blobs(b: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// [`hex_blobs`] and [`base64_blobs`] in one pass over the base64-alphabet runs: a hex
+/// blob is a whole word, and every word byte is in the base64 alphabet, so each hex blob
+/// lies inside a run of at least [`MIN_HEX`] bytes whose edges are not word bytes.
+pub fn blob_candidates(b: &[u8]) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    let (mut hex, mut b64) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < b.len() {
+        // Skip to the next run (most bytes of prose are in one).
+        if !BASE64_BYTES[b[i] as usize] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && BASE64_BYTES[b[i] as usize] {
+            i += 1;
+        }
+        let n = i - start;
+        if n >= MIN_HEX {
+            hex.extend(
+                hex_blobs(&b[start..i])
+                    .into_iter()
+                    .map(|(s, e)| (start + s, start + e)),
+            );
+        }
+        if n >= MIN_BASE64 {
+            let mut end = i;
+            while end < b.len() && end - i < 2 && b[end] == b'=' {
+                end += 1;
+            }
+            b64.push((start, end));
+            i = end;
+        }
+    }
+    (hex, b64)
+}
+
 /// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
 /// hex blob can be longer.
 pub fn longest_base64_run(b: &[u8]) -> usize {
@@ -264,7 +300,6 @@ pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -
     let mut cands: Vec<(usize, usize, Encoding)> = Vec::new();
     // Cheap byte-level prefilters: each regex below runs only when its shape can occur.
     let bytes = text.as_bytes();
-    let longest_run = longest_base64_run(bytes);
     if memchr::memmem::find(bytes, b"\\x").is_some() {
         for m in HEX_ESC.find_iter(text) {
             cands.push((m.start(), m.end(), Encoding::HexEscapes));
@@ -289,16 +324,10 @@ pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -
             cands.push((m.start(), m.end(), Encoding::CharCodes));
         }
     }
-    if longest_run >= MIN_HEX {
-        for (s, e) in hex_blobs(bytes) {
-            cands.push((s, e, Encoding::Hex));
-        }
+    let (hex, b64) = blob_candidates(bytes);
+    for (s, e) in hex {
+        cands.push((s, e, Encoding::Hex));
     }
-    let b64 = if longest_run >= MIN_BASE64 {
-        base64_blobs(bytes)
-    } else {
-        Vec::new()
-    };
     for (start, end) in b64 {
         let s = &text[start..end];
         let std = s.contains(['+', '/']);
@@ -572,6 +601,11 @@ pub(crate) mod tests {
             let want: Vec<(usize, usize)> =
                 hex.find_iter(&t).map(|m| (m.start(), m.end())).collect();
             assert_eq!(hex_blobs(t.as_bytes()), want, "hex in {t:?}");
+            assert_eq!(
+                blob_candidates(t.as_bytes()),
+                (hex_blobs(t.as_bytes()), base64_blobs(t.as_bytes())),
+                "one pass in {t:?}"
+            );
         }
         let h = "ab".repeat(16);
         assert_eq!(hex_blobs(format!("x {h} y").as_bytes()), vec![(2, 34)]);

@@ -215,10 +215,13 @@ pub fn hex_blobs(b: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// A byte range `start..end`.
+pub type Span = (usize, usize);
+
 /// [`hex_blobs`] and [`base64_blobs`] in one pass over the base64-alphabet runs: a hex
 /// blob is a whole word, and every word byte is in the base64 alphabet, so each hex blob
 /// lies inside a run of at least [`MIN_HEX`] bytes whose edges are not word bytes.
-pub fn blob_candidates(b: &[u8]) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+pub fn blob_candidates(b: &[u8]) -> (Vec<Span>, Vec<Span>) {
     let (mut hex, mut b64) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < b.len() {

@@ -498,6 +498,15 @@ fn prefix(h: &Hir) -> Option<(Set, bool)> {
         HirKind::Class(c) => Some((class_members(c)?, true)),
         HirKind::Capture(c) => prefix(&c.sub),
         HirKind::Repetition(r) => {
+            // `x?` of an exact `x`: either `x` or nothing, both exact (`e-?mail`).
+            if r.min == 0 && r.max == Some(1) {
+                let (mut set, exact) = prefix(&r.sub)?;
+                if !exact {
+                    return None;
+                }
+                set.push(Vec::new());
+                return Some((norm(set), true));
+            }
             if r.min == 0 {
                 return None;
             }
@@ -618,8 +627,15 @@ mod tests {
         assert_eq!(pre(r"/etc/shadow"), Some(vec!["/etc/sha".into()]));
         // A class of a few letters multiplies out.
         assert_eq!(pre(r"ab[cd]e"), Some(vec!["abce".into(), "abde".into()]));
-        // No set: an optional start, a large class, a one-byte member.
-        assert_eq!(pre(r"(foo)?bar"), None);
+        // An optional exact part: with and without it.
+        assert_eq!(
+            pre(r"(?i)\be-?mail\b"),
+            Some(vec!["e-mail".into(), "email".into()])
+        );
+        assert_eq!(pre(r"(foo)?bar"), Some(vec!["bar".into(), "foobar".into()]));
+        // No set: an optional start that leaves nothing, a large class, a one-byte member.
+        assert_eq!(pre(r"(foo)?\w"), None);
+        assert_eq!(pre(r"(f\w+)?bar"), None);
         assert_eq!(pre(r"\w+foo"), None);
         assert_eq!(pre(r">\s*/etc"), None);
         assert_eq!(pre(r"foo|x?"), None);

@@ -177,7 +177,8 @@ pub struct Source<'a> {
     pub executable: bool,
     /// The text (invalid UTF-8 replaced by U+FFFD).
     pub text: Cow<'a, str>,
-    pub lines: LineIndex,
+    /// The line index (the entry file's is the parse's, not a second one).
+    pub lines: Cow<'a, LineIndex>,
     /// True for the skill's entry file (`SKILL.md`).
     pub is_entry: bool,
     pub regions: Vec<Region>,
@@ -198,7 +199,22 @@ impl<'a> Source<'a> {
         text: Cow<'a, str>,
         is_entry: bool,
     ) -> Self {
-        let lines = LineIndex::new(&text);
+        let lines = Cow::Owned(LineIndex::new(&text));
+        Self::with_lines(path, rel, kind, lang, executable, text, lines, is_entry)
+    }
+
+    /// [`Self::new`] with a line index already made over `text` (the parse's).
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_lines(
+        path: &'a str,
+        rel: String,
+        kind: FileKind,
+        lang: Lang,
+        executable: bool,
+        text: Cow<'a, str>,
+        lines: Cow<'a, LineIndex>,
+        is_entry: bool,
+    ) -> Self {
         let regions = regions::split(&text, lang, is_entry);
         Source {
             path,
@@ -345,22 +361,28 @@ impl<'a, 'c> SecCx<'a, 'c> {
             }
             let bytes = rf.bytes;
             let is_entry = fe.kind == FileKind::Entry;
-            let text: Cow<'c, str> = match (is_entry, doc) {
-                (true, Some(d)) => Cow::Borrowed(d.text.as_str()),
-                _ => String::from_utf8_lossy(bytes),
+            // The entry file's text and line index are the parse's.
+            let (text, lines): (Cow<'c, str>, Option<&'c LineIndex>) = match (is_entry, doc) {
+                (true, Some(d)) => (Cow::Borrowed(d.text.as_str()), Some(&d.lines)),
+                _ => (String::from_utf8_lossy(bytes), None),
             };
             let lang = if is_entry {
                 Lang::Markdown
             } else {
                 Lang::of_path(&fe.path, &bytes[..bytes.len().min(256)])
             };
-            sources.push(Source::new(
+            let lines = match lines {
+                Some(l) => Cow::Borrowed(l),
+                None => Cow::Owned(LineIndex::new(&text)),
+            };
+            sources.push(Source::with_lines(
                 fe.path.as_str(),
                 rf.rel.clone(),
                 fe.kind,
                 lang,
                 fe.executable,
                 text,
+                lines,
                 is_entry,
             ));
         }

@@ -222,16 +222,28 @@ pub type Span = (usize, usize);
 /// blob is a whole word, and every word byte is in the base64 alphabet, so each hex blob
 /// lies inside a run of at least [`MIN_HEX`] bytes whose edges are not word bytes.
 pub fn blob_candidates(b: &[u8]) -> (Vec<Span>, Vec<Span>) {
+    const L: usize = MIN_HEX;
+    const _: () = assert!(MIN_HEX <= MIN_BASE64);
+    let is_b64 = |k: usize| BASE64_BYTES[b[k] as usize];
     let (mut hex, mut b64) = (Vec::new(), Vec::new());
+    // Only runs of at least L bytes matter. `i` is where such a run may start (the byte
+    // before it is not in the alphabet); the last byte of the window `i..i + L` decides in
+    // one look whether one starts in the window, so prose is probed about once per L bytes,
+    // and each byte is looked at a bounded number of times (linear).
     let mut i = 0;
-    while i < b.len() {
-        // Skip to the next run (most bytes of prose are in one).
-        if !BASE64_BYTES[b[i] as usize] {
-            i += 1;
+    while i + L <= b.len() {
+        let j = i + L - 1;
+        if !is_b64(j) {
+            i = j + 1;
+            continue;
+        }
+        if let Some(k) = (i..j).rev().find(|&k| !is_b64(k)) {
+            i = k + 1;
             continue;
         }
         let start = i;
-        while i < b.len() && BASE64_BYTES[b[i] as usize] {
+        i = j + 1;
+        while i < b.len() && is_b64(i) {
             i += 1;
         }
         let n = i - start;

@@ -1053,6 +1053,21 @@ mod tests {
         }
     }
 
+    /// Nearly every rule regex runs as anchored searches (a prefix set): a regex that
+    /// loses its set is scanned over whole regions again, which is what made scans slow.
+    #[test]
+    fn most_rule_regexes_have_a_prefix_set() {
+        let c = compiled();
+        let all: Vec<&LazyRegex> = c.rules.iter().flat_map(|r| &r.regexes).collect();
+        let with = all.iter().filter(|re| re.prefixes.is_some()).count();
+        eprintln!(
+            "{with} of {} rule regexes have a prefix set; {} literals",
+            all.len(),
+            c.literal_list.len()
+        );
+        assert!(with * 100 >= all.len() * 85, "{with} of {}", all.len());
+    }
+
     /// Anchored searches at the candidate starts find exactly what an unanchored scan
     /// finds, for every rule regex with a prefix set, on every rule example and every text
     /// file of the fixtures (candidates found by brute force here, not by the gate).

@@ -1060,11 +1060,6 @@ mod tests {
         let c = compiled();
         let all: Vec<&LazyRegex> = c.rules.iter().flat_map(|r| &r.regexes).collect();
         let with = all.iter().filter(|re| re.prefixes.is_some()).count();
-        eprintln!(
-            "{with} of {} rule regexes have a prefix set; {} literals",
-            all.len(),
-            c.literal_list.len()
-        );
         assert!(with * 100 >= all.len() * 85, "{with} of {}", all.len());
     }
 

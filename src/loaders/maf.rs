@@ -50,7 +50,10 @@ impl NoMatch {
 /// and replaces invalid bytes by U+FFFD.
 pub fn read_text(bytes: &[u8]) -> String {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    String::from_utf8_lossy(b).into_owned()
+    match std::str::from_utf8(b) {
+        Ok(t) => t.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
 }
 
 fn is_dashes_line(line: &str) -> bool {

@@ -307,10 +307,12 @@ pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
     {
         return out;
     }
-    let lf_file = text.contains('\n');
+    let lf_file = memchr::memchr(b'\n', b).is_some();
+    // Line ends from one memchr pass (not a search per line).
+    let mut ends = memchr::memchr_iter(b'\n', b);
     let mut pos = 0;
     while pos < text.len() {
-        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+        let end = ends.next().unwrap_or(text.len());
         let line = &text[pos..end];
         if line.is_ascii() {
             if line

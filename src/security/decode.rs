@@ -266,6 +266,29 @@ pub fn blob_candidates(b: &[u8]) -> (Vec<Span>, Vec<Span>) {
     (hex, b64)
 }
 
+/// Does `b` hold a run of at least `min` base64-alphabet bytes? The same answer as
+/// `longest_base64_run(b) >= min`, probing about one byte in `min` of text without one
+/// (the window probe of [`blob_candidates`]).
+pub fn has_base64_run(b: &[u8], min: usize) -> bool {
+    if min == 0 {
+        return true;
+    }
+    let is_b64 = |k: usize| BASE64_BYTES[b[k] as usize];
+    let mut i = 0;
+    while i + min <= b.len() {
+        let j = i + min - 1;
+        if !is_b64(j) {
+            i = j + 1;
+            continue;
+        }
+        match (i..j).rev().find(|&k| !is_b64(k)) {
+            Some(k) => i = k + 1,
+            None => return true,
+        }
+    }
+    false
+}
+
 /// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
 /// hex blob can be longer.
 pub fn longest_base64_run(b: &[u8]) -> usize {
@@ -616,6 +639,13 @@ pub(crate) mod tests {
             let want: Vec<(usize, usize)> =
                 hex.find_iter(&t).map(|m| (m.start(), m.end())).collect();
             assert_eq!(hex_blobs(t.as_bytes()), want, "hex in {t:?}");
+            for min in [1, 5, 32, 40, 77] {
+                assert_eq!(
+                    has_base64_run(t.as_bytes(), min),
+                    longest_base64_run(t.as_bytes()) >= min,
+                    "run of {min} in {t:?}"
+                );
+            }
             assert_eq!(
                 blob_candidates(t.as_bytes()),
                 (hex_blobs(t.as_bytes()), base64_blobs(t.as_bytes())),

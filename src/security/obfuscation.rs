@@ -403,7 +403,7 @@ fn entropy_near_exec(
         return;
     }
     let text: &str = &src.text;
-    if crate::security::decode::longest_base64_run(text.as_bytes()) < 200 {
+    if !crate::security::decode::has_base64_run(text.as_bytes(), 200) {
         return;
     }
     let (mut n, mut examined) = (0, 0);

@@ -224,26 +224,12 @@ pub type Span = (usize, usize);
 pub fn blob_candidates(b: &[u8]) -> (Vec<Span>, Vec<Span>) {
     const L: usize = MIN_HEX;
     const _: () = assert!(MIN_HEX <= MIN_BASE64);
-    let is_b64 = |k: usize| BASE64_BYTES[b[k] as usize];
     let (mut hex, mut b64) = (Vec::new(), Vec::new());
-    // Only runs of at least L bytes matter. `i` is where such a run may start (the byte
-    // before it is not in the alphabet); the last byte of the window `i..i + L` decides in
-    // one look whether one starts in the window, so prose is probed about once per L bytes,
-    // and each byte is looked at a bounded number of times (linear).
+    // Only runs of at least L bytes matter.
     let mut i = 0;
-    while i + L <= b.len() {
-        let j = i + L - 1;
-        if !is_b64(j) {
-            i = j + 1;
-            continue;
-        }
-        if let Some(k) = (i..j).rev().find(|&k| !is_b64(k)) {
-            i = k + 1;
-            continue;
-        }
-        let start = i;
-        i = j + 1;
-        while i < b.len() && is_b64(i) {
+    while let Some(start) = next_long_run(b, i, L) {
+        i = start + L;
+        while i < b.len() && BASE64_BYTES[b[i] as usize] {
             i += 1;
         }
         let n = i - start;
@@ -270,11 +256,16 @@ pub fn blob_candidates(b: &[u8]) -> (Vec<Span>, Vec<Span>) {
 /// `longest_base64_run(b) >= min`, probing about one byte in `min` of text without one
 /// (the window probe of [`blob_candidates`]).
 pub fn has_base64_run(b: &[u8], min: usize) -> bool {
-    if min == 0 {
-        return true;
-    }
+    min == 0 || next_long_run(b, 0, min).is_some()
+}
+
+/// Where the first run of at least `min` (> 0) base64-alphabet bytes at or after `i`
+/// starts; `i` must be 0 or follow a byte outside the alphabet (or the end of a blob).
+/// The window probe: the last byte of the window `i..i + min` decides in one look whether
+/// a run that long can start inside it, so prose is probed about once per `min` bytes,
+/// and each byte is looked at a bounded number of times (linear).
+fn next_long_run(b: &[u8], mut i: usize, min: usize) -> Option<usize> {
     let is_b64 = |k: usize| BASE64_BYTES[b[k] as usize];
-    let mut i = 0;
     while i + min <= b.len() {
         let j = i + min - 1;
         if !is_b64(j) {
@@ -283,15 +274,16 @@ pub fn has_base64_run(b: &[u8], min: usize) -> bool {
         }
         match (i..j).rev().find(|&k| !is_b64(k)) {
             Some(k) => i = k + 1,
-            None => return true,
+            None => return Some(i),
         }
     }
-    false
+    None
 }
 
-/// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): no base64 or
-/// hex blob can be longer.
-pub fn longest_base64_run(b: &[u8]) -> usize {
+/// Length of the longest run of base64-alphabet bytes (`A-Za-z0-9+/_-`): the tests'
+/// oracle for [`has_base64_run`].
+#[cfg(test)]
+fn longest_base64_run(b: &[u8]) -> usize {
     const TABLE: [bool; 256] = BASE64_BYTES;
     let (mut best, mut cur) = (0usize, 0usize);
     for &c in b {

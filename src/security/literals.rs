@@ -296,7 +296,12 @@ fn class_members(c: &Class) -> Option<Set> {
 }
 
 fn cross(a: &Set, b: &Set) -> Option<Set> {
-    if a.len() * b.len() > MAX_SET {
+    cross_within(a, b, MAX_SET)
+}
+
+/// Every member of `a` followed by every member of `b`, when there are at most `limit`.
+fn cross_within(a: &Set, b: &Set, limit: usize) -> Option<Set> {
+    if a.len() * b.len() > limit {
         return None;
     }
     let mut out = Vec::with_capacity(a.len() * b.len());
@@ -478,20 +483,7 @@ pub fn prefixes_of(hir: &Hir) -> Option<Vec<Vec<u8>>> {
 /// (prefix strings, exact): with `exact`, the strings are the whole of what `hir` matches,
 /// so what follows extends them.
 fn prefix(h: &Hir) -> Option<(Set, bool)> {
-    let grow = |a: &Set, b: &Set| -> Option<Set> {
-        if a.len() * b.len() > MAX_PREFIXES {
-            return None;
-        }
-        let mut out = Vec::with_capacity(a.len() * b.len());
-        for x in a {
-            for y in b {
-                let mut s = x.clone();
-                s.extend_from_slice(y);
-                out.push(s);
-            }
-        }
-        Some(norm(out))
-    };
+    let grow = |a: &Set, b: &Set| cross_within(a, b, MAX_PREFIXES);
     match h.kind() {
         HirKind::Empty | HirKind::Look(_) => Some((vec![Vec::new()], true)),
         HirKind::Literal(l) => Some((norm(vec![l.0.to_vec()]), true)),

@@ -97,17 +97,27 @@ impl LazyRegex {
     /// is a thin layer over it, so matches are the same).
     pub fn meta(&self) -> &regex_automata::meta::Regex {
         self.meta.get_or_init(|| {
-            regex_automata::meta::Regex::builder()
-                .configure(regex_automata::meta::Regex::config().nfa_size_limit(Some(8 << 20)))
-                .build_from_hir(&self.hir)
+            self.build_meta()
                 .unwrap_or_else(|e| panic!("rule regex `{}`: {e}", self.pattern))
         })
     }
 
+    /// The meta regex (same size limit as [`Self::build`]); the error as text.
+    fn build_meta(&self) -> Result<regex_automata::meta::Regex, String> {
+        regex_automata::meta::Regex::builder()
+            .configure(regex_automata::meta::Regex::config().nfa_size_limit(Some(8 << 20)))
+            .build_from_hir(&self.hir)
+            .map_err(|e| e.to_string())
+    }
+
     /// Compiles now; the error names the problem (for tests and `compile_all`'s callers).
+    /// Both engines are built: the `regex` one (excludes, tests) and the meta regex the
+    /// scan runs.
     pub fn try_compile(&self) -> Result<(), String> {
         let re = self.build().map_err(|e| e.to_string())?;
         let _ = self.re.set(re);
+        let meta = self.build_meta()?;
+        let _ = self.meta.set(meta);
         Ok(())
     }
 

@@ -140,6 +140,38 @@ pub struct Related {
     pub message: String,
 }
 
+/// A finding that follows from another one (its cause) and is reported as part of it
+/// rather than on its own: one cause, one finding. For example the harnesses that
+/// silently drop a skill because of an unknown frontmatter key are consequences of the
+/// `frontmatter-unknown-key` finding (see `docs/security.md`, "Severity policy").
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Consequence {
+    pub rule_id: &'static str,
+    /// The severity the consequence has on its own (the primary carries the highest).
+    pub severity: Severity,
+    /// The harness or loader profile concerned (`skills-ref`, `maf`...), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    pub message: String,
+    pub location: Location,
+    /// The fingerprint the consequence has as a finding of its own.
+    pub fingerprint: String,
+}
+
+impl Consequence {
+    /// The consequence `f` has, as part of another finding.
+    pub fn of(f: &Finding, profile: Option<String>) -> Consequence {
+        Consequence {
+            rule_id: f.rule_id,
+            severity: f.severity,
+            profile,
+            message: f.message.clone(),
+            location: f.location.clone(),
+            fingerprint: f.fingerprint.clone(),
+        }
+    }
+}
+
 /// One finding. Construct through [`Finding::new`] so catalog metadata is applied.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
@@ -150,6 +182,9 @@ pub struct Finding {
     pub message: String,
     pub location: Location,
     pub related: Vec<Related>,
+    /// Findings this one causes, attached instead of reported on their own (sorted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub consequences: Vec<Consequence>,
     /// The skill's name (frontmatter name, else its directory name).
     pub skill: Option<String>,
     /// The skill's directory relative to the scan root.
@@ -190,6 +225,7 @@ impl Finding {
             message: message.into(),
             location,
             related: Vec::new(),
+            consequences: Vec::new(),
             skill: None,
             skill_path: None,
             fingerprint: String::new(),
@@ -245,6 +281,11 @@ impl Finding {
             },
         );
         self
+    }
+
+    /// Does this finding report `rule`, itself or as one of its consequences?
+    pub fn reports(&self, rule: &str) -> bool {
+        self.rule_id == rule || self.consequences.iter().any(|c| c.rule_id == rule)
     }
 
     /// Sort key: path, line, column, rule, message, fingerprint.

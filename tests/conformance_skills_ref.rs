@@ -325,11 +325,16 @@ fn observe(row: &Row, dir: &Path) -> Observed {
     );
     let mut spec = BTreeSet::new();
     let mut other = BTreeSet::new();
-    for f in &r.findings {
-        if SPEC_RULES.contains(&f.rule_id) {
-            spec.insert(f.rule_id);
+    // Every rule reported, on its own or as a consequence attached to its cause.
+    let reported = r
+        .findings
+        .iter()
+        .flat_map(|f| std::iter::once(f.rule_id).chain(f.consequences.iter().map(|c| c.rule_id)));
+    for rule in reported {
+        if SPEC_RULES.contains(&rule) {
+            spec.insert(rule);
         } else {
-            other.insert(f.rule_id);
+            other.insert(rule);
         }
     }
     let excluded = match r.artifacts.first() {

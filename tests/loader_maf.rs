@@ -97,8 +97,15 @@ fn m06_to_m12_single_skill_exclusions_name_their_cause() {
     let n = r
         .findings
         .iter()
-        .filter(|f| {
-            f.rule_id == "skill-excluded-by-harness" && f.message.starts_with("maf does not load")
+        .flat_map(|f| {
+            std::iter::once((f.rule_id, f.message.as_str())).chain(
+                f.consequences
+                    .iter()
+                    .map(|c| (c.rule_id, c.message.as_str())),
+            )
+        })
+        .filter(|(rule, message)| {
+            *rule == "skill-excluded-by-harness" && message.starts_with("maf does not load")
         })
         .count();
     assert_eq!(n, 6);

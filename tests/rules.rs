@@ -259,12 +259,15 @@ fn describe_all(findings: &[Finding]) -> String {
     }
 }
 
+/// Findings that report `rule`, on their own or as a consequence attached to their
+/// cause (one cause, one finding: a harness dropping the skill is part of the finding
+/// that makes it drop the skill).
 fn with_rule<'a>(r: &'a ScanResult, rule: &str) -> Vec<&'a Finding> {
-    r.findings.iter().filter(|f| f.rule_id == rule).collect()
+    r.findings.iter().filter(|f| f.reports(rule)).collect()
 }
 
 fn has(r: &ScanResult, rule: &str) -> bool {
-    r.findings.iter().any(|f| f.rule_id == rule)
+    r.findings.iter().any(|f| f.reports(rule))
 }
 
 /// Is `path` (relative, `/`-separated) `dir` or inside it?

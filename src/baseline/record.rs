@@ -159,7 +159,10 @@ pub fn local_path(relative: &str, loc: &str) -> Option<String> {
     }
 }
 
-/// Finding summary by rule for one skill: rule → severity → count.
+/// Finding summary by rule for one skill: rule → severity → count. A finding's attached
+/// consequences (the harnesses that drop the skill because of it) are counted under their
+/// own rule and severity too: the summary records what each harness reports, so a move
+/// that makes more harnesses drop a skill still shows as a new high finding in `diff`.
 fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> {
     let mut out: BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>> = BTreeMap::new();
     for f in findings {
@@ -169,12 +172,16 @@ fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<S
         let Some(sp) = f.skill_path.as_deref() else {
             continue;
         };
-        *out.entry(sp)
-            .or_default()
-            .entry(f.rule_id.to_owned())
-            .or_default()
-            .entry(f.severity.as_str().to_owned())
-            .or_default() += 1;
+        let per_rule = out.entry(sp).or_default();
+        let reported = std::iter::once((f.rule_id, f.severity))
+            .chain(f.consequences.iter().map(|c| (c.rule_id, c.severity)));
+        for (rule, severity) in reported {
+            *per_rule
+                .entry(rule.to_owned())
+                .or_default()
+                .entry(severity.as_str().to_owned())
+                .or_default() += 1;
+        }
     }
     out
 }

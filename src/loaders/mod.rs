@@ -13,7 +13,7 @@ pub mod skills_ref;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::discover::Group;
-use crate::finding::{Finding, Location};
+use crate::finding::{Consequence, Finding, Location};
 use crate::inventory::{Artifact, LoadStatus, LoaderVerdict};
 use crate::rules::{SkillDoc, ids};
 use crate::text::sanitize_line;
@@ -478,4 +478,291 @@ pub(crate) fn through_symlink(a: &Artifact) -> bool {
         || a.files
             .iter()
             .any(|f| f.path == a.entry && f.symlink.is_some())
+}
+
+/// The findings that can cause a harness to drop a skill, in order of preference, with
+/// the (lower-cased) texts of the profiles' exclusion causes each one explains. The texts
+/// are this module's own (the profiles', MAF's and the skills-ref emulation's messages).
+const CAUSES: &[(&str, &[&str])] = &[
+    (
+        ids::FRONTMATTER_MISSING,
+        &[
+            "there is no frontmatter",
+            "must start with yaml frontmatter",
+            "does not start with a `---` line",
+        ],
+    ),
+    (
+        ids::FRONTMATTER_UNCLOSED,
+        &["never closed", "not properly closed", "no closing `---`"],
+    ),
+    (
+        ids::FRONTMATTER_DELIMITER_MALFORMED,
+        &[
+            "opening delimiter is not `---`",
+            "must start with yaml frontmatter",
+            "does not start with a `---` line",
+            "not properly closed",
+            "no closing `---`",
+        ],
+    ),
+    (ids::FRONTMATTER_BOM, &["byte-order mark"]),
+    (ids::FRONTMATTER_LEADING_BLANK_LINES, &["blank line"]),
+    (ids::FILE_INVALID_UTF8, &["unicodedecodeerror"]),
+    (ids::SKILL_FILENAME_NONCANONICAL, &["the file is named"]),
+    (
+        ids::SKILL_NESTED,
+        &[
+            "levels below",
+            "stops descending",
+            "nothing below it is searched",
+        ],
+    ),
+    (
+        ids::YAML_DUPLICATE_KEY,
+        &[
+            "duplicate key",
+            "not a valid yaml mapping",
+            "invalid yaml in frontmatter",
+        ],
+    ),
+    (
+        ids::YAML_SYNTAX_ERROR,
+        &["not a valid yaml mapping", "invalid yaml in frontmatter"],
+    ),
+    (
+        ids::YAML_NOT_MAPPING,
+        &["not a valid yaml mapping", "invalid yaml in frontmatter"],
+    ),
+    (
+        ids::YAML_BUDGET_EXCEEDED,
+        &["not a valid yaml mapping", "invalid yaml in frontmatter"],
+    ),
+    (
+        ids::YAML_STRICTYAML_INCOMPATIBLE,
+        &["invalid yaml in frontmatter"],
+    ),
+    (
+        ids::NAME_MISSING,
+        &["no `name`", "empty `name`", "field 'name' must be"],
+    ),
+    (
+        ids::NAME_TOO_LONG,
+        &["a `name` of", "the name is ", "exceeds 64 character limit"],
+    ),
+    (
+        ids::NAME_INVALID_CHARS,
+        &[
+            "name rule",
+            "breaks its rule",
+            "must be lowercase",
+            "contains invalid characters",
+        ],
+    ),
+    (
+        ids::NAME_CONSECUTIVE_HYPHENS,
+        &["name rule", "breaks its rule", "consecutive hyphens"],
+    ),
+    (
+        ids::NAME_LEADING_TRAILING_HYPHEN,
+        &["name rule", "breaks its rule", "start or end with a hyphen"],
+    ),
+    (
+        ids::NAME_DIRECTORY_MISMATCH,
+        &[
+            "does not match the directory",
+            "does not match the folder",
+            "must match skill name",
+        ],
+    ),
+    (
+        ids::DESCRIPTION_MISSING,
+        &[
+            "no `description`",
+            "empty `description`",
+            "field 'description' must be",
+        ],
+    ),
+    (
+        ids::DESCRIPTION_TOO_LONG,
+        &[
+            "a `description` of",
+            "the description is",
+            "description exceeds",
+        ],
+    ),
+    (
+        ids::COMPATIBILITY_TOO_LONG,
+        &["`compatibility` is", "compatibility exceeds"],
+    ),
+    (
+        ids::FRONTMATTER_UNKNOWN_KEY,
+        &["unexpected fields in frontmatter"],
+    ),
+    (
+        ids::FRONTMATTER_EXTENSION_KEY,
+        &["unexpected fields in frontmatter"],
+    ),
+    // A field that MAF's line reader or skills-ref's substring split reads differently
+    // (a `loader-differential` of its own, anchored `field:…`).
+    (
+        ids::LOADER_DIFFERENTIAL,
+        &["maf reads", "skills-ref reports:"],
+    ),
+];
+
+/// The keys skills-ref names in "Unexpected fields in frontmatter: a, b. Only […]".
+fn unexpected_fields(cause: &str) -> Vec<&str> {
+    let Some((_, rest)) = cause.split_once("Unexpected fields in frontmatter: ") else {
+        return Vec::new();
+    };
+    let list = rest.split(". Only").next().unwrap_or("");
+    list.split(", ").map(str::trim).collect()
+}
+
+/// Does cause finding `f` (of the `CAUSES` entry `texts`) explain a harness that drops
+/// the skill for `cause` (the profile's text)?
+fn explains(f: &Finding, texts: &[&str], cause: &str) -> bool {
+    let lower = cause.to_lowercase();
+    if !texts.iter().any(|t| lower.contains(t)) {
+        return false;
+    }
+    match f.rule_id {
+        ids::FRONTMATTER_UNKNOWN_KEY | ids::FRONTMATTER_EXTENSION_KEY => f
+            .anchor
+            .strip_prefix("key:")
+            .is_some_and(|k| unexpected_fields(cause).contains(&k)),
+        ids::LOADER_DIFFERENTIAL => match f.anchor.as_str() {
+            "field:maf:name" => lower.contains("maf reads") && lower.contains("`name`"),
+            "field:maf:description" => {
+                lower.contains("maf reads") && lower.contains("`description`")
+            }
+            "field:skills-ref-cut" => lower.contains("skills-ref reports:"),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+/// One cause, one finding: every `skill-excluded-by-harness` finding whose cause is
+/// another finding of the same skill (an unknown key, a name that does not match its
+/// folder, missing frontmatter…) is attached to that finding as a consequence instead of
+/// standing on its own, and so is the skill's `loader-differential` ("harnesses
+/// disagree") when every exclusion it lists was attached. The cause's severity becomes
+/// the highest of what it causes (a harness silently dropping the skill stays visible),
+/// and its message says which harnesses drop it. Exclusions without a recognised cause
+/// stand on their own. `findings` need not be sorted; the order is kept otherwise.
+pub fn attach_consequences(findings: &mut Vec<Finding>) {
+    // Findings by skill path, in a deterministic order (the canonical sort).
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by(|&a, &b| findings[a].sort_key().cmp(&findings[b].sort_key()));
+    let mut by_skill: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &i in &order {
+        if let Some(sp) = findings[i].skill_path.as_deref() {
+            by_skill.entry(sp).or_default().push(i);
+        }
+    }
+    // (consequence index, primary index)
+    let mut links: Vec<(usize, usize)> = Vec::new();
+    for idx in by_skill.values() {
+        let excluded: Vec<usize> = idx
+            .iter()
+            .copied()
+            .filter(|&i| findings[i].rule_id == ids::SKILL_EXCLUDED_BY_HARNESS)
+            .collect();
+        if excluded.is_empty() {
+            continue;
+        }
+        let mut attached = 0usize;
+        let mut primaries: Vec<usize> = Vec::new();
+        for &e in &excluded {
+            let cause = findings[e]
+                .message
+                .split_once(" does not load this skill: ")
+                .map_or("", |(_, c)| c);
+            let primary = CAUSES.iter().find_map(|(rule, texts)| {
+                idx.iter().copied().find(|&i| {
+                    i != e && findings[i].rule_id == *rule && explains(&findings[i], texts, cause)
+                })
+            });
+            if let Some(p) = primary {
+                links.push((e, p));
+                attached += 1;
+                if !primaries.contains(&p) {
+                    primaries.push(p);
+                }
+            }
+        }
+        // The disagreement follows from the exclusions: attached when they all were.
+        if attached == excluded.len() {
+            let differential = idx.iter().copied().find(|&i| {
+                findings[i].rule_id == ids::LOADER_DIFFERENTIAL
+                    && findings[i].anchor == "differential"
+            });
+            let primary = primaries
+                .iter()
+                .copied()
+                .max_by_key(|&p| (findings[p].severity, std::cmp::Reverse(p)));
+            if let (Some(d), Some(p)) = (differential, primary) {
+                links.push((d, p));
+            }
+        }
+    }
+    if links.is_empty() {
+        return;
+    }
+    let mut by_primary: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &(c, p) in &links {
+        by_primary.entry(p).or_default().push(c);
+    }
+    for (p, cs) in &by_primary {
+        let mut consequences: Vec<Consequence> = cs
+            .iter()
+            .map(|&c| {
+                let f = &findings[c];
+                let profile = f
+                    .anchor
+                    .strip_prefix("excluded:")
+                    .map(str::to_owned)
+                    .filter(|_| f.rule_id == ids::SKILL_EXCLUDED_BY_HARNESS);
+                Consequence::of(f, profile)
+            })
+            .collect();
+        consequences.sort();
+        let dropped: Vec<&str> = consequences
+            .iter()
+            .filter_map(|c| c.profile.as_deref())
+            .collect();
+        let differential = consequences
+            .iter()
+            .any(|c| c.rule_id == ids::LOADER_DIFFERENTIAL);
+        let worst = consequences.iter().map(|c| c.severity).max();
+        let primary = &mut findings[*p];
+        if !dropped.is_empty() {
+            primary.message.push_str(&format!(
+                " As a result, {} {} not load the skill{}.",
+                dropped.join(", "),
+                if dropped.len() == 1 { "does" } else { "do" },
+                if differential {
+                    " while other harnesses do (a loader differential)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if let Some(w) = worst
+            && w > primary.severity
+        {
+            primary.severity = w;
+        }
+        primary.consequences.extend(consequences);
+        primary.consequences.sort();
+    }
+    let drop: BTreeSet<usize> = links.iter().map(|&(c, _)| c).collect();
+    let mut i = 0usize;
+    findings.retain(|_| {
+        let keep = !drop.contains(&i);
+        i += 1;
+        keep
+    });
 }

@@ -67,6 +67,24 @@ fn write_finding(out: &mut dyn Write, p: &Paint, f: &Finding) -> io::Result<()> 
             sanitize_line(&format!("{} ({})", r.location, r.message))
         )?;
     }
+    for c in &f.consequences {
+        let who = c
+            .profile
+            .as_deref()
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "           {} {}",
+            p.dim("consequence:"),
+            sanitize_line(&format!(
+                "{} {}{who}: {}",
+                c.severity.as_str(),
+                c.rule_id,
+                c.message
+            ))
+        )?;
+    }
     Ok(())
 }
 

@@ -95,6 +95,9 @@ struct FindingDto<'a> {
     location: &'a Location,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related: Vec<RelatedDto<'a>>,
+    /// Findings this one causes, attached to it instead of reported on their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    consequences: Vec<ConsequenceDto<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     skill: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,6 +105,19 @@ struct FindingDto<'a> {
     fingerprint: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     properties: Option<&'a serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct ConsequenceDto<'a> {
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agenteval_alias: Option<&'static str>,
+    severity: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
+    message: &'a str,
+    location: &'a Location,
+    fingerprint: &'a str,
 }
 
 #[derive(Serialize)]
@@ -125,6 +141,19 @@ fn finding_dto(f: &Finding) -> FindingDto<'_> {
             .map(|r| RelatedDto {
                 location: &r.location,
                 message: &r.message,
+            })
+            .collect(),
+        consequences: f
+            .consequences
+            .iter()
+            .map(|c| ConsequenceDto {
+                rule_id: c.rule_id,
+                agenteval_alias: catalog::get(c.rule_id).and_then(|m| m.agenteval),
+                severity: c.severity.as_str(),
+                profile: c.profile.as_deref(),
+                message: &c.message,
+                location: &c.location,
+                fingerprint: &c.fingerprint,
             })
             .collect(),
         skill: f.skill.as_deref(),

@@ -83,9 +83,26 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 .then_with(|| a.sort_key().cmp(&b.sort_key()))
         });
         for f in fs {
+            // Consequences are listed after the message, each with its rule and harness.
+            let consequences: String = f
+                .consequences
+                .iter()
+                .map(|c| {
+                    let who = c
+                        .profile
+                        .as_deref()
+                        .map(|p| format!(" ({})", escape_markdown(p)))
+                        .unwrap_or_default();
+                    format!(
+                        "<br>↳ consequence: `{}`{who}: {}",
+                        c.rule_id,
+                        escape_markdown(&truncate(&c.message, 300))
+                    )
+                })
+                .collect();
             writeln!(
                 out,
-                "| {} | `{}` | {} | {} | {} |",
+                "| {} | `{}` | {} | {} | {}{consequences} |",
                 f.severity,
                 f.rule_id,
                 f.skill.as_deref().map(escape_markdown).unwrap_or_default(),

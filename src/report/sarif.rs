@@ -132,6 +132,25 @@ fn result_json(f: &Finding) -> Value {
     if let Some(a) = catalog::get(f.rule_id).and_then(|m| m.agenteval) {
         props["agentevalAlias"] = json!(a);
     }
+    if !f.consequences.is_empty() {
+        props["consequences"] = Value::Array(
+            f.consequences
+                .iter()
+                .map(|c| {
+                    let mut v = json!({
+                        "ruleId": c.rule_id,
+                        "severity": c.severity.as_str(),
+                        "message": c.message,
+                        "fingerprint": c.fingerprint,
+                    });
+                    if let Some(p) = &c.profile {
+                        v["profile"] = json!(p);
+                    }
+                    v
+                })
+                .collect(),
+        );
+    }
     if let Some(Value::Object(extra)) = &f.properties {
         for (k, v) in extra {
             props[k.as_str()] = v.clone();
@@ -148,16 +167,34 @@ fn result_json(f: &Finding) -> Value {
     if let Some(i) = catalog::index_of(f.rule_id) {
         r["ruleIndex"] = json!(i);
     }
-    if !f.related.is_empty() {
+    // Related locations: the finding's own, then one per consequence (its rule and
+    // harness named in the message).
+    let related: Vec<(&Location, String)> = f
+        .related
+        .iter()
+        .map(|rel| (&rel.location, rel.message.clone()))
+        .chain(f.consequences.iter().map(|c| {
+            let who = c
+                .profile
+                .as_deref()
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default();
+            (
+                &c.location,
+                format!("consequence: {}{who}: {}", c.rule_id, c.message),
+            )
+        }))
+        .collect();
+    if !related.is_empty() {
         r["relatedLocations"] = Value::Array(
-            f.related
-                .iter()
+            related
+                .into_iter()
                 .enumerate()
-                .map(|(i, rel)| {
+                .map(|(i, (loc, msg))| {
                     json!({
                         "id": i + 1,
-                        "physicalLocation": physical(&rel.location),
-                        "message": { "text": rel.message },
+                        "physicalLocation": physical(loc),
+                        "message": { "text": msg },
                     })
                 })
                 .collect(),

@@ -122,6 +122,8 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     });
 
     let truncated = walk_issues::attach(&issues, &artifacts, &groups, &mut findings);
+    // One cause, one finding: harness exclusions attach to the finding that causes them.
+    crate::loaders::attach_consequences(&mut findings);
     sort_findings(&mut findings);
     mark_truncated(&mut artifacts, &truncated);
 

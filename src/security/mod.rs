@@ -482,4 +482,8 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityPermissions, || permissions::check(scx));
     // Correlation runs last: it reads the signals every other family recorded.
     time(Stage::SecurityExfiltration, || exfiltration::check(scx));
+    // Capability grants raise what they enable: after every finding is known.
+    time(Stage::SecurityPermissions, || {
+        permissions::raise_enabled(scx)
+    });
 }

@@ -1,0 +1,305 @@
+//! The severity policy (`docs/security.md`, "Severity policy"), one regression per
+//! calibration: a fixture that must get the calibrated verdict and a look-alike that
+//! must not. Fixtures live in `fixtures/calibration/` (see its README); the rule-level
+//! look-alikes (metadata address in a NetworkPolicy, environment copies handed to a
+//! subprocess, relative and localhost fetches) are in `fixtures/rules/` and the rules'
+//! `examples`/`negative_examples`.
+
+use std::path::{Path, PathBuf};
+
+use skillguard::discover::Mode;
+use skillguard::finding::{Finding, Severity};
+use skillguard::report::{Format, RenderOptions};
+use skillguard::result::ScanResult;
+use skillguard::scan::{ScanOptions, scan};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+fn run(mode: Mode, rel: &str) -> ScanResult {
+    let p = fixture(rel);
+    scan(mode, &p, &ScanOptions::default())
+        .unwrap_or_else(|e| panic!("scanning {}: {e}", p.display()))
+}
+
+fn one<'a>(r: &'a ScanResult, rule: &str) -> &'a Finding {
+    let v: Vec<&Finding> = r.findings.iter().filter(|f| f.rule_id == rule).collect();
+    assert_eq!(v.len(), 1, "one `{rule}` expected: {:#?}", r.findings);
+    v[0]
+}
+
+fn render(r: &ScanResult, format: Format) -> String {
+    let mut out = Vec::new();
+    let opts = RenderOptions {
+        color: false,
+        fail_on: None,
+        index: None,
+    };
+    skillguard::report::render(format, r, &opts, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn security_at_or_above(r: &ScanResult, s: Severity) -> Vec<&Finding> {
+    r.findings
+        .iter()
+        .filter(|f| f.category.starts_with("security/") && f.severity >= s)
+        .collect()
+}
+
+#[test]
+fn a_shell_grant_alone_is_a_low_capability_note() {
+    let r = run(Mode::Path, "calibration/capability/alone");
+    let grant = one(&r, "permissions-unrestricted-shell");
+    assert_eq!(grant.severity, Severity::Low);
+    assert!(
+        security_at_or_above(&r, Severity::Medium).is_empty(),
+        "{:#?}",
+        r.findings
+    );
+}
+
+#[test]
+fn a_shell_grant_raises_the_download_and_run_it_enables() {
+    let r = run(Mode::Path, "calibration/capability/raised");
+    let f = one(&r, "fetch-then-execute");
+    assert_eq!(f.severity, Severity::High, "{f:#?}");
+    assert!(
+        f.message.contains("`allowed-tools` grants `Bash`"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.related
+            .iter()
+            .any(|rel| rel.location.path.ends_with("deploy-helper/SKILL.md")
+                && rel.location.line == Some(4)
+                && rel.message.contains("`Bash`")),
+        "{:#?}",
+        f.related
+    );
+    assert_eq!(
+        one(&r, "permissions-unrestricted-shell").severity,
+        Severity::Low
+    );
+
+    // The look-alike grants only `Bash(deploy:*)`: the download-and-run stays medium.
+    let r = run(Mode::Path, "calibration/capability/narrow");
+    let f = one(&r, "fetch-then-execute");
+    assert_eq!(f.severity, Severity::Medium, "{f:#?}");
+    assert!(f.related.is_empty(), "{:#?}", f.related);
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.rule_id.starts_with("permissions-unrestricted"))
+    );
+}
+
+#[test]
+fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
+    let r = run(Mode::Repo, "calibration/consequences/repo");
+    // No exclusion or disagreement stands on its own: each is attached to its cause.
+    for rule in ["skill-excluded-by-harness", "loader-differential"] {
+        assert!(
+            !r.findings.iter().any(|f| f.rule_id == rule),
+            "`{rule}` should be attached to its cause: {:#?}",
+            r.findings
+        );
+    }
+    let key = one(&r, "frontmatter-unknown-key");
+    assert_eq!(
+        key.severity,
+        Severity::High,
+        "the drop is worse than the key"
+    );
+    assert!(
+        key.message.contains("skills-ref does not load the skill"),
+        "{}",
+        key.message
+    );
+    let rules: Vec<(&str, Option<&str>)> = key
+        .consequences
+        .iter()
+        .map(|c| (c.rule_id, c.profile.as_deref()))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("loader-differential", None),
+            ("skill-excluded-by-harness", Some("skills-ref")),
+        ]
+    );
+
+    // One name/folder mismatch: one high finding, every harness that drops it attached.
+    let name = one(&r, "name-directory-mismatch");
+    assert_eq!(name.severity, Severity::High);
+    let dropped: Vec<&str> = name
+        .consequences
+        .iter()
+        .filter_map(|c| c.profile.as_deref())
+        .collect();
+    assert!(
+        dropped.contains(&"maf") && dropped.contains(&"skills-ref"),
+        "{dropped:?}"
+    );
+    let highs = r
+        .findings
+        .iter()
+        .filter(|f| f.skill_path.as_deref() == name.skill_path.as_deref())
+        .filter(|f| f.severity >= Severity::High)
+        .count();
+    assert_eq!(highs, 1, "{:#?}", r.findings);
+}
+
+#[test]
+fn the_index_counts_causes_not_consequences() {
+    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let index = skillguard::index::for_result(&r, None);
+    // The unknown key is one high finding (40 points), not a low key, a high exclusion
+    // and a high disagreement (85 points).
+    let key = index.skills[".claude/skills/expense-report"].clone();
+    assert_eq!(key.axes.compliance, Some(60.0), "{key:#?}");
+    assert_eq!(key.axes.security, Some(100.0), "{key:#?}");
+    let name = &index.skills[".claude/skills/expense-sum"];
+    assert_eq!(name.axes.compliance, Some(60.0), "{name:#?}");
+}
+
+#[test]
+fn a_consequence_without_a_recognised_cause_stands_on_its_own() {
+    // Two levels below `.claude/skills`: Claude Code does not read it, MAF does; nothing
+    // in the skill itself is the cause.
+    let r = run(Mode::Repo, "calibration/consequences/deep");
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule_id == "skill-excluded-by-harness"
+                && f.message.starts_with("claude-code does not load")),
+        "{:#?}",
+        r.findings
+    );
+    assert!(r.findings.iter().all(|f| f.consequences.is_empty()));
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule_id == "loader-differential")
+    );
+}
+
+#[test]
+fn consequences_are_rendered_in_every_format() {
+    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let json: serde_json::Value = serde_json::from_str(&render(&r, Format::Json)).unwrap();
+    let key = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "frontmatter-unknown-key")
+        .unwrap();
+    let c = &key["consequences"];
+    assert_eq!(c.as_array().unwrap().len(), 2, "{c:#}");
+    let ex = &c[1];
+    assert_eq!(ex["rule_id"], "skill-excluded-by-harness");
+    assert_eq!(ex["agenteval_alias"], "SkillExcludedFromDiscovery");
+    assert_eq!(ex["profile"], "skills-ref");
+    assert_eq!(ex["severity"], "high");
+    assert_eq!(
+        ex["location"]["path"],
+        ".claude/skills/expense-report/SKILL.md"
+    );
+    assert!(
+        ex["message"]
+            .as_str()
+            .unwrap()
+            .contains("Unexpected fields")
+    );
+    assert_eq!(ex["fingerprint"].as_str().unwrap().len(), 64);
+    // The summary counts causes.
+    assert_eq!(
+        json["summary"]["findings"].as_u64().unwrap() as usize,
+        r.findings.len()
+    );
+
+    let sarif: serde_json::Value = serde_json::from_str(&render(&r, Format::Sarif)).unwrap();
+    let res = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["ruleId"] == "frontmatter-unknown-key")
+        .unwrap();
+    assert_eq!(res["level"], "error");
+    let related = res["relatedLocations"].as_array().unwrap();
+    assert!(
+        related.iter().any(|l| l["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("consequence: skill-excluded-by-harness (skills-ref): ")),
+        "{related:#?}"
+    );
+    let props = &res["properties"]["consequences"];
+    assert_eq!(props[1]["ruleId"], "skill-excluded-by-harness");
+    assert_eq!(props[1]["profile"], "skills-ref");
+
+    let console = render(&r, Format::Console);
+    assert!(
+        console.contains("consequence: high skill-excluded-by-harness (skills-ref): "),
+        "{console}"
+    );
+    let md = render(&r, Format::Markdown);
+    assert!(
+        md.contains("↳ consequence: `skill-excluded-by-harness` (skills-ref): "),
+        "{md}"
+    );
+}
+
+#[test]
+fn subprocess_environments_and_local_fetches_are_not_exfiltration() {
+    let r = run(Mode::Path, "rules/credential-exfiltration/good");
+    for rule in ["credential-exfiltration", "environment-dump"] {
+        assert!(
+            !r.findings.iter().any(|f| f.rule_id == rule),
+            "{rule}: {:#?}",
+            r.findings
+        );
+    }
+    assert!(
+        security_at_or_above(&r, Severity::Medium).is_empty(),
+        "{:#?}",
+        r.findings
+    );
+    // Real dumps sent out are still caught, each in its own skill.
+    let r = run(Mode::Path, "rules/credential-exfiltration/bad");
+    for skill in ["env-reporter", "env-beacon", "expense-report"] {
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.rule_id == "credential-exfiltration"
+                    && f.severity >= Severity::High
+                    && f.skill_path.as_deref() == Some(skill)),
+            "{skill}: {:#?}",
+            r.findings
+        );
+    }
+}
+
+#[test]
+fn a_blocked_metadata_address_is_not_a_credential_read() {
+    let r = run(Mode::Path, "rules/credential-store-access/good");
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.rule_id == "credential-store-access"),
+        "{:#?}",
+        r.findings
+    );
+    let r = run(Mode::Path, "rules/credential-store-access/bad");
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule_id == "credential-store-access"
+                && f.skill_path.as_deref() == Some("imds-probe")),
+        "{:#?}",
+        r.findings
+    );
+}

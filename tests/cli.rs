@@ -1112,13 +1112,23 @@ fn many_links_to_one_folder_are_bounded() {
 #[test]
 fn demo_shows_every_security_family() {
     let v = json(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
+    // A finding attached to its cause as a consequence (one cause, one finding) counts.
     let seen: std::collections::BTreeSet<String> = v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|f| f["category"].as_str())
+        .flat_map(|f| {
+            let mut ids = vec![f["rule_id"].as_str().unwrap_or("").to_owned()];
+            if let Some(cs) = f["consequences"].as_array() {
+                ids.extend(
+                    cs.iter()
+                        .filter_map(|c| c["rule_id"].as_str().map(str::to_owned)),
+                );
+            }
+            ids
+        })
+        .filter_map(|id| skillguard::catalog::get(&id).map(|m| m.category.to_owned()))
         .filter(|c| c.starts_with("security/"))
-        .map(str::to_owned)
         .collect();
     for family in [
         "security/hidden-unicode",

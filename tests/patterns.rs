@@ -26,7 +26,14 @@ fn rules_found(file: &str, text: &str) -> Vec<String> {
     };
     fs::write(skill.join("SKILL.md"), entry).unwrap();
     let r = scan(Mode::Path, dir.path(), &ScanOptions::default()).unwrap();
-    r.findings.iter().map(|f| f.rule_id.to_owned()).collect()
+    // A rule attached to a finding as a consequence (one cause, one finding) still matched.
+    r.findings
+        .iter()
+        .flat_map(|f| {
+            std::iter::once(f.rule_id.to_owned())
+                .chain(f.consequences.iter().map(|c| c.rule_id.to_owned()))
+        })
+        .collect()
 }
 
 #[test]

@@ -123,6 +123,22 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         "privilege-escalation",
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),
+    (
+        "download-then-execute",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
+        "encoded-endpoint",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
+        "prompt-injection-recurring-action",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
+        "remote-code-load",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
     // `---` inside a value (the look-alike's point) is where skills-ref cuts the frontmatter.
     (ids::FRONTMATTER_UNCLOSED, &[ids::LOADER_DIFFERENTIAL]),
     // The look-alike's point is a U+FEFF inside the text (not a BOM), which the hidden-Unicode

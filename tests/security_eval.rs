@@ -110,28 +110,10 @@ fn labels_cover_every_fixture_folder() {
 
 /// Malicious skills that today stay below their labelled severity, with the reason. The
 /// test fails when one of them starts passing (remove it here) or another one regresses.
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "malicious/api-usage-auditor",
-        "a credential path and a send to a URL in two different prose sentences",
-    ),
-    (
-        "malicious/mac-battery-saver",
-        "download, chmod and run spread over several lines, then a LaunchAgent",
-    ),
-    (
-        "malicious/network-latency-probe",
-        "credentials sent as a GET query string, not a POST body",
-    ),
-    (
-        "malicious/polymarket-odds-assistant",
-        "a password-protected archive lure with no command at all",
-    ),
-    (
-        "malicious/project-env-doctor",
-        "`.env` files harvested with `find ~ -name .env` are not a credential-store read",
-    ),
-];
+const KNOWN_GAPS: &[(&str, &str)] = &[(
+    "malicious/polymarket-odds-assistant",
+    "a password-protected archive lure with no command at all",
+)];
 
 #[test]
 fn security_rules_meet_the_bar_on_the_labelled_set() {

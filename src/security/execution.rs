@@ -209,7 +209,7 @@ fn is_public_ipv4(host: &str) -> bool {
 
 /// How risky is the source of a fetched script?
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Origin {
+pub(crate) enum Origin {
     /// The vendor's published installer.
     KnownInstaller,
     /// Some HTTPS host.
@@ -220,6 +220,11 @@ enum Origin {
     Hostile,
     /// No URL on the line (variable or redirect).
     Unseen,
+}
+
+/// Where the worst URL on `line` points, and its `scheme://host` (for the chains).
+pub(crate) fn origin_of(line: &str) -> (Origin, String) {
+    origin(line)
 }
 
 fn origin(line: &str) -> (Origin, String) {

@@ -15,6 +15,7 @@
 //! | [`secrets`] | 6 provider tokens and generic secrets |
 //! | [`packaging`] | 7 binaries, bytecode, archives, links, modes |
 //! | [`permissions`] | 8 `allowed-tools`, undeclared tools, MCP, packages, typosquats |
+//! | [`secret_send`] + [`chains`] | secrets sent to foreign hosts; multi-step chains as one finding |
 //!
 //! Pattern rules are data: their regexes, keywords, examples and negative examples
 //! live in the rule's frontmatter in `rules/` (see [`patterns`]); rules that need logic
@@ -22,6 +23,7 @@
 //! for byte-certain or correlated evidence.
 
 pub mod archive;
+pub mod chains;
 pub mod decode;
 pub mod execution;
 pub mod exfiltration;
@@ -33,6 +35,7 @@ pub mod patterns;
 pub mod permissions;
 pub mod pyc;
 pub mod regions;
+pub mod secret_send;
 pub mod secrets;
 pub mod typosquat;
 pub mod unicode;
@@ -57,6 +60,8 @@ pub fn rule_ids() -> Vec<&'static str> {
         secrets::RULES,
         packaging::RULES,
         permissions::RULES,
+        secret_send::RULES,
+        chains::RULES,
     ]
     .concat();
     v.extend(patterns::rule_ids());
@@ -481,9 +486,17 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityPackaging, || packaging::check(scx));
     time(Stage::SecurityPermissions, || permissions::check(scx));
     // Correlation runs last: it reads the signals every other family recorded.
-    time(Stage::SecurityExfiltration, || exfiltration::check(scx));
+    time(Stage::SecurityExfiltration, || {
+        secret_send::check(scx);
+        exfiltration::check(scx);
+        chains::check(scx);
+    });
     // Capability grants raise what they enable: after every finding is known.
     time(Stage::SecurityPermissions, || {
         permissions::raise_enabled(scx)
+    });
+    // One cause, one finding: last, over everything the families reported.
+    time(Stage::SecurityExfiltration, || {
+        chains::absorb(&mut scx.cx.findings);
     });
 }

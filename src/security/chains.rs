@@ -1,0 +1,672 @@
+//! Chains: several steps that together are one attack, reported as **one finding** with
+//! the steps as related locations, at the severity of the chain.
+//!
+//! - `download-then-execute`: a file downloaded (`curl -o`, `wget`, `urlretrieve`,
+//!   `Invoke-WebRequest -OutFile`, `open(…, "wb")` of a response…) and then made
+//!   executable or run, on a later line or in another file of the skill;
+//! - an instruction in `SKILL.md` that names a bundled script (`prompt-injection-*`),
+//!   raised to what that script does;
+//! - an upload or exfiltration request with an instruction to hide it, raised to high;
+//! - several credential stores read by one file: `credential-harvesting`.
+//!
+//! Last, [`absorb`] folds the findings a chain already covers (the same lines) into
+//! it, and merges findings of one command line into the most severe one, so one cause
+//! yields one finding whose consequences are attached.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::patterns::{excerpt, is_live};
+use super::{SecCx, SignalKind};
+use crate::finding::{Consequence, Finding, Location, Related, Severity};
+
+pub const DOWNLOAD_THEN_EXECUTE: &str = "download-then-execute";
+pub const CREDENTIAL_HARVESTING: &str = "credential-harvesting";
+pub const ENCODED_ENDPOINT: &str = "encoded-endpoint";
+
+/// Rule ids this module emits (`credential-harvesting` is also a data rule).
+pub const RULES: &[&str] = &[
+    DOWNLOAD_THEN_EXECUTE,
+    CREDENTIAL_HARVESTING,
+    ENCODED_ENDPOINT,
+];
+
+/// A decoder call on a string literal: group `b` is the literal, `e` the encoding word.
+static DECODE_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?i)\b(?:(?P<e>b64decode|urlsafe_b64decode|decodebytes|atob|FromBase64String|fromhex|unhexlify|a2b_base64)\(\s*b?["'](?P<b>[A-Za-z0-9+/=_-]{8,4096})["']|Buffer\.from\(\s*["'](?P<b2>[A-Za-z0-9+/=_-]{8,4096})["']\s*,\s*["'](?P<e2>base64|hex)["']|codecs\.decode\(\s*["'](?P<b3>[^"'\n]{8,2048})["']\s*,\s*["']rot_?13["'])"#,
+    )
+});
+
+static DECODED_URL: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)\b(https?|wss?|ftp)://[a-z0-9.-]+|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|net|org|io|sh|ru|cn|xyz|top|site|app|dev|info|biz)(/|:\d|$)",
+    )
+});
+
+static NETWORK_USE: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)\b(requests\.\w+\(|urlopen\(|urllib\.request|fetch\(|curl\b|wget\b|http\.client|socket\.|axios|httpx\.|Invoke-WebRequest|Invoke-RestMethod|WebClient|XMLHttpRequest|sendBeacon)",
+    )
+});
+
+fn rot13(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'a'..='z' => (((c as u8 - b'a') + 13) % 26 + b'a') as char,
+            'A'..='Z' => (((c as u8 - b'A') + 13) % 26 + b'A') as char,
+            _ => c,
+        })
+        .collect()
+}
+
+/// A URL or host hidden in an encoded literal that the code decodes at run time.
+fn check_encoded_endpoints(scx: &mut SecCx<'_, '_>) {
+    use super::decode::{Encoding, decode};
+    let mut emits = Vec::new();
+    for (si, src) in scx.sources.iter().enumerate() {
+        if !src.has_words(super::patterns::Words::Decoders) {
+            continue;
+        }
+        for c in DECODE_LITERAL.captures_iter(&src.text) {
+            let at = c.get(0).map_or(0, |m| m.start());
+            if !is_live(src, at) {
+                continue;
+            }
+            let enc = c
+                .name("e")
+                .or_else(|| c.name("e2"))
+                .map(|m| m.as_str().to_ascii_lowercase())
+                .unwrap_or_default();
+            let decoded = if let Some(b) = c.name("b3") {
+                Some(rot13(b.as_str()))
+            } else {
+                let lit = c
+                    .name("b")
+                    .or_else(|| c.name("b2"))
+                    .map_or("", |m| m.as_str());
+                let e = if enc.contains("hex") {
+                    Encoding::Hex
+                } else {
+                    Encoding::Base64
+                };
+                decode(lit.trim_end_matches('='), e, 4096)
+                    .or_else(|| decode(lit, e, 4096))
+                    .and_then(|(b, _)| String::from_utf8(b).ok())
+            };
+            let Some(text) = decoded else { continue };
+            let Some(m) = DECODED_URL.find(&text) else {
+                continue;
+            };
+            if text.chars().any(|ch| ch.is_control() && ch != '\n') {
+                continue;
+            }
+            let shown = crate::text::sanitize_line(&crate::text::truncate(&text[m.start()..], 80))
+                .into_owned();
+            emits.push((si, at, shown));
+        }
+    }
+    for (si, at, shown) in emits {
+        let sends = scx.signals.iter().any(|s| {
+            s.source == si
+                && matches!(
+                    s.kind,
+                    SignalKind::NetworkSend | SignalKind::Exec | SignalKind::Fetch
+                )
+        }) || NETWORK_USE.is_match(&scx.sources[si].text);
+        let src = &scx.sources[si];
+        let (sev, why) = if sends {
+            (
+                Severity::High,
+                " The same file talks to the network or runs commands, so the hidden address is where it sends or fetches.",
+            )
+        } else {
+            (Severity::Medium, "")
+        };
+        let msg = format!(
+            "an encoded string is decoded at run time into `{shown}`: the address is hidden from a reader and from URL checks.{why} Write the address in plain text, or remove the call."
+        );
+        let anchor = format!("{}:endpoint:{shown}", src.path);
+        scx.emit_at_severity(ENCODED_ENDPOINT, sev, si, at, msg, &anchor);
+        scx.signal(SignalKind::ExfilEndpoint, si, at, shown);
+    }
+}
+
+/// Downloads to a named file. Group `p` is the path (or the URL, for `curl -O` and
+/// `wget` without `-O`, whose file is the URL's last segment).
+static DOWNLOADS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        // curl … -o PATH / --output PATH (either side of the URL)
+        r#"(?i)\bcurl\b[^\n|;]*\s(-o|--output)\s*["']?(?P<p>[^\s"';|&)]+)"#,
+        // curl -O URL / curl -LO URL
+        r#"(?i)\bcurl\b[^\n|;]*\s-[a-z]*O[a-z]*\s+[^\n|;]*?["']?(?P<p>https?://[^\s"';|&)]+)"#,
+        // wget -O PATH
+        r#"(?i)\bwget\b[^\n|;]*\s(-O|--output-document[=\s])\s*["']?(?P<p>[^\s"';|&)-][^\s"';|&)]*)"#,
+        // wget URL (saved under its last segment)
+        r#"(?i)\bwget\s+(-[a-z]+\s+)*["']?(?P<p>https?://[^\s"';|&)]+)["']?\s*($|[;&|\n])"#,
+        // urlretrieve(URL, PATH)
+        r#"(?i)\burlretrieve\(\s*[^,\n]+,\s*(f?["'](?P<p>[^"'\n]+)["']|(?P<v>[A-Za-z_]\w*))"#,
+        // Invoke-WebRequest … -OutFile PATH, Start-BitsTransfer -Destination PATH
+        r#"(?i)\b(Invoke-WebRequest|iwr|Invoke-RestMethod|irm|Start-BitsTransfer)\b[^\n|;]*\s-(OutFile|Destination)\s+["']?(?P<p>[^\s"';|]+)"#,
+        // WebClient.DownloadFile(URL, PATH)
+        r#"(?i)\.DownloadFile\(\s*[^,\n]+,\s*["'](?P<p>[^"'\n]+)["']"#,
+        // open(PATH, "wb") … in a file that fetches (checked below)
+        r#"(?i)\bopen\(\s*(f?["'](?P<p>[^"'\n]+)["']|(?P<v>[A-Za-z_]\w*))\s*,\s*["']wb["']"#,
+        // fs.createWriteStream(PATH) / fs.writeFileSync(PATH, …) in a file that fetches
+        r#"(?i)\b(createWriteStream|writeFileSync|writeFile)\(\s*(["'`](?P<p>[^"'`\n]+)["'`]|(?P<v>[A-Za-z_]\w*))"#,
+    ]
+    .iter()
+    .map(|r| super::patterns::re(r))
+    .collect()
+});
+
+/// The downloads that need a fetch elsewhere in the same file (writes of response bytes).
+const WRITE_FORMS: std::ops::Range<usize> = 7..9;
+
+static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)\b(requests\.get|httpx\.get|urlopen|urllib\.request|fetch\(|axios\.get|https?\.get\(|got\(|\.iter_content\()",
+    )
+});
+
+/// Checksum or signature verification between a download and its execution.
+static VERIFIED: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)\b(sha(256|512|1)?sum\s+(-c|--check)|shasum\s+(-a\s+\d+\s+)?(-c|--check)|Get-FileHash|hashlib\.sha(256|512)|gpg\s+--verify|cosign\s+verify|minisign\s+-V|openssl\s+dgst)",
+    )
+});
+
+/// Execution forms: `{}` is replaced by the escaped file name.
+const EXEC_FORMS: &[&str] = &[
+    r#"(?i)\bchmod\s+(\+x|u\+x|a\+x|[0-7]*[1357][0-7]*)\s+["']?[^\s"']*{}"#,
+    r#"(?i)\b((ba|z|k|da)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(\.exe)?|bun|deno\s+run|java\s+-jar|msiexec(\.exe)?\s+/i|Start-Process|rundll32|regsvr32|cscript|wscript)\s+(-\S+\s+)*["']?[^\s"']*{}"#,
+    r#"(?im)(^\s*|[;&|(`]\s*|\$\(\s*|\b(nohup|sudo|exec|time|timeout\s+\d+)\s+|["']\s*,\s*|\[\s*)["']?(\./|/tmp/|~/|\$HOME/|\$\{HOME\}/|/var/tmp/|/dev/shm/|\$env:TEMP\\|%TEMP%\\)[^\s"']*{}"#,
+    r#"(?i)\b(subprocess\.\w+|os\.system|os\.popen|os\.exec\w*|execFile(Sync)?|spawn(Sync)?|exec(Sync)?|Popen|check_output|check_call)\([^\n]*{}"#,
+    r#"(?i)\bexec\(\s*open\([^\n]*{}"#,
+    r#"(?i)(^|[\s;])&\s+["']?[^\s"']*{}"#,
+    r#"(?i)\b(import|__import__|importlib\.import_module|require)\s*\(?\s*["']?\.?/?[^\s"']*{}"#,
+];
+
+struct Download {
+    src: usize,
+    offset: usize,
+    /// File name (last path segment) the download writes.
+    name: String,
+    what: String,
+}
+
+fn file_name(p: &str) -> &str {
+    let p = p.split(['?', '#']).next().unwrap_or(p);
+    p.rsplit(['/', '\\']).next().unwrap_or(p)
+}
+
+/// A variable's string value assigned in the same text (`P = "/tmp/x.sh"`).
+fn assigned(text: &str, var: &str) -> Option<String> {
+    let re = Regex::new(&format!(
+        r#"(?m)\b{}\s*=\s*(f?["'](?P<v>[^"'\n]+)["']|os\.path\.join\([^\n]*["'](?P<j>[^"'\n]+)["']\s*\))"#,
+        regex::escape(var)
+    ))
+    .ok()?;
+    let c = re.captures(text)?;
+    c.name("v")
+        .or_else(|| c.name("j"))
+        .map(|m| m.as_str().to_owned())
+}
+
+fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
+    let mut out = Vec::new();
+    for (si, src) in scx.sources.iter().enumerate() {
+        if !src.has_words(super::patterns::Words::Fetch)
+            && !src.text.contains("urlretrieve")
+            && !src.text.contains("DownloadFile")
+        {
+            continue;
+        }
+        let fetches = FETCHES.is_match(&src.text);
+        for (i, re) in DOWNLOADS.iter().enumerate() {
+            if WRITE_FORMS.contains(&i) && !fetches {
+                continue;
+            }
+            for c in re.captures_iter(&src.text) {
+                let at = c.get(0).map_or(0, |m| m.start());
+                if !is_live(src, at) {
+                    continue;
+                }
+                let path = match (c.name("p"), c.name("v")) {
+                    (Some(p), _) => p.as_str().to_owned(),
+                    (None, Some(v)) => match assigned(&src.text, v.as_str()) {
+                        Some(p) => p,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let name = file_name(&path).trim_matches(|c| c == '"' || c == '\'');
+                // Too short or too generic to follow: `-`, `x`, `out`, `/dev/null`.
+                if name.len() < 3 || name == "null" || name.contains('{') || name.contains('$') {
+                    continue;
+                }
+                let m = c.get(0).unwrap();
+                out.push(Download {
+                    src: si,
+                    offset: at,
+                    name: name.to_owned(),
+                    what: excerpt(&src.text, m.start(), m.end()),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|d| (d.src, d.offset));
+    out.dedup_by(|a, b| a.src == b.src && a.name == b.name);
+    out
+}
+
+/// The first execution of `d`'s file after it (same file) or anywhere in another file.
+fn execution_of(scx: &SecCx<'_, '_>, d: &Download) -> Option<(usize, usize, String)> {
+    let name = regex::escape(&d.name);
+    let forms: Vec<Regex> = EXEC_FORMS
+        .iter()
+        .filter_map(|f| {
+            Regex::new(&format!(
+                "{}{}",
+                super::patterns::ascii_word_boundaries(&f.replace("{}", &name)),
+                r#"(["'\s;&|)`,\]]|$)"#
+            ))
+            .ok()
+        })
+        .collect();
+    let download_line_end = {
+        let t = &scx.sources[d.src].text;
+        t[d.offset..].find('\n').map_or(t.len(), |i| d.offset + i)
+    };
+    let mut order: Vec<usize> = vec![d.src];
+    order.extend((0..scx.sources.len()).filter(|&i| i != d.src));
+    for si in order {
+        let src = &scx.sources[si];
+        if !src.text.contains(d.name.as_str()) {
+            continue;
+        }
+        let from = if si == d.src { download_line_end } else { 0 };
+        let hay = &src.text[from..];
+        let best = forms
+            .iter()
+            .filter_map(|re| re.find(hay))
+            .map(|m| (m.start(), m.end()))
+            .filter(|(s, _)| is_live(src, from + s))
+            .min();
+        if let Some((s, e)) = best {
+            return Some((si, from + s, excerpt(&src.text, from + s, from + e)));
+        }
+    }
+    None
+}
+
+fn check_download_execute(scx: &mut SecCx<'_, '_>) {
+    for d in downloads(scx) {
+        let Some((esi, eoff, ewhat)) = execution_of(scx, &d) else {
+            continue;
+        };
+        let dsrc = &scx.sources[d.src];
+        let line = dsrc.line_at(d.offset);
+        let (origin, host) = super::execution::origin_of(line);
+        let between = if esi == d.src {
+            &dsrc.text[d.offset..eoff]
+        } else {
+            &dsrc.text[d.offset..]
+        };
+        let verified = VERIFIED.is_match(between);
+        let (severity, why) = match (origin, verified) {
+            (_, true) => (
+                Severity::Low,
+                " A checksum or signature is verified before it runs; keep the expected hash pinned in the skill.",
+            ),
+            (super::execution::Origin::KnownInstaller, false) => (
+                Severity::Medium,
+                " The host publishes installers, but nothing checks what was downloaded.",
+            ),
+            (super::execution::Origin::Hostile, false) => (
+                Severity::Critical,
+                " The file comes from a raw IP address, plain HTTP, a paste site or a tunnel.",
+            ),
+            _ => (Severity::High, ""),
+        };
+        let esrc = &scx.sources[esi];
+        let (el, ec) = esrc.pos(eoff);
+        let (dl, dc) = dsrc.pos(d.offset);
+        let from = if host.is_empty() {
+            String::new()
+        } else {
+            format!(" from {host}")
+        };
+        let where_exec = if esi == d.src {
+            format!("line {el}")
+        } else {
+            format!("{}:{el}", esrc.path)
+        };
+        let msg = format!(
+            "`{}` downloads `{}`{from} and `{ewhat}` ({where_exec}) then makes it executable or runs it: code that was never part of the reviewed skill runs on the user's machine.{why} Vendor the file into the skill, or pin its SHA-256 and verify it before running.",
+            d.what, d.name
+        );
+        let loc = Location::at(dsrc.rel.clone(), dl, dc);
+        let related = vec![(
+            Location::at(esrc.rel.clone(), el, ec),
+            "the downloaded file is executed here".to_owned(),
+        )];
+        let anchor = format!("{}:{}>{}", dsrc.path, d.name, esrc.path);
+        scx.cx
+            .emit_related(DOWNLOAD_THEN_EXECUTE, msg, loc, &anchor, related);
+        if let Some(f) = scx.cx.findings.last_mut() {
+            f.severity = severity;
+        }
+        scx.signal(SignalKind::Exec, esi, eoff, ewhat);
+    }
+}
+
+/// Several different credential stores read in one file.
+fn check_harvesting(scx: &mut SecCx<'_, '_>) {
+    let mut by_src: std::collections::BTreeMap<usize, Vec<(usize, String)>> = Default::default();
+    for s in scx
+        .signals
+        .iter()
+        .filter(|s| s.kind == SignalKind::CredentialRead)
+    {
+        by_src
+            .entry(s.source)
+            .or_default()
+            .push((s.offset, s.what.clone()));
+    }
+    for (si, mut reads) in by_src {
+        reads.sort();
+        let distinct: BTreeSet<&str> = reads.iter().filter_map(|(_, w)| store_of(w)).collect();
+        if distinct.len() < 2 {
+            continue;
+        }
+        let already =
+            scx.cx.findings.iter().any(|f| {
+                f.rule_id == CREDENTIAL_HARVESTING && f.location.path == scx.sources[si].rel
+            });
+        if already {
+            continue;
+        }
+        let src = &scx.sources[si];
+        let (l, c) = src.pos(reads[0].0);
+        let names: Vec<&str> = distinct.iter().take(4).copied().collect();
+        let related = reads
+            .iter()
+            .skip(1)
+            .take(6)
+            .map(|(o, w)| {
+                let (rl, rc) = src.pos(*o);
+                (
+                    Location::at(src.rel.clone(), rl, rc),
+                    format!("reads `{w}`"),
+                )
+            })
+            .collect();
+        let msg = format!(
+            "{} reads {} different credential stores ({}): collecting credentials in one place is harvesting. A skill reads the one credential its documentation names.",
+            src.path,
+            distinct.len(),
+            names.join(", ")
+        );
+        let anchor = format!("{}:harvest:{}", src.path, names.join(","));
+        let loc = Location::at(src.rel.clone(), l, c);
+        scx.cx
+            .emit_related(CREDENTIAL_HARVESTING, msg, loc, &anchor, related);
+    }
+}
+
+/// A coarse name for the store a credential read touches (`aws`, `ssh`, `kube`…); reads
+/// of one store in several forms (a path and its URL) count once, unknown forms not at all.
+fn store_of(what: &str) -> Option<&'static str> {
+    let w = what.to_ascii_lowercase();
+    const STORES: &[(&str, &str)] = &[
+        (".aws", "aws"),
+        (".ssh", "ssh"),
+        ("id_rsa", "ssh"),
+        ("id_ed25519", "ssh"),
+        (".kube", "kube"),
+        (".docker", "docker"),
+        (".netrc", "netrc"),
+        (".npmrc", "npmrc"),
+        (".pypirc", "pypirc"),
+        ("gcloud", "gcloud"),
+        (".azure", "azure"),
+        (".gnupg", "gnupg"),
+        ("git-credentials", "git-credentials"),
+        ("find-generic-password", "keychain"),
+        ("find-internet-password", "keychain"),
+        ("dump-keychain", "keychain"),
+        ("secret-tool", "keyring"),
+        ("keyring", "keyring"),
+        ("login data", "browser"),
+        ("cookies", "browser"),
+        ("logins.json", "browser"),
+        ("key4.db", "browser"),
+        ("wallet", "wallet"),
+        ("keystore", "wallet"),
+        ("solana", "wallet"),
+        ("shadow", "shadow"),
+        ("169.254", "metadata"),
+        ("meta-data", "metadata"),
+        ("metadata", "metadata"),
+        ("security-credentials", "metadata"),
+        ("100.100.100.200", "metadata"),
+        (".env", "dotenv"),
+    ];
+    STORES.iter().find(|(k, _)| w.contains(k)).map(|(_, s)| *s)
+}
+
+/// Bundled files an instruction names (`scripts/x.py`, `./tools/run.sh`).
+static NAMED_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(r"(?:\./)?((?:[\w.-]+/)*[\w.-]+\.(?:py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl))\b")
+});
+
+/// Instructions raised by the script they name, and requests raised by concealment.
+fn raise_instructions(scx: &mut SecCx<'_, '_>) {
+    let Some(entry) = scx.sources.iter().find(|s| s.is_entry) else {
+        return;
+    };
+    let entry_rel = entry.rel.clone();
+    let concealed = scx
+        .cx
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "prompt-injection-concealment")
+        .map(|f| f.location.clone());
+    let scripts: Vec<(String, String)> = scx
+        .sources
+        .iter()
+        .filter(|s| !s.is_entry)
+        .map(|s| (s.path.to_owned(), s.rel.clone()))
+        .collect();
+    let n = scx.cx.findings.len();
+    for i in 0..n {
+        let f = &scx.cx.findings[i];
+        if !f.category.starts_with("security/prompt-injection") || f.location.path != entry_rel {
+            continue;
+        }
+        let line = f.location.line.unwrap_or(0);
+        let text = entry_line(scx, line);
+        let mut raised: Vec<(Location, String, Severity)> = Vec::new();
+        for c in NAMED_FILE.captures_iter(&text) {
+            let named = c[1].trim_start_matches("./");
+            let Some((_, rel)) = scripts
+                .iter()
+                .find(|(p, _)| p == named || p.ends_with(&format!("/{named}")))
+            else {
+                continue;
+            };
+            for g in scx.cx.findings.iter().filter(|g| {
+                &g.location.path == rel
+                    && g.category.starts_with("security/")
+                    && g.severity >= Severity::Medium
+            }) {
+                raised.push((
+                    g.location.clone(),
+                    format!("{}: {}", g.rule_id, first_sentence(&g.message)),
+                    g.severity,
+                ));
+            }
+        }
+        let f = &mut scx.cx.findings[i];
+        if let Some(top) = raised.iter().map(|r| r.2).max()
+            && top > f.severity
+        {
+            f.severity = top;
+            let named: Vec<String> = raised
+                .iter()
+                .filter(|r| r.2 == top)
+                .map(|r| r.1.split(':').next().unwrap_or("").to_owned())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            f.message.push_str(&format!(
+                " The script it names does what a reviewer would block ({}, see the related locations), so the instruction takes that severity: one chain, from the instruction to what the script does.",
+                named.join(", ")
+            ));
+        }
+        for (l, m, _) in raised {
+            push_related(f, l, m);
+        }
+        let upload = matches!(
+            f.rule_id,
+            "prompt-injection-file-upload" | "prompt-injection-recurring-action"
+        );
+        if upload
+            && let Some(cl) = &concealed
+            && f.severity < Severity::High
+        {
+            f.severity = Severity::High;
+            f.message.push_str(
+                " The skill also tells the agent to hide it from the user, which makes it exfiltration.",
+            );
+            push_related(f, cl.clone(), "the instruction to hide it".to_owned());
+        }
+    }
+}
+
+fn entry_line(scx: &SecCx<'_, '_>, line: u32) -> String {
+    let Some(src) = scx.sources.iter().find(|s| s.is_entry) else {
+        return String::new();
+    };
+    src.text
+        .split('\n')
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("")
+        .to_owned()
+}
+
+fn first_sentence(m: &str) -> String {
+    let s = m.split(". ").next().unwrap_or(m);
+    crate::text::truncate(s, 160).into_owned()
+}
+
+fn push_related(f: &mut Finding, location: Location, message: String) {
+    if f.location == location || f.related.iter().any(|r| r.location == location) {
+        return;
+    }
+    f.related.push(Related { location, message });
+}
+
+/// Security categories whose findings on one line are one cause (hidden Unicode and
+/// secrets are facts about bytes, capability grants facts about the frontmatter; each is
+/// reported on its own).
+fn mergeable(f: &Finding) -> bool {
+    f.category.starts_with("security/")
+        && !matches!(
+            f.category,
+            "security/hidden-unicode" | "security/secrets" | "security/permissions"
+        )
+}
+
+/// One cause, one finding: a finding on a line that a more severe finding (or a chain
+/// through that line) already reports is attached to it instead of standing alone.
+pub fn absorb(findings: &mut Vec<Finding>) {
+    let key = |l: &Location| (l.path.clone(), l.line);
+    // Lines each finding covers: its own and its related locations (chains).
+    let mut order: Vec<usize> = (0..findings.len())
+        .filter(|&i| mergeable(&findings[i]))
+        .collect();
+    // Most severe first; chains (with related locations) before plain findings; stable.
+    order.sort_by(|&a, &b| {
+        let (fa, fb) = (&findings[a], &findings[b]);
+        fb.severity
+            .cmp(&fa.severity)
+            .then(fb.related.len().cmp(&fa.related.len()))
+            .then(a.cmp(&b))
+    });
+    let mut owner: std::collections::HashMap<(String, Option<u32>), usize> = Default::default();
+    let mut into: Vec<Option<usize>> = vec![None; findings.len()];
+    for &i in &order {
+        let f = &findings[i];
+        if f.location.line.is_none() {
+            continue;
+        }
+        if let Some(&o) = owner.get(&key(&f.location))
+            && findings[o].skill_path == f.skill_path
+        {
+            into[i] = Some(o);
+            continue;
+        }
+        owner.insert(key(&f.location), i);
+        for r in &f.related {
+            if r.location.line.is_some() {
+                owner.entry(key(&r.location)).or_insert(i);
+            }
+        }
+    }
+    if into.iter().all(Option::is_none) {
+        return;
+    }
+    let mut attached: Vec<(usize, Consequence, Option<Location>)> = Vec::new();
+    for (i, o) in into.iter().enumerate() {
+        if let Some(o) = o {
+            let f = &findings[i];
+            let other_line = (findings[*o].location != f.location).then(|| f.location.clone());
+            attached.push((*o, Consequence::of(f, None), other_line));
+        }
+    }
+    for (o, c, other_line) in attached {
+        let f = &mut findings[o];
+        // Persistence of a download-and-run is worse than either alone.
+        let persist =
+            (c.rule_id == "persistence-mechanism") != (f.rule_id == "persistence-mechanism");
+        let exec = matches!(c.rule_id, "fetch-then-execute" | "download-then-execute")
+            || matches!(f.rule_id, "fetch-then-execute" | "download-then-execute");
+        if persist && exec && f.severity < Severity::High {
+            f.severity = Severity::High;
+            f.message.push_str(
+                " It is also written where it runs again on every shell start or schedule, so the download runs forever.",
+            );
+        }
+        if c.severity > f.severity {
+            f.severity = c.severity;
+        }
+        if let Some(l) = other_line {
+            push_related(f, l, format!("also `{}`", c.rule_id));
+        }
+        if !f
+            .consequences
+            .iter()
+            .any(|x| x.fingerprint == c.fingerprint)
+        {
+            f.consequences.push(c);
+            f.consequences.sort();
+        }
+    }
+    let mut i = 0;
+    findings.retain(|_| {
+        let keep = into[i].is_none();
+        i += 1;
+        keep
+    });
+}
+
+pub fn check(scx: &mut SecCx<'_, '_>) {
+    check_encoded_endpoints(scx);
+    check_download_execute(scx);
+    check_harvesting(scx);
+    raise_instructions(scx);
+}

@@ -1,0 +1,283 @@
+//! `secret-in-network-call`: a secret-named variable interpolated into a request to a
+//! host that is not the secret's own service.
+//!
+//! On each live line with a network call (`curl`, `wget`, `fetch`, `requests.*`,
+//! `httpx`, `urlopen`, `axios`, `Invoke-WebRequest`, an `<img src>` pixel…), the
+//! references to variables named like secrets (`$OPENAI_API_KEY`, `${TOKEN}`,
+//! `$(SECRET)`, `%API_KEY%`, `$env:X`, `os.environ["X"]`, `os.getenv("X")`,
+//! `process.env.X`, `{{X}}`, f-string and template-literal placeholders) are checked
+//! against the line's URL host:
+//! - the secret's provider (`GITHUB_TOKEN` → `github.com`, or the variable's first word
+//!   in the host, `ACME_API_KEY` → `api.acme.io`) or `localhost`: the normal use;
+//! - another provider's host, or a paste site, tunnel, raw IP or plain HTTP: **high**
+//!   (medium when the secret only sits in an auth header: OpenAI-compatible APIs take
+//!   `OPENAI_API_KEY` on other hosts);
+//! - a generic name (`API_KEY`, `TOKEN`) in the URL's query or path, or in a body: medium;
+//!   in an auth header: the normal use.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::SecCx;
+use super::execution::{Origin, origin_of};
+use super::patterns::is_live;
+use crate::finding::{Location, Severity};
+
+pub const SECRET_IN_NETWORK_CALL: &str = "secret-in-network-call";
+
+/// Rule ids this module emits.
+pub const RULES: &[&str] = &[SECRET_IN_NETWORK_CALL];
+
+static CALL: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?i)\b(curl|wget|fetch\(|requests\.\w+\(|httpx\.\w+\(|urlopen\(|urllib\.request|axios(\.\w+)?\(|https?\.(get|request)\(|got\(|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|sendBeacon|XMLHttpRequest|\.open\(\s*["'](GET|POST))|<img\s[^>]*src\s*=|new\s+Image\(\)"#,
+    )
+});
+
+/// A secret-named reference; group `n` is the name.
+static REF: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?:\$\{?|\$\(|%|\$env:|os\.environ\[\s*\\?["']|os\.environ\.get\(\s*\\?["']|os\.getenv\(\s*\\?["']|process\.env\.|process\.env\[\s*["']|\{\{\s*(?:secrets\.|env\.)?|\{|\+\s*|[:,(]\s*)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
+    )
+});
+
+/// `key = process.env.ANTHROPIC_API_KEY` and the like: group `v` is the variable, `n` the
+/// environment name it holds.
+static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?m)\b(?P<v>[A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(?:process\.env\.|process\.env\[\s*["']|os\.environ\[\s*["']|os\.environ\.get\(\s*["']|os\.getenv\(\s*["']|\$env:|\$\{?)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
+    )
+});
+
+static SECRETISH: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)(api_?key|apikey|secret|token|passw(or)?d|passwd|private_?key|access_?key|credential|bearer|session_?key|auth_?key)",
+    )
+});
+
+/// Names that hold where a secret is, not the secret.
+static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_EXPIRY|_EXPIRES|_TTL)$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token)$",
+    )
+});
+
+static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(r#"(?i)\bhttps?://([^\s/"'`|)<>;?#:@]+)([^\s"'`|)<>;]*)"#)
+});
+
+static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?i)(authorization|x-api-key|api-key|x-auth-token|private-token|bearer|x-[\w-]*(key|token))\s*["']?\s*[:=]|headers\s*[=:]|-H\s|--header\s|-u\s+["']?\$|--user\s"#,
+    )
+});
+
+/// Known providers: variable prefix → hosts that own its secrets.
+const PROVIDERS: &[(&str, &[&str])] = &[
+    (
+        "GITHUB",
+        &["github.com", "githubusercontent.com", "ghcr.io"],
+    ),
+    ("GH", &["github.com", "githubusercontent.com"]),
+    ("GITLAB", &["gitlab.com", "gitlab"]),
+    ("OPENAI", &["openai.com", "openai.azure.com"]),
+    ("ANTHROPIC", &["anthropic.com", "claude.ai"]),
+    ("CLAUDE", &["anthropic.com", "claude.ai"]),
+    ("AWS", &["amazonaws.com", "aws.amazon.com"]),
+    ("GOOGLE", &["googleapis.com", "google.com"]),
+    ("GEMINI", &["googleapis.com", "google.com"]),
+    ("GCP", &["googleapis.com", "google.com"]),
+    (
+        "AZURE",
+        &["azure.com", "microsoft.com", "windows.net", "azure.net"],
+    ),
+    ("HF", &["huggingface.co", "hf.co"]),
+    ("HUGGINGFACE", &["huggingface.co", "hf.co"]),
+    ("SLACK", &["slack.com"]),
+    ("DISCORD", &["discord.com", "discordapp.com"]),
+    ("NPM", &["npmjs.org", "npmjs.com"]),
+    ("PYPI", &["pypi.org"]),
+    ("DOCKER", &["docker.io", "docker.com"]),
+    ("JIRA", &["atlassian.net", "atlassian.com"]),
+    ("ATLASSIAN", &["atlassian.net", "atlassian.com"]),
+    ("CONFLUENCE", &["atlassian.net", "atlassian.com"]),
+    ("DD", &["datadoghq.com", "datadoghq.eu"]),
+    ("DATADOG", &["datadoghq.com", "datadoghq.eu"]),
+    ("CF", &["cloudflare.com"]),
+    ("CLOUDFLARE", &["cloudflare.com"]),
+    ("MS", &["microsoft.com", "office.com"]),
+    ("GRAPH", &["microsoft.com"]),
+    ("TELEGRAM", &["telegram.org"]),
+    ("TG", &["telegram.org"]),
+];
+
+/// Names without a provider: their first word says nothing about where they belong.
+const GENERIC: &[&str] = &[
+    "API",
+    "APIKEY",
+    "ACCESS",
+    "AUTH",
+    "SECRET",
+    "TOKEN",
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PRIVATE",
+    "CLIENT",
+    "APP",
+    "USER",
+    "SESSION",
+    "BEARER",
+    "MY",
+    "SERVICE",
+    "X",
+    "KEY",
+    "CREDENTIALS",
+    "CREDENTIAL",
+    "REFRESH",
+    "ID",
+    "PERSONAL",
+    "BOT",
+    "WEBHOOK",
+    "ADMIN",
+];
+
+fn host_is(host: &str, domain: &str) -> bool {
+    if !domain.contains('.') {
+        return host.split('.').any(|l| l == domain);
+    }
+    host == domain || host.ends_with(&format!(".{domain}"))
+}
+
+enum Owner {
+    /// The host belongs to the secret's provider.
+    Own,
+    /// Another provider's secret.
+    Foreign,
+    /// A name that says nothing about where it belongs.
+    Generic,
+}
+
+fn owner(name: &str, host: &str) -> Owner {
+    let upper = name.to_ascii_uppercase();
+    let first = upper.split('_').find(|w| !w.is_empty()).unwrap_or("");
+    if let Some((_, hosts)) = PROVIDERS.iter().find(|(p, _)| *p == first) {
+        return if hosts.iter().any(|d| host_is(host, d)) {
+            Owner::Own
+        } else {
+            Owner::Foreign
+        };
+    }
+    if GENERIC.contains(&first) || first.len() < 3 || !upper.contains('_') {
+        return Owner::Generic;
+    }
+    // `ACME_API_KEY` belongs to a host that names acme.
+    let word = first.to_ascii_lowercase();
+    if host.contains(&word) {
+        Owner::Own
+    } else {
+        Owner::Foreign
+    }
+}
+
+pub fn check(scx: &mut SecCx<'_, '_>) {
+    let mut emits = Vec::new();
+    for (si, src) in scx.sources.iter().enumerate() {
+        if src.is_reference_doc()
+            || !src.has_words(super::patterns::Words::Fetch)
+                && !src.text.contains("<img")
+                && !src.text.contains("requests.")
+                && !src.text.contains("http")
+        {
+            continue;
+        }
+        let aliases: Vec<(String, String)> = ALIAS
+            .captures_iter(&src.text)
+            .filter(|c| SECRETISH.is_match(&c["n"]) && !NOT_SECRET.is_match(&c["n"]))
+            .map(|c| (c["v"].to_owned(), c["n"].to_owned()))
+            .collect();
+        let mut offset = 0;
+        for line in src.text.split_inclusive('\n') {
+            let here = offset;
+            offset += line.len();
+            if line.len() > 2000 || !CALL.is_match(line) || !is_live(src, here) {
+                continue;
+            }
+            let Some(h) = HOST.captures(line) else {
+                continue;
+            };
+            let host = h[1].to_ascii_lowercase();
+            let url = h.get(0).unwrap();
+            if matches!(
+                host.as_str(),
+                "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]"
+            ) || host.ends_with(".local")
+                || host.ends_with(".internal")
+            {
+                continue;
+            }
+            let (origin, _) = origin_of(line);
+            let hostile = origin == Origin::Hostile;
+            // Overlapping: `{os.environ["X"]}` holds both `{os` and `os.environ["X`.
+            let mut pos = 0;
+            while let Some(r) = REF.captures_at(line, pos) {
+                pos = r.get(0).map_or(line.len(), |m| m.start() + 1);
+                let n = r.name("n").unwrap();
+                let name = aliases
+                    .iter()
+                    .find(|(v, _)| v == n.as_str())
+                    .map_or(n.as_str(), |(_, e)| e.as_str());
+                if !SECRETISH.is_match(name) || NOT_SECRET.is_match(name) {
+                    continue;
+                }
+                let at = r.get(0).unwrap().start();
+                let in_url = at >= url.start() && at < url.end();
+                let before = &line[..at];
+                let in_header =
+                    !in_url && AUTH_HEADER.is_match(&before[before.len().saturating_sub(60)..]);
+                let sev = match (owner(name, &host), hostile, in_header, in_url) {
+                    (_, true, _, _) => Some(Severity::High),
+                    (Owner::Own, ..) => None,
+                    (Owner::Foreign, _, true, _) => Some(Severity::Medium),
+                    (Owner::Foreign, ..) => Some(Severity::High),
+                    (Owner::Generic, _, true, _) => None,
+                    (Owner::Generic, ..) => Some(Severity::Medium),
+                };
+                let Some(sev) = sev else { continue };
+                let place = if in_url {
+                    "in the URL"
+                } else if in_header {
+                    "in a header"
+                } else {
+                    "in the request"
+                };
+                let shown =
+                    crate::text::sanitize_line(&crate::text::truncate(name, 60)).into_owned();
+                let host_shown =
+                    crate::text::sanitize_line(&crate::text::truncate(&host, 80)).into_owned();
+                emits.push((si, here + at, sev, shown, host_shown, place));
+                break;
+            }
+        }
+    }
+    for (si, off, sev, name, host, place) in emits {
+        let src = &scx.sources[si];
+        let (l, c) = src.pos(off);
+        let loc = Location::at(src.rel.clone(), l, c);
+        let msg = format!(
+            "the secret `{name}` is sent {place} to `{host}`, which is not the service it belongs to: whoever runs that host receives the credential (and URLs end up in logs and proxies). Send a credential only to its own provider's API, in an auth header."
+        );
+        let anchor = format!("{}:{name}>{host}", src.path);
+        scx.cx.emit(SECRET_IN_NETWORK_CALL, msg, loc, &anchor);
+        if let Some(f) = scx.cx.findings.last_mut() {
+            f.severity = sev;
+        }
+        scx.signal(
+            super::SignalKind::NetworkSend,
+            si,
+            off,
+            format!("{name} to {host}"),
+        );
+    }
+}

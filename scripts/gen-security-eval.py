@@ -239,10 +239,7 @@ def load_cases():
     """[(family, label, index, case-or-callable)] in a fixed order."""
     out = []
     for fam, mod in FAMILY_MODULES + [("ordinary", "ordinary")]:
-        try:
-            m = __import__(mod)
-        except ModuleNotFoundError:  # DEV-ONLY
-            continue
+        m = __import__(mod)
         for label, lst in (("malicious", getattr(m, "MALICIOUS", [])), ("benign", getattr(m, "BENIGN", []))):
             for i, c in enumerate(lst):
                 out.append((fam, label, i, c))

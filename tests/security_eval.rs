@@ -297,9 +297,15 @@ fn labels_cover_every_fixture_folder() {
             "openclaw" => rel.starts_with("skills/") && rel.matches('/').count() == 2,
             _ => rel.starts_with("plugins/") && rel.contains("/skills/"),
         };
-        assert!(prefix_ok, "{k}: skill_path {rel:?} does not match layout {layout}");
+        assert!(
+            prefix_ok,
+            "{k}: skill_path {rel:?} does not match layout {layout}"
+        );
         let skill_dir = root().join(k).join(rel);
-        assert!(skill_dir.join("SKILL.md").is_file(), "{k}: no SKILL.md at {rel}");
+        assert!(
+            skill_dir.join("SKILL.md").is_file(),
+            "{k}: no SKILL.md at {rel}"
+        );
         if layout == "openclaw" {
             assert!(skill_dir.join("_meta.json").is_file(), "{k}: no _meta.json");
         }
@@ -353,16 +359,24 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
     for c in cases.iter().filter(|c| !c.malicious && c.blocked()) {
         let rules = c.rules.iter().cloned().collect::<Vec<_>>().join(" ");
         if !known_fp.contains_key(&c.key) {
-            failures.push(format!("benign case blocked ({}): {} [{rules}]", c.split, c.key));
+            failures.push(format!(
+                "benign case blocked ({}): {} [{rules}]",
+                c.split, c.key
+            ));
         }
         blocked_benign.insert(c.key.clone(), Value::String(rules));
     }
     let mut notes = Vec::new();
     for k in known_fp.keys() {
         if !blocked_benign.contains_key(k) {
-            notes.push(format!("{k} is no longer blocked: drop it from {KNOWN_FP} in floors.json"));
+            notes.push(format!(
+                "{k} is no longer blocked: drop it from {KNOWN_FP} in floors.json"
+            ));
         } else {
-            notes.push(format!("known false positive (blocked today): {k} [{}]", blocked_benign[k].as_str().unwrap_or("")));
+            notes.push(format!(
+                "known false positive (blocked today): {k} [{}]",
+                blocked_benign[k].as_str().unwrap_or("")
+            ));
         }
     }
 
@@ -394,17 +408,22 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
                 ("block", t.block_rate(), t.block),
                 ("warn", t.warn_rate(), t.warn),
             ] {
-                match floor_of(kind) {
-                    None => failures.push(format!("floors.json: no {kind} floor for {family}/{split}")),
-                    Some(f) if rate + 1e-9 < f => failures.push(format!(
-                        "{family} ({split}): {kind} recall {hits}/{} = {:.3} is below its floor {f:.3}",
-                        t.mal, rate
-                    )),
-                    Some(f) if rate > f + 1e-9 => above.push(format!(
-                        "{family} ({split}): {kind} recall {hits}/{} = {:.3} is above its floor {f:.3}: raise it",
-                        t.mal, rate
-                    )),
-                    Some(_) => {}
+                let Some(f) = floor_of(kind) else {
+                    failures.push(format!("floors.json: no {kind} floor for {family}/{split}"));
+                    continue;
+                };
+                // the floor in cases: the fewest hits whose rate reaches it
+                let need = (f * t.mal as f64 - 1e-6).ceil().max(0.0) as usize;
+                if hits < need {
+                    failures.push(format!(
+                        "{family} ({split}): {kind} recall {hits}/{} = {rate:.3} is below its floor {f:.3}",
+                        t.mal
+                    ));
+                } else if hits > need {
+                    above.push(format!(
+                        "{family} ({split}): {kind} recall {hits}/{} = {rate:.3} is above its floor {f:.3}: raise it",
+                        t.mal
+                    ));
                 }
             }
         }
@@ -422,7 +441,10 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
             .into_iter()
             .map(|(k, v)| (k, serde_json::to_value(v).unwrap()))
             .collect();
-        out.insert(KNOWN_FP.to_owned(), Value::Object(blocked_benign.into_iter().collect()));
+        out.insert(
+            KNOWN_FP.to_owned(),
+            Value::Object(blocked_benign.into_iter().collect()),
+        );
         let text = serde_json::to_string_pretty(&out).unwrap() + "\n";
         fs::write(path, text).unwrap();
     }

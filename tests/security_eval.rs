@@ -1,40 +1,129 @@
-//! Labelled security evaluation: `fixtures/security-eval/{malicious,benign}/<skill>/` with the
-//! labels (technique, expected minimum severity) in `fixtures/security-eval/labels.json`.
+//! Labelled security evaluation: `fixtures/security-eval/{malicious,benign}/<case>/`, labelled in
+//! `fixtures/security-eval/labels.json` (technique, family, surface, layout, skill path, split and,
+//! for malicious cases, the expected minimum severity). `scripts/gen-security-eval.py` writes the
+//! set; the hand-written cases that predate it are split `tune` (the rules were fitted to them),
+//! 30 % of the rest is `held-out`, stratified by family and label.
 //!
-//! Each skill folder is scanned on its own. A skill's score is the highest severity among its
-//! findings whose category starts with `security/`. The product bar:
-//! - no benign skill has a high or critical security finding (`--fail-on high` stays safe);
-//! - at least 45% of the malicious skills reach high, and every one labelled `high` does;
-//! - every malicious skill reaches at least medium.
+//! Each case folder is scanned on its own: as a path (`Mode::Path`) when its layout is
+//! `agent-skills` (the folder is the skill), as a repository (`Mode::Repo`) otherwise
+//! (`.claude/skills/…`, OpenClaw `skills/<owner>/…`, `plugins/<p>/skills/…`). A case's score is
+//! the highest severity among its findings whose category starts with `security/`.
+//! "Block" means high or critical, "warn" means medium or above.
 //!
-//! Run `cargo test --test security_eval -- --nocapture` to see the full table and the rates.
-#![allow(clippy::print_stderr)] // the table of scores is the point of this test
+//! The bar:
+//! - no benign case, in either split, is blocked — except the reviewed false positives listed
+//!   under `known-false-positives` in `floors.json` (the test reports when one stops firing);
+//! - per family and split, block and warn recall stay at or above the floors in
+//!   `fixtures/security-eval/floors.json` (measured on the scanner of the day; raise them when
+//!   the rules improve — the test prints the families above their floor).
+//!
+//! `cargo test --release --test security_eval -- --nocapture` prints the tables.
+//! `SECURITY_EVAL_CASES=1` also prints every case with its score and rules;
+//! `SECURITY_EVAL_FLOORS_OUT=<file>` writes today's figures there in the floors format.
+#![allow(clippy::print_stderr)] // the tables are the point of this test
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use skillguard::discover::Mode;
 use skillguard::finding::Severity;
 use skillguard::scan::{ScanOptions, scan};
 
-/// Minimum share of malicious skills that must reach high or critical.
-const MIN_HIGH_RECALL: f64 = 0.45;
+const FAMILIES: &[&str] = &[
+    "http-exfiltration",
+    "dns-exfiltration",
+    "credential-harvesting",
+    "secret-in-network-call",
+    "download-execute",
+    "remote-code-execution",
+    "fs-tampering",
+    "privilege-escalation",
+    "covert-exfiltration",
+    "crypto-mining",
+    "supply-chain",
+    "encoded-payload",
+    "prompt-injection",
+    "agent-config-abuse",
+];
+/// Benign cases that are not a look-alike of one family.
+const ORDINARY: &str = "ordinary";
+const SURFACES: &[&str] = &[
+    "prose",
+    "fenced-code",
+    "script-py",
+    "script-sh",
+    "script-js",
+    "script-ps1",
+    "frontmatter",
+    "reference",
+    "config",
+];
+const LAYOUTS: &[&str] = &["agent-skills", "claude", "openclaw", "plugin"];
+const SPLITS: &[&str] = &["tune", "held-out"];
+/// Key of `floors.json` listing the benign cases blocked today (case → rules that fire).
+const KNOWN_FP: &str = "known-false-positives";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/security-eval")
 }
 
-struct Score {
+fn load_json(name: &str) -> BTreeMap<String, Value> {
+    let text = fs::read_to_string(root().join(name)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn field<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+fn surfaces(v: &Value) -> Vec<String> {
+    match v.get("surface") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+struct Case {
     key: String,
+    malicious: bool,
+    family: String,
+    surfaces: Vec<String>,
+    split: String,
+    expect: Option<Severity>,
     max: Option<Severity>,
     /// `rule(severity)` for every security finding, deduplicated.
     rules: BTreeSet<String>,
-    expect: Option<Severity>,
+    /// The scan discovered the labelled skill folder.
+    found: bool,
 }
 
-fn score(key: &str, dir: &Path, expect: Option<Severity>) -> Score {
-    let r = scan(Mode::Path, dir, &ScanOptions::default()).unwrap();
+impl Case {
+    fn at_least(&self, min: Severity) -> bool {
+        self.max.is_some_and(|m| m >= min)
+    }
+    fn blocked(&self) -> bool {
+        self.at_least(Severity::High)
+    }
+    fn warned(&self) -> bool {
+        self.at_least(Severity::Medium)
+    }
+}
+
+fn score(key: &str, v: &Value) -> Case {
+    let dir = root().join(key);
+    let mode = if field(v, "layout") == "agent-skills" {
+        Mode::Path
+    } else {
+        Mode::Repo
+    };
+    let r = scan(mode, &dir, &ScanOptions::default()).unwrap();
     let mut max = None;
     let mut rules = BTreeSet::new();
     for f in r
@@ -45,40 +134,130 @@ fn score(key: &str, dir: &Path, expect: Option<Severity>) -> Score {
         max = max.max(Some(f.severity));
         rules.insert(format!("{}({})", f.rule_id, f.severity.as_str()));
     }
-    Score {
+    // a path scan names the skill after its folder; a repository scan by its relative path
+    let want = match field(v, "skill_path") {
+        "." => key.rsplit('/').next().unwrap_or(key),
+        rel => rel,
+    };
+    let found = r.artifacts.iter().any(|a| a.path == want);
+    Case {
+        found,
         key: key.to_owned(),
+        malicious: key.starts_with("malicious/"),
+        family: field(v, "family").to_owned(),
+        surfaces: surfaces(v),
+        split: field(v, "split").to_owned(),
+        expect: Severity::parse(field(v, "expect_min_severity")),
         max,
         rules,
-        expect,
     }
 }
 
-fn sev(s: Option<Severity>) -> &'static str {
-    s.map_or("-", Severity::as_str)
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    mal: usize,
+    block: usize,
+    warn: usize,
+    ben: usize,
+    ben_block: usize,
+    ben_warn: usize,
 }
 
-fn table(scores: &[Score]) -> String {
+impl Tally {
+    fn add(&mut self, c: &Case) {
+        if c.malicious {
+            self.mal += 1;
+            self.block += usize::from(c.blocked());
+            self.warn += usize::from(c.warned());
+        } else {
+            self.ben += 1;
+            self.ben_block += usize::from(c.blocked());
+            self.ben_warn += usize::from(c.warned());
+        }
+    }
+    fn block_rate(&self) -> f64 {
+        ratio(self.block, self.mal)
+    }
+    fn warn_rate(&self) -> f64 {
+        ratio(self.warn, self.mal)
+    }
+}
+
+fn ratio(n: usize, d: usize) -> f64 {
+    if d == 0 { 1.0 } else { n as f64 / d as f64 }
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 {
+        "-".to_owned()
+    } else {
+        format!("{n}/{d} ({:.0}%)", 100.0 * n as f64 / d as f64)
+    }
+}
+
+fn row(out: &mut String, name: &str, t: &Tally) {
+    let _ = writeln!(
+        out,
+        "| {name} | {} | {} | {} | {} | {} | {} |",
+        t.mal,
+        pct(t.block, t.mal),
+        pct(t.warn, t.mal),
+        t.ben,
+        pct(t.ben_block, t.ben),
+        pct(t.ben_warn, t.ben),
+    );
+}
+
+const HEADER: &str = "| malicious | block recall (high+) | warn recall (medium+) | benign | benign blocked (high+) | benign warned (medium+) |\n\
+                      |---|---|---|---|---|---|---|";
+
+fn tables(cases: &[Case]) -> String {
     let mut out = String::new();
-    for s in scores {
-        out.push_str(&format!(
-            "{:<48} {:<9} expect={:<7} {}\n",
-            s.key,
-            sev(s.max),
-            sev(s.expect),
-            s.rules.iter().cloned().collect::<Vec<_>>().join(" ")
-        ));
+    for split in SPLITS {
+        let in_split: Vec<&Case> = cases.iter().filter(|c| c.split == *split).collect();
+        let mut by_family: BTreeMap<&str, Tally> = BTreeMap::new();
+        let mut by_surface: BTreeMap<&str, Tally> = BTreeMap::new();
+        let mut total = Tally::default();
+        let mut expected = (0, 0);
+        for c in &in_split {
+            by_family.entry(c.family.as_str()).or_default().add(c);
+            for s in &c.surfaces {
+                by_surface.entry(s.as_str()).or_default().add(c);
+            }
+            total.add(c);
+            if c.malicious {
+                expected.1 += 1;
+                expected.0 += usize::from(c.at_least(c.expect.unwrap_or(Severity::Medium)));
+            }
+        }
+        let _ = writeln!(out, "\n### Split `{split}`: per family\n");
+        let _ = writeln!(out, "| family {HEADER}");
+        for f in FAMILIES.iter().chain([&ORDINARY]) {
+            if let Some(t) = by_family.get(f) {
+                row(&mut out, f, t);
+            }
+        }
+        row(&mut out, "**total**", &total);
+        let _ = writeln!(out, "\n### Split `{split}`: per surface\n");
+        let _ = writeln!(out, "| surface {HEADER}");
+        for s in SURFACES {
+            if let Some(t) = by_surface.get(s) {
+                row(&mut out, s, t);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n{split}: benign warn rate {}; malicious cases reaching their labelled severity {}",
+            pct(total.ben_warn, total.ben),
+            pct(expected.0, expected.1)
+        );
     }
     out
 }
 
-fn load_labels() -> BTreeMap<String, serde_json::Value> {
-    let text = fs::read_to_string(root().join("labels.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
-}
-
 #[test]
 fn labels_cover_every_fixture_folder() {
-    let labels = load_labels();
+    let labels = load_json("labels.json");
     let mut on_disk = BTreeSet::new();
     for kind in ["malicious", "benign"] {
         for e in fs::read_dir(root().join(kind)).unwrap() {
@@ -94,97 +273,180 @@ fn labels_cover_every_fixture_folder() {
         "labels.json and the fixture folders differ"
     );
     for (k, v) in &labels {
+        let malicious = k.starts_with("malicious/");
+        assert!(!field(v, "technique").is_empty(), "{k}: missing technique");
+        let family = field(v, "family");
         assert!(
-            v.get("technique").and_then(|t| t.as_str()).is_some(),
-            "{k}: missing technique"
+            FAMILIES.contains(&family) || (!malicious && family == ORDINARY),
+            "{k}: unknown family {family:?}"
         );
-        if k.starts_with("malicious/") {
-            let e = v.get("expect_min_severity").and_then(|t| t.as_str());
+        let s = surfaces(v);
+        assert!(
+            !s.is_empty() && s.iter().all(|x| SURFACES.contains(&x.as_str())),
+            "{k}: bad surface {:?}",
+            v.get("surface")
+        );
+        let layout = field(v, "layout");
+        assert!(LAYOUTS.contains(&layout), "{k}: unknown layout {layout:?}");
+        let split = field(v, "split");
+        assert!(SPLITS.contains(&split), "{k}: unknown split {split:?}");
+        let rel = field(v, "skill_path");
+        let prefix_ok = match layout {
+            "agent-skills" => rel == ".",
+            "claude" => rel.starts_with(".claude/skills/"),
+            "openclaw" => rel.starts_with("skills/") && rel.matches('/').count() == 2,
+            _ => rel.starts_with("plugins/") && rel.contains("/skills/"),
+        };
+        assert!(
+            prefix_ok,
+            "{k}: skill_path {rel:?} does not match layout {layout}"
+        );
+        let skill_dir = root().join(k).join(rel);
+        assert!(
+            skill_dir.join("SKILL.md").is_file(),
+            "{k}: no SKILL.md at {rel}"
+        );
+        if layout == "openclaw" {
+            assert!(skill_dir.join("_meta.json").is_file(), "{k}: no _meta.json");
+        }
+        let e = field(v, "expect_min_severity");
+        if malicious {
             assert!(
-                matches!(e, Some("high" | "medium")),
+                matches!(e, "high" | "medium"),
                 "{k}: expect_min_severity must be high or medium"
             );
+        } else {
+            assert!(e.is_empty(), "{k}: benign case with an expected severity");
         }
     }
 }
 
-/// Malicious skills that today stay below their labelled severity, with the reason. The
-/// test fails when one of them starts passing (remove it here) or another one regresses.
-const KNOWN_GAPS: &[(&str, &str)] = &[(
-    "malicious/polymarket-odds-assistant",
-    "a password-protected archive lure with no command at all",
-)];
-
 #[test]
-fn security_rules_meet_the_bar_on_the_labelled_set() {
-    let labels = load_labels();
-    let mut malicious = Vec::new();
-    let mut benign = Vec::new();
-    for (key, v) in &labels {
-        let dir = root().join(key);
-        if key.starts_with("malicious/") {
-            let expect = v
-                .get("expect_min_severity")
-                .and_then(|t| t.as_str())
-                .and_then(Severity::parse);
-            malicious.push(score(key, &dir, expect));
-        } else {
-            benign.push(score(key, &dir, None));
+fn security_rules_meet_the_floors_on_the_labelled_set() {
+    let labels = load_json("labels.json");
+    let floors = load_json("floors.json");
+    let cases: Vec<Case> = labels.iter().map(|(k, v)| score(k, v)).collect();
+
+    let mut report = tables(&cases);
+    if std::env::var_os("SECURITY_EVAL_CASES").is_some() {
+        report.push_str("\n### Cases\n\n");
+        for c in &cases {
+            let _ = writeln!(
+                report,
+                "{:<58} {:<8} {:<9} expect={:<7} {}",
+                c.key,
+                c.split,
+                c.max.map_or("-", Severity::as_str),
+                c.expect.map_or("-", Severity::as_str),
+                c.rules.iter().cloned().collect::<Vec<_>>().join(" ")
+            );
         }
     }
-
-    let at_least = |s: &Score, min: Severity| s.max.is_some_and(|m| m >= min);
-    let rate = |xs: &[Score], min: Severity| {
-        xs.iter().filter(|s| at_least(s, min)).count() as f64 / xs.len().max(1) as f64
-    };
-    let high_recall = rate(&malicious, Severity::High);
-    let summary = format!(
-        "malicious: {} skills, recall high+ {:.0}%, medium+ {:.0}%\n\
-         benign: {} skills, flagged high+ {:.0}%, medium+ {:.0}%\n",
-        malicious.len(),
-        100.0 * high_recall,
-        100.0 * rate(&malicious, Severity::Medium),
-        benign.len(),
-        100.0 * rate(&benign, Severity::High),
-        100.0 * rate(&benign, Severity::Medium),
-    );
-    let report = format!(
-        "{summary}\n== malicious ==\n{}\n== benign ==\n{}",
-        table(&malicious),
-        table(&benign)
-    );
-    eprintln!("{report}");
 
     let mut failures = Vec::new();
-    for s in &benign {
-        if at_least(s, Severity::High) {
-            failures.push(format!("false positive at high+: {}", s.key));
+    for c in cases.iter().filter(|c| !c.found) {
+        failures.push(format!("the scan did not discover the skill of {}", c.key));
+    }
+    // Benign cases the scanner blocks today, listed with the rules that fire: a reviewed list,
+    // not a tolerance. A benign case blocked and not listed fails; a listed one that is no
+    // longer blocked is reported so it can be dropped from the list.
+    let known_fp: BTreeMap<String, Value> = floors
+        .get(KNOWN_FP)
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    let mut blocked_benign = BTreeMap::new();
+    for c in cases.iter().filter(|c| !c.malicious && c.blocked()) {
+        let rules = c.rules.iter().cloned().collect::<Vec<_>>().join(" ");
+        if !known_fp.contains_key(&c.key) {
+            failures.push(format!(
+                "benign case blocked ({}): {} [{rules}]",
+                c.split, c.key
+            ));
+        }
+        blocked_benign.insert(c.key.clone(), Value::String(rules));
+    }
+    let mut notes = Vec::new();
+    for k in known_fp.keys() {
+        if !blocked_benign.contains_key(k) {
+            notes.push(format!(
+                "{k} is no longer blocked: drop it from {KNOWN_FP} in floors.json"
+            ));
+        } else {
+            notes.push(format!(
+                "known false positive (blocked today): {k} [{}]",
+                blocked_benign[k].as_str().unwrap_or("")
+            ));
         }
     }
-    for s in &malicious {
-        let need = s.expect.unwrap_or(Severity::Medium).max(Severity::Medium);
-        let known = KNOWN_GAPS.iter().any(|(k, _)| *k == s.key);
-        match (at_least(s, need), known) {
-            (false, false) => failures.push(format!(
-                "missed: {} reached {}, expected at least {}",
-                s.key,
-                sev(s.max),
-                need.as_str()
-            )),
-            (true, true) => failures.push(format!(
-                "{} now reaches {}: remove it from KNOWN_GAPS",
-                s.key,
-                need.as_str()
-            )),
-            _ => {}
+
+    let mut measured: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+    let mut above = Vec::new();
+    for family in FAMILIES {
+        for split in SPLITS {
+            let mut t = Tally::default();
+            for c in cases
+                .iter()
+                .filter(|c| c.malicious && c.family == *family && c.split == *split)
+            {
+                t.add(c);
+            }
+            let floor_of = |kind: &str| -> Option<f64> {
+                floors
+                    .get(*family)
+                    .and_then(|f| f.get(*split))
+                    .and_then(|s| s.get(kind))
+                    .and_then(Value::as_f64)
+            };
+            // floor down to three decimals so the written floor is always reachable
+            let down = |r: f64| (r * 1000.0 + 1e-9).floor() / 1000.0;
+            measured.entry((*family).to_owned()).or_default().insert(
+                (*split).to_owned(),
+                serde_json::json!({"block": down(t.block_rate()), "warn": down(t.warn_rate())}),
+            );
+            for (kind, rate, hits) in [
+                ("block", t.block_rate(), t.block),
+                ("warn", t.warn_rate(), t.warn),
+            ] {
+                let Some(f) = floor_of(kind) else {
+                    failures.push(format!("floors.json: no {kind} floor for {family}/{split}"));
+                    continue;
+                };
+                // the floor in cases: the fewest hits whose rate reaches it
+                let need = (f * t.mal as f64 - 1e-6).ceil().max(0.0) as usize;
+                if hits < need {
+                    failures.push(format!(
+                        "{family} ({split}): {kind} recall {hits}/{} = {rate:.3} is below its floor {f:.3}",
+                        t.mal
+                    ));
+                } else if hits > need {
+                    above.push(format!(
+                        "{family} ({split}): {kind} recall {hits}/{} = {rate:.3} is above its floor {f:.3}: raise it",
+                        t.mal
+                    ));
+                }
+            }
         }
     }
-    if high_recall < MIN_HIGH_RECALL {
-        failures.push(format!(
-            "recall at high+ is {:.0}%, below {:.0}%",
-            100.0 * high_recall,
-            100.0 * MIN_HIGH_RECALL
-        ));
+    if !above.is_empty() || !notes.is_empty() {
+        report.push('\n');
+        for a in notes.iter().chain(&above) {
+            let _ = writeln!(report, "{a}");
+        }
     }
-    assert!(failures.is_empty(), "{}\n\n{report}", failures.join("\n"));
+    eprintln!("{report}");
+
+    if let Some(path) = std::env::var_os("SECURITY_EVAL_FLOORS_OUT") {
+        let mut out: BTreeMap<String, Value> = measured
+            .into_iter()
+            .map(|(k, v)| (k, serde_json::to_value(v).unwrap()))
+            .collect();
+        out.insert(
+            KNOWN_FP.to_owned(),
+            Value::Object(blocked_benign.into_iter().collect()),
+        );
+        let text = serde_json::to_string_pretty(&out).unwrap() + "\n";
+        fs::write(path, text).unwrap();
+    }
+    assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
 }

@@ -128,6 +128,10 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),
     (
+        "data-exfiltration",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
         "encoded-endpoint",
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),

@@ -664,7 +664,43 @@ pub fn absorb(findings: &mut Vec<Finding>) {
     });
 }
 
+static NETWORK_TOOL: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)\b(curl|wget|nc|ncat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|DownloadString|DownloadFile|requests\.\w+|urlopen|base64\s+-d)\b|/dev/tcp/",
+    )
+});
+
+/// A persistence entry whose command talks to the network runs the attacker's code (or
+/// ships data) on every start: high, not medium.
+fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
+    let lines: Vec<(usize, String)> = scx
+        .cx
+        .findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.rule_id == "persistence-mechanism" && f.severity < Severity::High)
+        .filter_map(|(i, f)| {
+            let src = scx.sources.iter().find(|s| s.rel == f.location.path)?;
+            let line = src
+                .text
+                .split('\n')
+                .nth(f.location.line?.saturating_sub(1) as usize)?;
+            Some((i, line.to_owned()))
+        })
+        .collect();
+    for (i, line) in lines {
+        if NETWORK_TOOL.is_match(&line) {
+            let f = &mut scx.cx.findings[i];
+            f.severity = Severity::High;
+            f.message.push_str(
+                " The entry talks to the network, so it fetches and runs code or ships data on every start.",
+            );
+        }
+    }
+}
+
 pub fn check(scx: &mut SecCx<'_, '_>) {
+    raise_networked_persistence(scx);
     check_encoded_endpoints(scx);
     check_download_execute(scx);
     check_harvesting(scx);

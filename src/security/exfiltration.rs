@@ -9,9 +9,10 @@ use super::{SecCx, SignalKind};
 use crate::finding::{Location, Severity};
 
 pub const CREDENTIAL_EXFILTRATION: &str = "credential-exfiltration";
+pub const DATA_EXFILTRATION: &str = "data-exfiltration";
 
 /// Rule ids this module emits.
-pub const RULES: &[&str] = &[CREDENTIAL_EXFILTRATION];
+pub const RULES: &[&str] = &[CREDENTIAL_EXFILTRATION, DATA_EXFILTRATION];
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let reads: Vec<_> = scx
@@ -20,6 +21,16 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         .filter(|s| matches!(s.kind, SignalKind::CredentialRead | SignalKind::EnvDump))
         .cloned()
         .collect();
+    // Bulk reads of the user's own data count only when no credential read does.
+    let reads = if reads.is_empty() {
+        scx.signals
+            .iter()
+            .filter(|s| s.kind == SignalKind::DataCollect)
+            .cloned()
+            .collect()
+    } else {
+        reads
+    };
     let sends: Vec<_> = scx
         .signals
         .iter()
@@ -43,8 +54,11 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     } else {
         Severity::High
     };
+    let data = read.kind == SignalKind::DataCollect;
     let what_read = if credential {
         "reads credentials"
+    } else if data {
+        "collects the user's own data (shell history, clipboard, documents, system account lists)"
     } else {
         "dumps the environment (which holds tokens and keys)"
     };
@@ -66,12 +80,25 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let anchor = format!("{}|{}", read.what, send.what);
     let (sl, sc) = ss.pos(send.offset);
     let loc = Location::at(ss.rel.clone(), sl, sc);
+    let (rule, read_note) = if data {
+        (DATA_EXFILTRATION, "the data it collects")
+    } else {
+        (CREDENTIAL_EXFILTRATION, "the credential read")
+    };
+    let msg = if data {
+        msg.replace(
+            "Together that is credential exfiltration.",
+            "Together that is data exfiltration.",
+        )
+    } else {
+        msg
+    };
     scx.cx.emit_related(
-        CREDENTIAL_EXFILTRATION,
+        rule,
         msg,
         loc,
         &format!("{}:{anchor}", ss.path),
-        vec![(where_read, "the credential read".to_owned())],
+        vec![(where_read, read_note.to_owned())],
     );
     if let Some(f) = scx.cx.findings.last_mut() {
         f.severity = severity;

@@ -321,6 +321,8 @@ pub enum SignalKind {
     Exec,
     /// Concealment language ("do not tell the user").
     Conceal,
+    /// A read of the user's own data in bulk (shell history, clipboard, home documents).
+    DataCollect,
 }
 
 /// What a security check sees.

@@ -246,6 +246,7 @@ pub fn parse_signal(s: &str) -> Option<SignalKind> {
         "fetch" => SignalKind::Fetch,
         "exec" => SignalKind::Exec,
         "conceal" => SignalKind::Conceal,
+        "data-collect" => SignalKind::DataCollect,
         _ => return None,
     })
 }

@@ -708,7 +708,7 @@ fn check_packages(scx: &mut SecCx<'_, '_>) {
                         "differs from it only by look-alike characters or separators",
                     )
                 } else {
-                    (Severity::Medium, "is a small edit away from it")
+                    (Severity::High, "is a small edit away from it")
                 };
                 scx.emit_at_severity(
                     PACKAGE_TYPOSQUAT,

@@ -63,8 +63,25 @@ static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A URL: group 1 the host (after any `user:secret@`), group 2 the rest.
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r#"(?i)\bhttps?://([^\s/"'`|)<>;?#:@]+)([^\s"'`|)<>;]*)"#)
+    super::patterns::re(
+        r#"(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'`|)<>;]*@)?([^\s/"'`|)<>;?#:@]+)([^\s"'`|)<>;]*)"#,
+    )
+});
+
+/// A file that talks to the network somewhere (a URL built on one line is sent on another).
+static NETWORK_USE: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r#"(?i)\b(curl|wget|fetch\(|requests\.\w+\(|httpx\.|urlopen\(|urllib\.request|axios|https?\.(get|request)\(|got\(|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|sendBeacon|XMLHttpRequest|git\s+(push|remote|clone)|<img\s)"#,
+    )
+});
+
+/// Connection strings hold a password even though their names say URL.
+static CONNECTION: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?i)^(DATABASE_URL|DB_URL|[A-Z_]*_DSN|[A-Z_]*CONNECTION_STRING|REDIS_URL|MONGO(DB)?_UR[IL]|POSTGRES_URL)$",
+    )
 });
 
 static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
@@ -110,6 +127,10 @@ const PROVIDERS: &[(&str, &[&str])] = &[
     ("GRAPH", &["microsoft.com"]),
     ("TELEGRAM", &["telegram.org"]),
     ("TG", &["telegram.org"]),
+    ("DOCKERHUB", &["docker.io", "docker.com"]),
+    ("STRIPE", &["stripe.com"]),
+    ("TWILIO", &["twilio.com"]),
+    ("SENDGRID", &["sendgrid.com", "sendgrid.net"]),
 ];
 
 /// Names without a provider: their first word says nothing about where they belong.
@@ -172,9 +193,12 @@ fn owner(name: &str, host: &str) -> Owner {
     if GENERIC.contains(&first) || first.len() < 3 || !upper.contains('_') {
         return Owner::Generic;
     }
-    // `ACME_API_KEY` belongs to a host that names acme.
+    // `ACME_API_KEY` belongs to a host that names acme; `DOCKERHUB_TOKEN` to docker.com
+    // (the host's main label inside the word).
     let word = first.to_ascii_lowercase();
-    if host.contains(&word) {
+    let labels: Vec<&str> = host.split('.').collect();
+    let main = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+    if host.contains(&word) || (main.len() >= 4 && word.contains(main)) {
         Owner::Own
     } else {
         Owner::Foreign
@@ -194,20 +218,35 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         }
         let aliases: Vec<(String, String)> = ALIAS
             .captures_iter(&src.text)
-            .filter(|c| SECRETISH.is_match(&c["n"]) && !NOT_SECRET.is_match(&c["n"]))
+            .filter(|c| {
+                CONNECTION.is_match(&c["n"])
+                    || (SECRETISH.is_match(&c["n"]) && !NOT_SECRET.is_match(&c["n"]))
+            })
             .map(|c| (c["v"].to_owned(), c["n"].to_owned()))
             .collect();
+        let net_file = NETWORK_USE.is_match(&src.text);
         let mut offset = 0;
         for line in src.text.split_inclusive('\n') {
             let here = offset;
             offset += line.len();
-            if line.len() > 2000 || !CALL.is_match(line) || !is_live(src, here) {
+            if line.len() > 2000 || !is_live(src, here) {
+                continue;
+            }
+            if !(CALL.is_match(line) || net_file && HOST.is_match(line)) {
                 continue;
             }
             let Some(h) = HOST.captures(line) else {
                 continue;
             };
             let host = h[1].to_ascii_lowercase();
+            // A host built at run time (`{host}`, `$HOST`) cannot be judged here.
+            if !host.contains('.')
+                || !host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+            {
+                continue;
+            }
             let url = h.get(0).unwrap();
             if matches!(
                 host.as_str(),
@@ -228,7 +267,20 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                     .iter()
                     .find(|(v, _)| v == n.as_str())
                     .map_or(n.as_str(), |(_, e)| e.as_str());
-                if !SECRETISH.is_match(name) || NOT_SECRET.is_match(name) {
+                if !CONNECTION.is_match(name)
+                    && (!SECRETISH.is_match(name) || NOT_SECRET.is_match(name))
+                {
+                    continue;
+                }
+                // A bare word followed by `=` or `:` is a key (`api_key="…"`), not a value.
+                let bare = !matches!(
+                    line.as_bytes()[r.get(0).unwrap().start()],
+                    b'$' | b'%' | b'{'
+                ) && !r.get(0).unwrap().as_str().contains("env");
+                let rest = line[n.end()..].trim_start();
+                if bare
+                    && (rest.starts_with('=') && !rest.starts_with("==") || rest.starts_with(':'))
+                {
                     continue;
                 }
                 let at = r.get(0).unwrap().start();
@@ -239,7 +291,12 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 let sev = match (owner(name, &host), hostile, in_header, in_url) {
                     (_, true, _, _) => Some(Severity::High),
                     (Owner::Own, ..) => None,
-                    (Owner::Foreign, _, true, _) => Some(Severity::Medium),
+                    // OpenAI-compatible APIs take `OPENAI_API_KEY` on other hosts.
+                    (Owner::Foreign, _, true, _)
+                        if name.to_ascii_uppercase().starts_with("OPENAI") =>
+                    {
+                        Some(Severity::Medium)
+                    }
                     (Owner::Foreign, ..) => Some(Severity::High),
                     (Owner::Generic, _, true, _) => None,
                     (Owner::Generic, ..) => Some(Severity::Medium),

@@ -968,8 +968,23 @@ fn approve(
     }
     let structural = p.structural.clone().unwrap_or_default();
     let content = p.content.clone().unwrap_or_default();
-    pins.skills.insert(key, p);
     crate::baseline::prepare_pin_dir(baseline, &home)?;
+    // Read-modify-write under a lock: the scan above ran unlocked, so re-read the pin file
+    // now; another approval may have landed meanwhile, and it must be kept.
+    let _lock = crate::fsutil::lock_beside(baseline).map_err(|e| Error::Output {
+        path: baseline.display().to_string(),
+        source: e,
+    })?;
+    if let Some(now) = pin::read(baseline)? {
+        if now.hash_options != pins.hash_options {
+            return Err(Error::Usage(format!(
+                "{} was rewritten with other hash options while approving; run the approval again",
+                baseline.display()
+            )));
+        }
+        pins = now;
+    }
+    pins.skills.insert(key, p);
     let bytes = pins.to_bytes();
     write_atomic(baseline, |w| w.write_all(&bytes)).map_err(|e| Error::Output {
         path: baseline.display().to_string(),

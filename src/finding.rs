@@ -179,6 +179,10 @@ pub struct Finding {
     pub category: &'static str,
     pub severity: Severity,
     pub confidence: Confidence,
+    /// Why the confidence is lower than the rule's: in a reference document, in a
+    /// quoted example, under a sentence that forbids the act. Never set on a chain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence_reason: Option<String>,
     pub message: String,
     pub location: Location,
     pub related: Vec<Related>,
@@ -222,6 +226,7 @@ impl Finding {
             category: meta.category,
             severity: meta.severity,
             confidence: meta.confidence,
+            confidence_reason: None,
             message: message.into(),
             location,
             related: Vec::new(),
@@ -237,6 +242,19 @@ impl Finding {
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
+    }
+
+    /// Lowers the confidence to `low` and says why (the message says it too).
+    pub fn lower_confidence(&mut self, reason: &str) {
+        self.confidence = Confidence::Low;
+        if self.confidence_reason.is_none() {
+            self.message
+                .push_str(&format!(" (Lower confidence: {reason}.)"));
+        }
+        self.confidence_reason = Some(match self.confidence_reason.take() {
+            Some(r) => format!("{r}; {reason}"),
+            None => reason.to_owned(),
+        });
     }
 
     pub fn with_properties(mut self, properties: serde_json::Value) -> Self {
@@ -281,6 +299,12 @@ impl Finding {
             },
         );
         self
+    }
+
+    /// Is this an example or a prohibition kept as a note (`info`, with the reason its
+    /// confidence is lower) rather than an instruction?
+    pub fn is_example_note(&self) -> bool {
+        self.severity == Severity::Info && self.confidence_reason.is_some()
     }
 
     /// Does this finding report `rule`, itself or as one of its consequences?

@@ -24,12 +24,34 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
-/// A character device or a FIFO: written through in place, never replaced.
+/// Takes an exclusive lock for read-modify-write updates of `path`, on a sidecar file
+/// `.NAME.lock` beside it (never through a link). The lock ends when the returned file
+/// is dropped, also when the process dies, so a `kill -9` never leaves it held.
+pub fn lock_beside(path: &Path) -> io::Result<File> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let lock = dir.join(format!(".{name}.lock"));
+    let mut o = OpenOptions::new();
+    o.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW);
+    }
+    let f = o.open(&lock)?;
+    f.lock()?;
+    Ok(f)
+}
+
+/// A character device, a FIFO or a socket: written through in place, never replaced.
 fn is_device_or_fifo(ft: &fs::FileType) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        ft.is_char_device() || ft.is_fifo()
+        ft.is_char_device() || ft.is_fifo() || ft.is_socket()
     }
     #[cfg(not(unix))]
     {
@@ -38,17 +60,47 @@ fn is_device_or_fifo(ft: &fs::FileType) -> bool {
     }
 }
 
-/// Writes what `fill` produces to `path`. A character device (`/dev/null`,
-/// `/dev/stdout`) or a FIFO is written through in place and never replaced.
-/// Anything else — a new file, a regular file, a symbolic link — is replaced
-/// atomically (a temporary file in the same directory, fsync, rename): a reader
-/// never sees a half-written report, and a symlink planted where the report goes
-/// (for instance inside a scanned repository) is replaced, never followed.
+/// Is the block device one we must never write a report over?
+fn is_block_device(ft: &fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        ft.is_block_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ft;
+        false
+    }
+}
+
+/// Writes what `fill` produces to `path`. A character device (`/dev/null`), a FIFO
+/// or a socket is written through in place and never replaced, and so is a symbolic
+/// link that resolves to one (`/dev/stdout` → `/proc/self/fd/1` → a pipe or a
+/// terminal): the link is resolved first, so no device node or link to one is ever
+/// renamed over. A block device, or a link to one, is refused. Anything else — a new
+/// file, a regular file, a symbolic link to a regular file or to nothing — is replaced
+/// atomically (a temporary file in the same directory, fsync, rename): a reader never
+/// sees a half-written report, and a symlink planted where the report goes (for
+/// instance inside a scanned repository) is replaced, never followed to a file.
 pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    match fs::symlink_metadata(path) {
+    let meta = match fs::symlink_metadata(path) {
+        // Resolve a link: what it points at decides, not the link itself.
+        Ok(m) if m.file_type().is_symlink() => match fs::metadata(path) {
+            Ok(t) if is_device_or_fifo(&t.file_type()) || is_block_device(&t.file_type()) => Ok(t),
+            _ => Ok(m),
+        },
+        other => other,
+    };
+    match meta {
+        Ok(m) if is_block_device(&m.file_type()) => {
+            return Err(io::Error::other(
+                "refusing to write a report to a block device",
+            ));
+        }
         Ok(m) if is_device_or_fifo(&m.file_type()) => {
             let f = fs::OpenOptions::new()
                 .write(true)
@@ -86,4 +138,76 @@ pub fn write_atomic(
         let _ = fs::remove_file(&tmp);
     }
     res
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("skillguard-fsutil-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Issue 12, defect 1: `-o` through a link to a device replaced the link with a
+    /// regular file (`/dev/stdout` itself, when run as root). The link must survive and
+    /// the bytes must go to what it points at.
+    #[test]
+    fn a_link_to_a_device_is_written_through_never_replaced() {
+        let d = scratch("devlink");
+        let link = d.join("stdout");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        write_atomic(&link, |w| w.write_all(b"report")).unwrap();
+        let m = fs::symlink_metadata(&link).unwrap();
+        assert!(m.file_type().is_symlink(), "the link was replaced: {m:?}");
+        assert_eq!(fs::read_link(&link).unwrap(), Path::new("/dev/null"));
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_link_to_a_fifo_is_written_through() {
+        let d = scratch("fifolink");
+        let fifo = d.join("pipe");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        // mkfifo is part of coreutils on every Linux CI image; without it there is no FIFO.
+        if !ok {
+            return;
+        }
+        let link = d.join("out");
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(&fifo).unwrap())
+        };
+        write_atomic(&link, |w| w.write_all(b"through the pipe")).unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(!fs::metadata(&fifo).unwrap().is_file());
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_link_to_a_regular_file_is_replaced_not_followed() {
+        let d = scratch("filelink");
+        let victim = d.join("victim");
+        fs::write(&victim, b"keep").unwrap();
+        let link = d.join("report.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        write_atomic(&link, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(fs::read(&link).unwrap(), b"new");
+        assert!(fs::symlink_metadata(&link).unwrap().is_file());
+        fs::remove_dir_all(&d).unwrap();
+    }
 }

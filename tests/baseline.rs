@@ -1117,3 +1117,52 @@ fn concurrent_imports_do_not_duplicate() {
         Some(0)
     );
 }
+
+/// Issue 12, defect 4: eight approvals of different skills run at once on one pin file
+/// all printed "approved" and only one was kept. The update is now a read-modify-write
+/// under a lock, so every approval survives.
+#[test]
+fn concurrent_approvals_of_different_skills_are_all_kept() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("skills");
+    let names: Vec<String> = (0..8).map(|i| format!("skill-{i}")).collect();
+    for n in &names {
+        let d = root.join(n);
+        fs::create_dir_all(&d).unwrap();
+        fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {n}\ndescription: Test skill {n}. Use when testing.\n---\n# {n}\n"),
+        )
+        .unwrap();
+    }
+    let pin = t.path().join("pins.json");
+    for _round in 0..2 {
+        let _ = fs::remove_file(&pin);
+        let children: Vec<std::process::Child> = names
+            .iter()
+            .map(|n| {
+                bin()
+                    .args([
+                        "baseline",
+                        "approve",
+                        n,
+                        "--skill-path",
+                        s(&root.join(n)),
+                        "--baseline",
+                        s(&pin),
+                    ])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        }
+        let v: serde_json::Value = serde_json::from_slice(&fs::read(&pin).unwrap()).unwrap();
+        let kept: Vec<&String> = v["skills"].as_object().unwrap().keys().collect();
+        assert_eq!(kept.len(), names.len(), "approvals lost: kept {kept:?}");
+    }
+}

@@ -303,3 +303,51 @@ fn a_blocked_metadata_address_is_not_a_credential_read() {
         r.findings
     );
 }
+
+#[test]
+fn an_example_or_a_prohibition_keeps_its_rule_with_lower_confidence() {
+    use skillguard::finding::Confidence;
+    let r = run(Mode::Path, "calibration/confidence/forbidden");
+    for rule in ["fetch-then-execute", "prompt-injection-override"] {
+        let f = one(&r, rule);
+        assert_eq!(f.severity, Severity::Info, "{f:#?}");
+        assert_eq!(f.confidence, Confidence::Low, "{f:#?}");
+        let why = f.confidence_reason.as_deref().unwrap_or_default();
+        assert!(!why.is_empty() && f.message.contains(why), "{f:#?}");
+    }
+    let f = one(&r, "fetch-then-execute");
+    assert!(f.confidence_reason.as_deref().unwrap().contains("forbids"));
+    let f = one(&r, "prompt-injection-override");
+    assert!(f.confidence_reason.as_deref().unwrap().contains("quoted"));
+    assert!(
+        security_at_or_above(&r, Severity::Low).is_empty(),
+        "{:#?}",
+        r.findings
+    );
+    let json = render(&r, Format::Json);
+    assert!(json.contains("\"confidence_reason\""), "{json}");
+    let sarif = render(&r, Format::Sarif);
+    assert!(sarif.contains("\"confidenceReason\""), "{sarif}");
+}
+
+#[test]
+fn a_reference_document_lowers_confidence_and_says_why() {
+    let r = run(Mode::Path, "calibration/confidence/reference");
+    let f = one(&r, "prompt-injection-override");
+    assert_eq!(f.severity, Severity::Medium);
+    assert!(
+        f.confidence_reason
+            .as_deref()
+            .is_some_and(|w| w.contains("reference document")),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn lowered_confidence_never_silences_a_chain() {
+    let r = run(Mode::Path, "calibration/confidence/chain");
+    let f = one(&r, "prompt-injection-recurring-action");
+    assert!(f.confidence_reason.is_some(), "{f:#?}");
+    assert!(f.severity >= Severity::High, "{f:#?}");
+    assert!(f.reports("download-then-execute"), "{f:#?}");
+}

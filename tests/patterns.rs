@@ -26,9 +26,11 @@ fn rules_found(file: &str, text: &str) -> Vec<String> {
     };
     fs::write(skill.join("SKILL.md"), entry).unwrap();
     let r = scan(Mode::Path, dir.path(), &ScanOptions::default()).unwrap();
-    // A rule attached to a finding as a consequence (one cause, one finding) still matched.
+    // A rule attached to a finding as a consequence (one cause, one finding) still matched;
+    // an example or a prohibition kept as a lower-confidence note did not.
     r.findings
         .iter()
+        .filter(|f| !f.is_example_note())
         .flat_map(|f| {
             std::iter::once(f.rule_id.to_owned())
                 .chain(f.consequences.iter().map(|c| c.rule_id.to_owned()))

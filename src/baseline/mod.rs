@@ -241,6 +241,11 @@ pub fn after_report(
         }
         prepare_pin_dir(p, &cx.home)?;
         let bytes = pins.to_bytes();
+        // Serialised with `baseline approve`, which updates the same file in place.
+        let _lock = crate::fsutil::lock_beside(p).map_err(|source| BaselineError::Write {
+            path: p.display().to_string(),
+            source,
+        })?;
         crate::fsutil::write_atomic(p, |w| w.write_all(&bytes)).map_err(|source| {
             BaselineError::Write {
                 path: p.display().to_string(),

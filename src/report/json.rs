@@ -91,6 +91,8 @@ struct FindingDto<'a> {
     category: &'a str,
     severity: &'static str,
     confidence: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confidence_reason: Option<&'a str>,
     message: &'a str,
     location: &'a Location,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -133,6 +135,7 @@ fn finding_dto(f: &Finding) -> FindingDto<'_> {
         category: f.category,
         severity: f.severity.as_str(),
         confidence: f.confidence.as_str(),
+        confidence_reason: f.confidence_reason.as_deref(),
         message: &f.message,
         location: &f.location,
         related: f

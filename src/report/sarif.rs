@@ -123,6 +123,9 @@ fn result_json(f: &Finding) -> Value {
         "severity": f.severity.as_str(),
         "confidence": f.confidence.as_str(),
     });
+    if let Some(r) = &f.confidence_reason {
+        props["confidenceReason"] = json!(r);
+    }
     if let Some(s) = &f.skill {
         props["skill"] = json!(s);
     }

@@ -317,7 +317,7 @@ fn mark_truncated(artifacts: &mut [Artifact], truncated: &BTreeMap<String, Strin
         if let Some(rel) = truncated.get(&a.path) {
             a.content_hash = None;
             a.hash_incomplete = Some(format!(
-                "`{}` was not walked completely (a walk bound or an unreadable folder)",
+                "`{}` was not walked completely (a walk bound, an unreadable folder or a name that is not UTF-8)",
                 crate::text::sanitize_line(rel)
             ));
         }

@@ -101,10 +101,13 @@ pub(super) fn attach(
     let mut truncated: BTreeMap<String, String> = BTreeMap::new();
     for issue in issues {
         let owner = owner_of(&skill_index, &issue.rel);
-        // A walk bound or an unreadable folder inside a skill: its files are not all known,
-        // so no content hash can vouch for it.
+        // A walk bound, an unreadable folder or a name that is not UTF-8 inside a skill:
+        // its files are not all known, so no content hash can vouch for it.
         if let Some((_, path)) = owner
-            && matches!(issue.rule, ids::WALK_LIMIT_REACHED | ids::PATH_UNREADABLE)
+            && matches!(
+                issue.rule,
+                ids::WALK_LIMIT_REACHED | ids::PATH_UNREADABLE | ids::PATH_NOT_UTF8
+            )
         {
             truncated.insert(path.to_owned(), issue.rel.clone());
         }

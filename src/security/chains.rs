@@ -192,10 +192,33 @@ const EXEC_FORMS: &[&str] = &[
 struct Download {
     src: usize,
     offset: usize,
-    /// File name (last path segment) the download writes.
+    /// File name (last path segment) the download writes, or the variable that holds
+    /// the path when the path is built at run time (`$out`, `path`).
     name: String,
+    /// `name` is a variable: followed in the same file only.
+    var: Option<VarKind>,
     what: String,
 }
+
+#[derive(Clone, Copy)]
+enum VarKind {
+    /// `$out`, `${out}`, `"$out"` (shell, PowerShell).
+    Sigil,
+    /// `path` (Python, JavaScript).
+    Bare,
+}
+
+/// Execution forms for a variable holding the downloaded file's path: `{}` is the
+/// variable's reference pattern.
+const VAR_EXEC_FORMS: &[&str] = &[
+    r#"(?i)\bchmod\s+(\+x|u\+x|a\+x|[0-7]*[1357][0-7]*)\s+["']?{}"#,
+    r#"(?i)\bos\.chmod\(\s*{}[^
+]*(S_IEXEC|S_IXUSR|0o?[0-7]*[1357][0-7]*\b)"#,
+    r#"(?i)\b((ba|z|k|da)?sh|source|python[0-9.]*|node|pwsh|powershell(\.exe)?|Start-Process|rundll32|regsvr32|msiexec(\.exe)?\s+/i)\s+(-\S+\s+)*["']?{}"#,
+    r#"(?im)(^\s*|[;&|(]\s*|\b(nohup|sudo|exec)\s+)["']?{}["']?\s"#,
+    r#"(?i)\b(subprocess\.\w+|os\.system|os\.popen|os\.exec\w*|execFile(Sync)?|spawn(Sync)?|Popen|check_output|check_call|run)\(\s*\[?\s*{}"#,
+    r#"(?i)(^|[\s;])&\s+["']?{}"#,
+];
 
 fn file_name(p: &str) -> &str {
     let p = p.split(['?', '#']).next().unwrap_or(p);
@@ -218,13 +241,23 @@ fn assigned(text: &str, var: &str) -> Option<String> {
 fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
     let mut out = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
+        let lower = src.lower();
+        let fetches = FETCHES.is_match(&src.text);
         if !src.has_words(super::patterns::Words::Fetch)
-            && !src.text.contains("urlretrieve")
-            && !src.text.contains("DownloadFile")
+            && !fetches
+            && ![
+                "urlretrieve",
+                "downloadfile",
+                "invoke-webrequest",
+                "iwr ",
+                "invoke-restmethod",
+                "bitstransfer",
+            ]
+            .iter()
+            .any(|w| memchr::memmem::find(lower, w.as_bytes()).is_some())
         {
             continue;
         }
-        let fetches = FETCHES.is_match(&src.text);
         for (i, re) in DOWNLOADS.iter().enumerate() {
             if WRITE_FORMS.contains(&i) && !fetches {
                 continue;
@@ -234,24 +267,40 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
                 if !is_live(src, at) {
                     continue;
                 }
-                let path = match (c.name("p"), c.name("v")) {
-                    (Some(p), _) => p.as_str().to_owned(),
+                let m = c.get(0).unwrap();
+                let (path, var) = match (c.name("p"), c.name("v")) {
+                    (Some(p), _) => match sigil_var(p.as_str()) {
+                        Some(v) => (v.to_owned(), Some(VarKind::Sigil)),
+                        None => (p.as_str().to_owned(), None),
+                    },
                     (None, Some(v)) => match assigned(&src.text, v.as_str()) {
-                        Some(p) => p,
-                        None => continue,
+                        Some(p) => (p, None),
+                        None => (v.as_str().to_owned(), Some(VarKind::Bare)),
                     },
                     _ => continue,
                 };
+                if var.is_some() {
+                    if path.len() >= 2 {
+                        out.push(Download {
+                            src: si,
+                            offset: at,
+                            name: path,
+                            var,
+                            what: excerpt(&src.text, m.start(), m.end()),
+                        });
+                    }
+                    continue;
+                }
                 let name = file_name(&path).trim_matches(|c| c == '"' || c == '\'');
                 // Too short or too generic to follow: `-`, `x`, `out`, `/dev/null`.
                 if name.len() < 3 || name == "null" || name.contains('{') || name.contains('$') {
                     continue;
                 }
-                let m = c.get(0).unwrap();
                 out.push(Download {
                     src: si,
                     offset: at,
                     name: name.to_owned(),
+                    var: None,
                     what: excerpt(&src.text, m.start(), m.end()),
                 });
             }
@@ -262,26 +311,51 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
     out
 }
 
+/// `$out`, `${out}` or `$env:out` as the whole path: the variable's name.
+fn sigil_var(p: &str) -> Option<&str> {
+    let v = p.strip_prefix('$')?;
+    let v = v
+        .strip_prefix('{')
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(v);
+    (!v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')).then_some(v)
+}
+
 /// The first execution of `d`'s file after it (same file) or anywhere in another file.
 fn execution_of(scx: &SecCx<'_, '_>, d: &Download) -> Option<(usize, usize, String)> {
     let name = regex::escape(&d.name);
-    let forms: Vec<Regex> = EXEC_FORMS
-        .iter()
-        .filter_map(|f| {
-            Regex::new(&format!(
-                "{}{}",
-                super::patterns::ascii_word_boundaries(&f.replace("{}", &name)),
-                r#"(["'\s;&|)`,\]]|$)"#
-            ))
-            .ok()
-        })
-        .collect();
+    let forms: Vec<Regex> = match d.var {
+        None => EXEC_FORMS
+            .iter()
+            .filter_map(|f| {
+                Regex::new(&format!(
+                    "{}{}",
+                    super::patterns::ascii_word_boundaries(&f.replace("{}", &name)),
+                    r#"(["'\s;&|)`,\]]|$)"#
+                ))
+                .ok()
+            })
+            .collect(),
+        Some(kind) => {
+            let reference = match kind {
+                VarKind::Sigil => format!(r"\$\{{?{name}\}}?(?-u:\b)"),
+                VarKind::Bare => format!(r"(?-u:\b){name}(?-u:\b)"),
+            };
+            VAR_EXEC_FORMS
+                .iter()
+                .filter_map(|f| Regex::new(&f.replace("{}", &reference)).ok())
+                .collect()
+        }
+    };
     let download_line_end = {
         let t = &scx.sources[d.src].text;
         t[d.offset..].find('\n').map_or(t.len(), |i| d.offset + i)
     };
     let mut order: Vec<usize> = vec![d.src];
     order.extend((0..scx.sources.len()).filter(|&i| i != d.src));
+    if d.var.is_some() {
+        order.truncate(1);
+    }
     for si in order {
         let src = &scx.sources[si];
         if !src.text.contains(d.name.as_str()) {
@@ -344,9 +418,14 @@ fn check_download_execute(scx: &mut SecCx<'_, '_>) {
         } else {
             format!("{}:{el}", esrc.path)
         };
+        let target = match d.var {
+            None => format!("`{}`", d.name),
+            Some(VarKind::Sigil) => format!("to the path in `${}`", d.name),
+            Some(VarKind::Bare) => format!("to the path in `{}`", d.name),
+        };
         let msg = format!(
-            "`{}` downloads `{}`{from} and `{ewhat}` ({where_exec}) then makes it executable or runs it: code that was never part of the reviewed skill runs on the user's machine.{why} Vendor the file into the skill, or pin its SHA-256 and verify it before running.",
-            d.what, d.name
+            "`{}` downloads {target}{from} and `{ewhat}` ({where_exec}) then makes it executable or runs it: code that was never part of the reviewed skill runs on the user's machine.{why} Vendor the file into the skill, or pin its SHA-256 and verify it before running.",
+            d.what
         );
         let loc = Location::at(dsrc.rel.clone(), dl, dc);
         let related = vec![(

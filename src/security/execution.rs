@@ -411,7 +411,8 @@ fn check_hooks(scx: &mut SecCx<'_, '_>) {
 }
 
 fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
-    let mut emits: Vec<(usize, usize, String, Origin, String)> = Vec::new();
+    type Emit = (usize, usize, String, Origin, String, Option<&'static str>);
+    let mut emits: Vec<Emit> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
         if !src.has_words(super::patterns::Words::Fetch) {
@@ -426,19 +427,19 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
             for re in FETCH_EXEC.iter() {
                 for m in re.find_iter(seg) {
                     let (s, e) = (r.start + m.start(), r.start + m.end());
-                    if prose && r.kind == RegionKind::Prose && example_context(text, s, e, false) {
-                        continue;
-                    }
+                    let example = (prose && r.kind == RegionKind::Prose)
+                        .then(|| example_context(text, s, e, false))
+                        .flatten();
                     let line = src.line_at(s);
                     let (o, host) = origin(line);
-                    emits.push((si, s, excerpt(text, s, e), o, host));
+                    emits.push((si, s, excerpt(text, s, e), o, host, example));
                 }
             }
         }
     }
     emits.sort_by_key(|e| (e.0, e.1));
     emits.dedup_by_key(|e| (e.0, e.1));
-    for (si, at, ex, o, host) in emits {
+    for (si, at, ex, o, host, example) in emits {
         let (sev, why) = match o {
             Origin::Hostile => (
                 Severity::Critical,
@@ -470,6 +471,13 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
             ),
             &format!("fetch:{ex}"),
         );
+        // An example or a prohibition is a note; its signals still feed chains.
+        if let Some(why) = example
+            && let Some(f) = scx.cx.findings.last_mut()
+        {
+            f.severity = Severity::Info;
+            f.lower_confidence(why);
+        }
         scx.signal(SignalKind::Fetch, si, at, ex.clone());
         if o != Origin::KnownInstaller {
             scx.signal(SignalKind::Exec, si, at, ex);

@@ -181,7 +181,7 @@ fn analyze_text(
     let c = patterns::compiled();
     for lang in [Lang::Shell, Lang::Text] {
         let src = synthetic(text, lang);
-        for h in c.hits(&src) {
+        for h in c.hits(&src).into_iter().filter(|h| h.example.is_none()) {
             let rule = &c.rules[h.rule];
             let t = format!("rule `{}`", rule.id);
             if !triggers.contains(&t) {

@@ -38,7 +38,7 @@ static CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// A secret-named reference; group `n` is the name.
 static REF: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(
-        r#"(?:\$\{?|\$\(|%|\$env:|os\.environ\[\s*\\?["']|os\.environ\.get\(\s*\\?["']|os\.getenv\(\s*\\?["']|process\.env\.|process\.env\[\s*["']|\{\{\s*(?:secrets\.|env\.)?|\{|\+\s*|[:,(]\s*)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
+        r#"(?:\$\{?|\$\(|["']\s*%\s*\(?\s*|%|\$env:|os\.environ\[\s*\\?["']|os\.environ\.get\(\s*\\?["']|os\.getenv\(\s*\\?["']|process\.env\.|process\.env\[\s*["']|\{\{\s*(?:secrets\.|env\.)?|\{|\+\s*|[:,(]\s*)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
     )
 });
 
@@ -89,6 +89,31 @@ static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(authorization|x-api-key|api-key|x-auth-token|private-token|bearer|x-[\w-]*(key|token))\s*["']?\s*[:=]|headers\s*[=:]|-H\s|--header\s|-u\s+["']?\$|--user\s"#,
     )
 });
+
+/// End offset of the statement that starts on line `i`: up to 12 lines while brackets
+/// stay open or a line ends with a `\` continuation. Linear: each call reads at most
+/// 12 lines of at most 2000 bytes.
+fn statement_end(lines: &[(usize, &str)], i: usize) -> usize {
+    let mut depth: i32 = 0;
+    let mut end = lines[i].0 + lines[i].1.len();
+    for &(off, l) in lines.iter().skip(i).take(12) {
+        if l.len() > 2000 {
+            break;
+        }
+        end = off + l.len();
+        for b in l.bytes() {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 && !l.trim_end().ends_with('\\') {
+            break;
+        }
+    }
+    end
+}
 
 /// Known providers: variable prefix → hosts that own its secrets.
 const PROVIDERS: &[(&str, &[&str])] = &[
@@ -225,16 +250,28 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             .map(|c| (c["v"].to_owned(), c["n"].to_owned()))
             .collect();
         let net_file = NETWORK_USE.is_match(&src.text);
-        let mut offset = 0;
-        for line in src.text.split_inclusive('\n') {
-            let here = offset;
-            offset += line.len();
-            if line.len() > 2000 || !is_live(src, here) {
+        let lines: Vec<(usize, &str)> = src
+            .text
+            .split_inclusive('\n')
+            .scan(0, |off, l| {
+                let here = *off;
+                *off += l.len();
+                Some((here, l))
+            })
+            .collect();
+        // A call continues over the lines its brackets or `\` continuations span (a
+        // header three lines below the URL is part of the same request).
+        let mut covered = 0;
+        for (i, &(here, first)) in lines.iter().enumerate() {
+            if here < covered || first.len() > 2000 || !is_live(src, here) {
                 continue;
             }
-            if !(CALL.is_match(line) || net_file && HOST.is_match(line)) {
+            if !(CALL.is_match(first) || net_file && HOST.is_match(first)) {
                 continue;
             }
+            let end = statement_end(&lines, i);
+            let line = &src.text[here..end];
+            covered = end;
             let Some(h) = HOST.captures(line) else {
                 continue;
             };
@@ -286,8 +323,11 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 let at = r.get(0).unwrap().start();
                 let in_url = at >= url.start() && at < url.end();
                 let before = &line[..at];
-                let in_header =
-                    !in_url && AUTH_HEADER.is_match(&before[before.len().saturating_sub(60)..]);
+                let mut from = before.len().saturating_sub(60);
+                while !before.is_char_boundary(from) {
+                    from += 1;
+                }
+                let in_header = !in_url && AUTH_HEADER.is_match(&before[from..]);
                 let sev = match (owner(name, &host), hostile, in_header, in_url) {
                     (_, true, _, _) => Some(Severity::High),
                     (Owner::Own, ..) => None,

@@ -342,6 +342,7 @@ fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mu
     let mut marks = Vec::new();
     let mut invisible: Vec<(usize, char)> = Vec::new();
     let mut splits_word = false;
+    let mut words: Option<AsciiNeighbours> = None;
     let mut has_control = false;
     let mut i = 0;
     while i < chars.len() {
@@ -355,8 +356,9 @@ fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mu
         } else if is_invisible(c) {
             if !orthographic_joiner(&chars, i) {
                 invisible.push((off, c));
-                if c != '\u{00AD}' && splits_ascii_word(&chars, i) {
-                    splits_word = true;
+                if c != '\u{00AD}' && !splits_word {
+                    let w = words.get_or_insert_with(|| AsciiNeighbours::of(&chars));
+                    splits_word = w.splits(i);
                 }
             }
         } else if is_tag(c) {
@@ -505,20 +507,42 @@ fn orthographic_joiner(chars: &[(usize, char)], i: usize) -> bool {
     false
 }
 
-/// Is the invisible character at `i` inside an ASCII word (letters or digits on both sides,
-/// skipping other invisible characters)?
-fn splits_ascii_word(chars: &[(usize, char)], i: usize) -> bool {
-    let prev = chars[..i]
-        .iter()
-        .rev()
-        .map(|x| x.1)
-        .find(|c| !is_invisible(*c) && !is_bidi_control(*c) && !is_bidi_mark(*c));
-    let next = chars[i + 1..]
-        .iter()
-        .map(|x| x.1)
-        .find(|c| !is_invisible(*c) && !is_bidi_control(*c) && !is_bidi_mark(*c));
-    prev.is_some_and(|c| c.is_ascii_alphanumeric())
-        && next.is_some_and(|c| c.is_ascii_alphanumeric())
+/// For every character of a line, whether the nearest visible character before it and
+/// after it (skipping invisible, bidi control and bidi mark characters) is an ASCII letter
+/// or digit. Built in two linear passes, so a run of a million invisible characters costs
+/// a million steps, not a million squared.
+struct AsciiNeighbours {
+    before: Vec<bool>,
+    after: Vec<bool>,
+}
+
+impl AsciiNeighbours {
+    fn of(chars: &[(usize, char)]) -> AsciiNeighbours {
+        let hidden = |c: char| is_invisible(c) || is_bidi_control(c) || is_bidi_mark(c);
+        let mut before = vec![false; chars.len()];
+        let mut last = false;
+        for (k, &(_, c)) in chars.iter().enumerate() {
+            before[k] = last;
+            if !hidden(c) {
+                last = c.is_ascii_alphanumeric();
+            }
+        }
+        let mut after = vec![false; chars.len()];
+        let mut next = false;
+        for (k, &(_, c)) in chars.iter().enumerate().rev() {
+            after[k] = next;
+            if !hidden(c) {
+                next = c.is_ascii_alphanumeric();
+            }
+        }
+        AsciiNeighbours { before, after }
+    }
+
+    /// Is the invisible character at `i` inside an ASCII word (letters or digits on both
+    /// sides, skipping other invisible characters)?
+    fn splits(&self, i: usize) -> bool {
+        self.before[i] && self.after[i]
+    }
 }
 
 const FLAG_TAGS: [&str; 3] = ["gbeng", "gbsct", "gbwls"];
@@ -1012,6 +1036,45 @@ mod tests {
             rules(&run(t, Lang::Markdown)),
             vec![(INVISIBLE_CHARACTER, Some(Severity::High))]
         );
+    }
+
+    #[test]
+    fn ascii_neighbours_match_the_direct_definition() {
+        let naive = |chars: &[(usize, char)], i: usize| {
+            let hidden = |c: char| is_invisible(c) || is_bidi_control(c) || is_bidi_mark(c);
+            let prev = chars[..i].iter().rev().map(|x| x.1).find(|c| !hidden(*c));
+            let next = chars[i + 1..].iter().map(|x| x.1).find(|c| !hidden(*c));
+            prev.is_some_and(|c| c.is_ascii_alphanumeric())
+                && next.is_some_and(|c| c.is_ascii_alphanumeric())
+        };
+        for line in [
+            "ab\u{200B}cd",
+            "\u{200B}ab",
+            "ab\u{200B}\u{200B}\u{202E}\u{200B}cd",
+            "é\u{200B}cd",
+            "a \u{200B}b",
+            "\u{200B}",
+            "x\u{2060}\u{FEFF}",
+        ] {
+            let chars: Vec<(usize, char)> = line.char_indices().collect();
+            let w = AsciiNeighbours::of(&chars);
+            for i in 0..chars.len() {
+                assert_eq!(w.splits(i), naive(&chars, i), "{line:?} at {i}");
+            }
+        }
+    }
+
+    /// Issue 12, defect 2: a run of invisible characters was rescanned for each of its
+    /// characters (160k took 23 s, 6 MB did not finish). 400k of them, around and outside
+    /// words, must now scan in one linear pass; this test hung before the fix.
+    #[test]
+    fn long_invisible_runs_are_linear() {
+        for c in ['\u{200B}', '\u{2060}', '\u{FEFF}', '\u{3164}'] {
+            let long: String = std::iter::repeat_n(c, 400_000).collect();
+            let t = format!("see {long} here\nab{long}cd\n");
+            let v = run(&t, Lang::Text);
+            assert!(!v.is_empty(), "{c:?}");
+        }
     }
 
     #[test]

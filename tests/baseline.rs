@@ -24,6 +24,25 @@ fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run skillguard")
 }
 
+/// Starts every call at once, then waits for all; each must exit 0.
+fn run_all_at_once(calls: &[&[&str]]) {
+    let kids: Vec<std::process::Child> = calls
+        .iter()
+        .map(|args| {
+            bin()
+                .args(*args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for k in kids {
+        let o = k.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    }
+}
+
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -1081,26 +1100,14 @@ fn user_files_in_a_chosen_ledger_folder_survive() {
 fn concurrent_imports_do_not_duplicate() {
     let t = tempfile::tempdir().unwrap();
     let l = t.path().join("ledger");
-    let kids: Vec<_> = (0..3)
-        .map(|_| {
-            bin()
-                .args([
-                    "baseline",
-                    "import-agenteval",
-                    "fixtures/agenteval/ledger",
-                    "--baseline-root",
-                    s(&l),
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for k in kids {
-        let o = k.wait_with_output().unwrap();
-        assert!(o.status.success(), "{}", err(&o));
-    }
+    let args = [
+        "baseline",
+        "import-agenteval",
+        "fixtures/agenteval/ledger",
+        "--baseline-root",
+        s(&l),
+    ];
+    run_all_at_once(&[&args[..], &args[..], &args[..]]);
     let v = json(&run(&[
         "baseline",
         "list",
@@ -1138,29 +1145,24 @@ fn concurrent_approvals_of_different_skills_are_all_kept() {
     let pin = t.path().join("pins.json");
     for _round in 0..2 {
         let _ = fs::remove_file(&pin);
-        let children: Vec<std::process::Child> = names
+        let paths: Vec<PathBuf> = names.iter().map(|n| root.join(n)).collect();
+        let calls: Vec<[&str; 7]> = names
             .iter()
-            .map(|n| {
-                bin()
-                    .args([
-                        "baseline",
-                        "approve",
-                        n,
-                        "--skill-path",
-                        s(&root.join(n)),
-                        "--baseline",
-                        s(&pin),
-                    ])
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap()
+            .zip(&paths)
+            .map(|(n, p)| {
+                [
+                    "baseline",
+                    "approve",
+                    n,
+                    "--skill-path",
+                    s(p),
+                    "--baseline",
+                    s(&pin),
+                ]
             })
             .collect();
-        for c in children {
-            let o = c.wait_with_output().unwrap();
-            assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-        }
+        let calls: Vec<&[&str]> = calls.iter().map(|c| &c[..]).collect();
+        run_all_at_once(&calls);
         let v: serde_json::Value = serde_json::from_slice(&fs::read(&pin).unwrap()).unwrap();
         let kept: Vec<&String> = v["skills"].as_object().unwrap().keys().collect();
         assert_eq!(kept.len(), names.len(), "approvals lost: kept {kept:?}");

@@ -70,8 +70,23 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     } else {
         ""
     };
+    let (rule, read_note, what_it_is, fix) = if data {
+        (
+            DATA_EXFILTRATION,
+            "the data it collects",
+            "data exfiltration",
+            "Remove the collection or the send; a skill that needs the user's data works on what the user hands it.",
+        )
+    } else {
+        (
+            CREDENTIAL_EXFILTRATION,
+            "the credential read",
+            "credential exfiltration",
+            "Remove the credential read or the send; a skill that needs a credential should take it from the user explicitly.",
+        )
+    };
     let msg = format!(
-        "the skill {what_read} (`{}` at {}:{rl}) and sends data out (`{}`){}.{conceal_note} Together that is credential exfiltration. Remove the credential read or the send; a skill that needs a credential should take it from the user explicitly.",
+        "the skill {what_read} (`{}` at {}:{rl}) and sends data out (`{}`){}.{conceal_note} Together that is {what_it_is}. {fix}",
         read.what,
         rs.path,
         send.what,
@@ -80,19 +95,6 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let anchor = format!("{}|{}", read.what, send.what);
     let (sl, sc) = ss.pos(send.offset);
     let loc = Location::at(ss.rel.clone(), sl, sc);
-    let (rule, read_note) = if data {
-        (DATA_EXFILTRATION, "the data it collects")
-    } else {
-        (CREDENTIAL_EXFILTRATION, "the credential read")
-    };
-    let msg = if data {
-        msg.replace(
-            "Together that is credential exfiltration.",
-            "Together that is data exfiltration.",
-        )
-    } else {
-        msg
-    };
     scx.cx.emit_related(
         rule,
         msg,

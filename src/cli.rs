@@ -497,21 +497,7 @@ fn emit_report(
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let threshold = common.threshold();
-    let mut filtered;
-    let view = if common.quiet && common.format == Format::Console {
-        filtered = result.clone();
-        let t = threshold.unwrap_or(Severity::Info);
-        filtered.findings.retain(|f| f.severity >= t);
-        let keep: std::collections::BTreeSet<String> = filtered
-            .findings
-            .iter()
-            .filter_map(|f| f.skill_path.clone())
-            .collect();
-        filtered.artifacts.retain(|a| keep.contains(&a.path));
-        &filtered
-    } else {
-        result
-    };
+    let view = result;
     let index_fails = common
         .fail_under_index
         .is_some_and(|n| index.fails_under(f64::from(n)));
@@ -519,6 +505,9 @@ fn emit_report(
         color: common.color(),
         fail_on: threshold,
         index: Some(index),
+        // `--quiet` lists what fails the gate (everything without one); counts stay whole.
+        quiet: (common.quiet && common.format == Format::Console)
+            .then(|| threshold.unwrap_or(Severity::Info)),
     };
     match &common.output {
         Some(path) => {
@@ -621,9 +610,11 @@ fn rules_json(out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
+/// Prints notes to stderr; with `--quiet` only the warnings (a gate that compared against
+/// nothing must never pass without a word).
 fn note(stderr: &mut dyn Write, quiet: bool, notes: &[String]) -> io::Result<()> {
-    if !quiet {
-        for n in notes {
+    for n in notes {
+        if !quiet || n.starts_with(crate::baseline::WARNING) {
             writeln!(stderr, "skillguard: {}", sanitize_line(n))?;
         }
     }
@@ -676,33 +667,34 @@ fn scan_with_baselines(
     });
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
-    // The snapshot and pin are written while the report renders (both only read the result);
-    // their notes follow the report, and a failed write still ends the run with exit 2.
+    // The snapshot and pin are prepared while the report renders (both only read the
+    // result) and written only once the report is out: a failed `-o` (exit 2) leaves the
+    // ledger and the pin untouched, so a retry does not record the same scan twice. Their
+    // notes follow the report, and a failed write still ends the run with exit 2.
     let writes = args.write || args.save_pin.is_some();
-    let (status, after) = std::thread::scope(|sc| {
-        let worker =
-            writes.then(|| sc.spawn(|| crate::baseline::after_report(&result, target, &args, &cx)));
+    let (status, prepared) = std::thread::scope(|sc| {
+        let worker = writes
+            .then(|| sc.spawn(|| crate::baseline::prepare_writes(&result, target, &args, &cx)));
         let status = crate::timing::time(crate::timing::Stage::Report, || {
             emit_report(&result, index, common, stdout, stderr)
         });
         if crate::timing::enabled() {
             let _ = stderr.write_all(crate::timing::summary().as_bytes());
         }
-        let after = match worker {
-            Some(h) => h.join().unwrap_or_else(|_| {
-                Err(crate::baseline::BaselineError::Other(
-                    "internal error while writing the baseline".into(),
-                ))
-            }),
-            None => Ok(Vec::new()),
-        };
-        (status, after)
+        let prepared = worker.map(|h| {
+            h.join().map_err(|_| {
+                crate::baseline::BaselineError::Other(
+                    "internal error while preparing the baseline".into(),
+                )
+            })
+        });
+        (status, prepared)
     });
-    if let Ok(notes) = &after {
-        note(stderr, common.quiet, notes)?;
-    }
     let status = status?;
-    after?;
+    if let Some(prepared) = prepared {
+        let notes = crate::baseline::commit_writes(prepared?, &cx)?;
+        note(stderr, common.quiet, &notes)?;
+    }
     Ok(status)
 }
 

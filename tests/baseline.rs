@@ -1168,3 +1168,116 @@ fn concurrent_approvals_of_different_skills_are_all_kept() {
         assert_eq!(kept.len(), names.len(), "approvals lost: kept {kept:?}");
     }
 }
+
+/// Issue 12, defect 6: deleting every snapshot and keeping HEAD.json must not be laundered
+/// by the next routine append into a fresh, intact-looking chain.
+#[test]
+fn an_append_refuses_a_ledger_whose_snapshots_were_all_deleted() {
+    let (_t, repo) = demo();
+    for _ in 0..2 {
+        assert_eq!(scan(&repo, &["--write-baseline"]).status.code(), Some(0));
+    }
+    for p in snapshots(&repo) {
+        fs::remove_file(p).unwrap();
+    }
+    assert_eq!(baseline(&repo, &["verify"]).status.code(), Some(1));
+    let o = scan(&repo, &["--write-baseline"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("no snapshot is left"), "{}", err(&o));
+    assert!(snapshots(&repo).is_empty());
+    let o = baseline(&repo, &["verify"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+}
+
+/// Issue 12, defect 7: when `-o` fails (exit 2) nothing was recorded, so a retry appends
+/// the scan once.
+#[test]
+fn a_failed_report_writes_no_snapshot_and_no_pin() {
+    let (t, repo) = demo();
+    let pin = t.path().join("pins.json");
+    let blocker = t.path().join("not-a-dir");
+    fs::write(&blocker, "x").unwrap();
+    let bad_out = blocker.join("report.txt");
+    let o = scan(
+        &repo,
+        &[
+            "--write-baseline",
+            "--save-manifest-baseline",
+            s(&pin),
+            "-o",
+            s(&bad_out),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        !repo.join(".skillguard/ledger/snapshots").exists() || snapshots(&repo).is_empty(),
+        "a snapshot was written for a failed run"
+    );
+    assert!(!pin.exists(), "a pin was written for a failed run");
+    let good_out = t.path().join("report.txt");
+    let o = scan(
+        &repo,
+        &[
+            "--write-baseline",
+            "--save-manifest-baseline",
+            s(&pin),
+            "-o",
+            s(&good_out),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(snapshots(&repo).len(), 1);
+    assert!(pin.exists() && good_out.exists());
+}
+
+/// Issue 12, defect 7: a gate that compares against nothing says so even with `-q`.
+#[test]
+fn a_missing_pin_file_is_a_warning_even_when_quiet() {
+    let (t, repo) = demo();
+    let missing = t.path().join("nope.json");
+    let o = scan(
+        &repo,
+        &["--manifest-baseline", s(&missing), "--fail-on-drift"],
+    );
+    // AgentEval's behaviour (C28): exit 0, nothing to compare against.
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("warning: --manifest-baseline file not found"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// Issue 12, defect 7: a pin key written in another case is checked, not silently ignored.
+#[test]
+fn a_pin_key_in_another_case_is_still_checked() {
+    let (t, repo) = demo();
+    let pin = t.path().join("pins.json");
+    assert_eq!(
+        scan(&repo, &["--save-manifest-baseline", s(&pin)])
+            .status
+            .code(),
+        Some(0)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&fs::read(&pin).unwrap()).unwrap();
+    let key = v["skills"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .find(|k| k.chars().any(|c| c.is_ascii_alphabetic()))
+        .unwrap()
+        .clone();
+    let loc = v["skills"][&key]["location"].as_str().unwrap().to_owned();
+    // Upper-case the key, then change that skill.
+    let text = fs::read_to_string(&pin).unwrap().replace(
+        &format!("\"{key}\":"),
+        &format!("\"{}\":", key.to_uppercase()),
+    );
+    fs::write(&pin, text).unwrap();
+    let skill_md = repo.join(&loc).join("SKILL.md");
+    let mut body = fs::read_to_string(&skill_md).unwrap();
+    body.push_str("\nOne more line.\n");
+    fs::write(&skill_md, body).unwrap();
+    let o = scan(&repo, &["--manifest-baseline", s(&pin), "--fail-on-drift"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+}

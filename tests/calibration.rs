@@ -37,6 +37,7 @@ fn render(r: &ScanResult, format: Format) -> String {
         color: false,
         fail_on: None,
         index: None,
+        quiet: None,
     };
     skillguard::report::render(format, r, &opts, &mut out).unwrap();
     String::from_utf8(out).unwrap()

@@ -1147,3 +1147,36 @@ fn demo_shows_every_security_family() {
         );
     }
 }
+
+/// Issue 12, defect 7: `--quiet` lists only what fails the gate, but its header and summary
+/// still count everything (no "0 skill(s)" or "no findings" while findings exist).
+#[test]
+fn quiet_counts_stay_whole() {
+    let full = json(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
+    let skills = full["summary"]["skills"].as_u64().unwrap();
+    let total = full["findings"].as_array().unwrap().len();
+    assert!(skills > 0 && total > 0);
+    for gate in [&["--fail-on", "critical"][..], &[]] {
+        let mut args = vec!["scan", "--repo", "fixtures/demo", "--quiet"];
+        args.extend_from_slice(gate);
+        let o = run(&args);
+        let out = stdout(&o);
+        assert!(
+            out.lines()
+                .next()
+                .unwrap()
+                .contains(&format!(": {skills} skill(s)")),
+            "{out}"
+        );
+        let summary = out.lines().last().unwrap();
+        assert!(
+            summary.contains(&format!("summary: {total} finding(s)")),
+            "{summary}"
+        );
+        assert_eq!(
+            summary.contains("not listed (--quiet)"),
+            !gate.is_empty(),
+            "{summary}"
+        );
+    }
+}

@@ -76,10 +76,37 @@ fn files_json(d: &PinDelta) -> serde_json::Value {
     json!({ "modified": d.modified, "added": d.added, "removed": d.removed })
 }
 
-/// `--manifest-baseline FILE`: one high finding per skill that differs from its pin.
-pub fn check_pins(result: &ScanResult, pins: &PinFile, shown_path: &str) -> Vec<Finding> {
+/// `--manifest-baseline FILE`: one high finding per skill that differs from its pin, and a
+/// note naming the pins that no scanned skill matched.
+pub fn check_pins(
+    result: &ScanResult,
+    pins: &PinFile,
+    shown_path: &str,
+    notes: &mut Vec<String>,
+) -> Vec<Finding> {
     let hasher = Hasher::new(pins.hash_options.clone()).unwrap_or_default();
     let mut out = Vec::new();
+    let scanned: BTreeSet<String> = result
+        .artifacts
+        .iter()
+        .map(|a| a.name.to_lowercase())
+        .collect();
+    let unmatched: Vec<String> = pins
+        .skills
+        .keys()
+        .filter(|k| !scanned.contains(*k))
+        .cloned()
+        .collect();
+    if !unmatched.is_empty() {
+        let mut shown = Vec::new();
+        list("not in this scan", &unmatched, &mut shown);
+        notes.push(format!(
+            "--manifest-baseline {}: {} pinned skill(s) {}",
+            sanitize_line(shown_path),
+            unmatched.len(),
+            shown.concat()
+        ));
+    }
     for a in &result.artifacts {
         let Some(p) = pins.skills.get(&a.name.to_lowercase()) else {
             continue;

@@ -972,7 +972,21 @@ impl Ledger {
                 }
                 Some(l)
             }
-            None => None,
+            // No snapshot left. HEAD is written only after its snapshot, so a HEAD here
+            // means snapshots were deleted: starting a fresh #1 would overwrite HEAD and
+            // launder the wipe into an intact-looking chain.
+            None => match self.read_head()? {
+                Some(h) => {
+                    return Err(LedgerError::Integrity {
+                        root: root_s,
+                        msg: format!(
+                            "HEAD.json names #{} ({}) but no snapshot is left: they were deleted. Restore the snapshots (from version control or a backup), or start a new ledger in an empty folder; nothing was appended",
+                            h.seq, h.id
+                        ),
+                    });
+                }
+                None => None,
+            },
         };
         // Line packs whose snapshot was never written (an append killed in between).
         if let Ok(rd) = fs::read_dir(&snap_dir) {
@@ -1584,6 +1598,33 @@ mod tests {
             l.append(draft(1)),
             Err(LedgerError::Integrity { .. })
         ));
+    }
+
+    #[test]
+    fn an_append_refuses_a_wiped_ledger() {
+        let d = tempfile::tempdir().unwrap();
+        let l = Ledger::new(d.path().join("ledger"));
+        for _ in 0..3 {
+            l.append(draft(1)).unwrap();
+        }
+        for f in l.files().unwrap() {
+            fs::remove_file(&f.path).unwrap();
+        }
+        let head_before = fs::read(d.path().join("ledger").join(HEAD)).unwrap();
+        assert!(!verify(&l).unwrap().ok());
+        match l.append(draft(1)) {
+            Err(LedgerError::Integrity { msg, .. }) => {
+                assert!(msg.contains("no snapshot is left"), "{msg}");
+            }
+            other => panic!("the append went through: {other:?}"),
+        }
+        // Nothing was written: HEAD still names the lost #3, and verify still fails.
+        assert_eq!(
+            fs::read(d.path().join("ledger").join(HEAD)).unwrap(),
+            head_before
+        );
+        assert!(l.files().unwrap().is_empty());
+        assert!(!verify(&l).unwrap().ok());
     }
 
     #[test]

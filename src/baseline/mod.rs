@@ -101,6 +101,10 @@ impl Context {
     }
 }
 
+/// The prefix of a note that `--quiet` still prints: a gate that compared against nothing,
+/// or a baseline that could not be read or written in full.
+pub const WARNING: &str = "warning: ";
+
 /// Adds findings to a result, keeping the order and the per-repository counts right.
 pub fn add_findings(result: &mut ScanResult, new: Vec<Finding>) {
     if new.is_empty() {
@@ -147,7 +151,7 @@ pub fn before_report(
             Err(e) if args.check => return Err(e.into()),
             Err(e) => {
                 notes.push(format!(
-                    "the ledger could not be read ({e}); drift between copies ignores its history"
+                    "{WARNING}the ledger could not be read ({e}); drift between copies ignores its history"
                 ));
                 None
             }
@@ -172,16 +176,21 @@ pub fn before_report(
                 r,
             )?),
             None => notes.push(format!(
-                "--check-baseline: no ledger at {} yet; nothing to compare against",
+                "{WARNING}--check-baseline: no ledger at {} yet; nothing to compare against",
                 cx.ledger.root.display()
             )),
         }
     }
     if let Some(p) = &args.check_pin {
         match pin::read(p)? {
-            Some(pins) => new.extend(checks::check_pins(result, &pins, &p.display().to_string())),
+            Some(pins) => new.extend(checks::check_pins(
+                result,
+                &pins,
+                &p.display().to_string(),
+                &mut notes,
+            )),
             None => notes.push(format!(
-                "--manifest-baseline file not found ({}); nothing to compare against yet",
+                "{WARNING}--manifest-baseline file not found ({}); nothing to compare against yet",
                 p.display()
             )),
         }
@@ -190,28 +199,29 @@ pub fn before_report(
     Ok(notes)
 }
 
-/// What runs alongside the report (on a second thread): append the snapshot (`--write-baseline`) and write the pin
-/// file (`--save-manifest-baseline`). Returns notes for stderr.
-pub fn after_report(
+/// What `--write-baseline` and `--save-manifest-baseline` will write, built while the report
+/// renders (only reads the result) and written by [`commit_writes`] once the report is out.
+pub struct PreparedWrites {
+    draft: Option<ledger::Draft>,
+    pin: Option<(std::path::PathBuf, pin::PinFile)>,
+    notes: Vec<String>,
+}
+
+/// Builds the snapshot draft (`--write-baseline`) and the pin file (`--save-manifest-baseline`)
+/// without writing anything.
+pub fn prepare_writes(
     result: &ScanResult,
     target: &Path,
     args: &ScanBaseline,
     cx: &Context,
-) -> Result<Vec<String>, BaselineError> {
+) -> PreparedWrites {
     let mut notes = Vec::new();
-    if args.write {
+    let draft = args.write.then(|| {
         let mut draft = record::draft(result, &cx.hasher, &cx.home, target, args.note.clone());
         draft.newest = cx.newest.clone();
-        let a = cx.ledger.append(draft)?;
-        notes.push(format!(
-            "baseline snapshot #{} ({}) saved: {} skill location(s) -> {}",
-            a.seq,
-            a.id,
-            a.skills,
-            a.path.display()
-        ));
-    }
-    if let Some(p) = &args.save_pin {
+        draft
+    });
+    let pin = args.save_pin.as_ref().map(|p| {
         let mut pins = pin::PinFile::new(cx.hasher.options.clone(), args.note.clone());
         let mut arts: Vec<&crate::inventory::Artifact> = result.artifacts.iter().collect();
         arts.sort_by(|a, b| a.path.cmp(&b.path));
@@ -221,7 +231,7 @@ pub fn after_report(
             let new = pin::pin_of(a, &cx.hasher, Some(loc.clone()));
             if let Some(why) = &a.hash_incomplete {
                 notes.push(format!(
-                    "skill `{}` at {} cannot be pinned in full ({why}); only its structural fingerprint and the files that were read are pinned",
+                    "{WARNING}skill `{}` at {} cannot be pinned in full ({why}); only its structural fingerprint and the files that were read are pinned",
                     crate::text::sanitize_line(&a.name),
                     crate::text::sanitize_line(&loc)
                 ));
@@ -239,14 +249,39 @@ pub fn after_report(
                 Some(_) => {}
             }
         }
-        prepare_pin_dir(p, &cx.home)?;
+        (p.clone(), pins)
+    });
+    PreparedWrites { draft, pin, notes }
+}
+
+/// Appends the prepared snapshot and writes the prepared pin file. Called only after the
+/// report was written, so a failed `-o` leaves the ledger and the pin as they were and a
+/// retry does not append the same scan twice. Returns notes for stderr.
+pub fn commit_writes(prepared: PreparedWrites, cx: &Context) -> Result<Vec<String>, BaselineError> {
+    let PreparedWrites {
+        draft,
+        pin,
+        mut notes,
+    } = prepared;
+    if let Some(draft) = draft {
+        let a = cx.ledger.append(draft)?;
+        notes.push(format!(
+            "baseline snapshot #{} ({}) saved: {} skill location(s) -> {}",
+            a.seq,
+            a.id,
+            a.skills,
+            a.path.display()
+        ));
+    }
+    if let Some((p, pins)) = pin {
+        prepare_pin_dir(&p, &cx.home)?;
         let bytes = pins.to_bytes();
         // Serialised with `baseline approve`, which updates the same file in place.
-        let _lock = crate::fsutil::lock_beside(p).map_err(|source| BaselineError::Write {
+        let _lock = crate::fsutil::lock_beside(&p).map_err(|source| BaselineError::Write {
             path: p.display().to_string(),
             source,
         })?;
-        crate::fsutil::write_atomic(p, |w| w.write_all(&bytes)).map_err(|source| {
+        crate::fsutil::write_atomic(&p, |w| w.write_all(&bytes)).map_err(|source| {
             BaselineError::Write {
                 path: p.display().to_string(),
                 source,
@@ -259,6 +294,16 @@ pub fn after_report(
         ));
     }
     Ok(notes)
+}
+
+/// [`prepare_writes`] then [`commit_writes`], for callers with no report to wait for.
+pub fn after_report(
+    result: &ScanResult,
+    target: &Path,
+    args: &ScanBaseline,
+    cx: &Context,
+) -> Result<Vec<String>, BaselineError> {
+    commit_writes(prepare_writes(result, target, args, cx), cx)
 }
 
 /// `path` relative to `base` (both absolute), `/`-separated, with `..` when it is above.

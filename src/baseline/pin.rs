@@ -178,10 +178,26 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<PinFile, PinError> {
             found: n as u32,
         });
     }
-    let pins: PinFile = serde_json::from_value(v).map_err(|e| PinError::Corrupt {
+    let mut pins: PinFile = serde_json::from_value(v).map_err(|e| PinError::Corrupt {
         path: path.into(),
         msg: e.to_string(),
     })?;
+    // Keys are lower-case skill names; a hand-edited `"S1"` would otherwise match nothing
+    // and its skill would go unchecked without a word.
+    let mut skills = BTreeMap::new();
+    for (key, p) in std::mem::take(&mut pins.skills) {
+        let lower = key.to_lowercase();
+        if skills.contains_key(&lower) {
+            return Err(PinError::Corrupt {
+                path: path.into(),
+                msg: format!(
+                    "two entries for skill `{lower}` (keys differ only in case: {key:?}); keep one"
+                ),
+            });
+        }
+        skills.insert(lower, p);
+    }
+    pins.skills = skills;
     Hasher::new(pins.hash_options.clone()).map_err(|msg| PinError::Corrupt {
         path: path.into(),
         msg: format!("hash_options: {msg}"),
@@ -289,6 +305,27 @@ mod tests {
         assert!(e.contains("newer skillguard"), "{e}");
         let e = parse("p.json", b"{not json").unwrap_err().to_string();
         assert!(e.contains("p.json") && e.contains("not a valid pin"), "{e}");
+    }
+
+    #[test]
+    fn keys_in_another_case_are_checked_not_ignored() {
+        let pin = |k: &str| format!(r#""{k}":{{"name":"S1","structural":"{}"}}"#, "a".repeat(64));
+        let j = format!(
+            r#"{{"format":"skillguard-pin","version":1,"skills":{{{}}}}}"#,
+            pin("S1")
+        );
+        let p = parse("p.json", j.as_bytes()).unwrap();
+        assert_eq!(p.skills.keys().collect::<Vec<_>>(), ["s1"]);
+        let j = format!(
+            r#"{{"format":"skillguard-pin","version":1,"skills":{{{},{}}}}}"#,
+            pin("S1"),
+            pin("s1")
+        );
+        let e = parse("p.json", j.as_bytes()).unwrap_err().to_string();
+        assert!(
+            e.contains("p.json") && e.contains("differ only in case"),
+            "{e}"
+        );
     }
 
     #[test]

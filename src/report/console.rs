@@ -105,7 +105,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     // Findings grouped by skill path; findings outside any skill go last.
     let mut by_skill: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     let mut loose: Vec<&Finding> = Vec::new();
+    let listed = |f: &&Finding| opts.quiet.is_none_or(|t| f.severity >= t);
+    let mut unlisted = 0usize;
     for f in &r.findings {
+        if !listed(&f) {
+            unlisted += 1;
+            continue;
+        }
         match &f.skill_path {
             Some(sp) => by_skill.entry(sp.as_str()).or_default().push(f),
             None => loose.push(f),
@@ -113,6 +119,9 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     }
     for a in &r.artifacts {
         let fs = by_skill.remove(a.path.as_str()).unwrap_or_default();
+        if opts.quiet.is_some() && fs.is_empty() {
+            continue;
+        }
         let status = if a.excluded { "  EXCLUDED" } else { "" };
         writeln!(out)?;
         let conv = a
@@ -280,12 +289,18 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         ),
         None => String::new(),
     };
+    let quiet = match opts.quiet {
+        Some(t) if unlisted > 0 => {
+            format!("; {unlisted} below {} not listed (--quiet)", t.as_str())
+        }
+        _ => String::new(),
+    };
     if counts.total() == 0 {
         writeln!(out, "summary: no findings{gate}")?;
     } else {
         writeln!(
             out,
-            "summary: {} finding(s): {}{gate}",
+            "summary: {} finding(s): {}{gate}{quiet}",
             counts.total(),
             per.join(", ")
         )?;

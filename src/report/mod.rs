@@ -30,6 +30,9 @@ pub struct RenderOptions {
     /// The Skill Security Index computed by the caller (after drift findings were
     /// added, with the disclosure trace); computed without a trace when absent.
     pub index: Option<std::sync::Arc<crate::index::Report>>,
+    /// `--quiet` (console): list only the findings at or above this severity and only the
+    /// skills that have one; the header and the summary still count everything.
+    pub quiet: Option<Severity>,
 }
 
 impl RenderOptions {

@@ -11,8 +11,14 @@ use std::time::{Duration, Instant};
 
 use flate2::read::{DeflateDecoder, MultiGzDecoder};
 
-/// Members listed per archive (nested archives included) before the listing stops.
+/// Members kept per archive (nested archives included). Past this bound the listing goes
+/// on (every entry is still read and judged), but only members the caller's `keep` test
+/// marks as notable are kept, up to [`MAX_NOTABLE`] more; the others are only counted
+/// ([`Listing::unlisted`]). Padding an archive therefore cannot push a dangerous member
+/// out of sight.
 pub const MAX_MEMBERS: usize = 10_000;
+/// Notable members kept past [`MAX_MEMBERS`] before the listing stops.
+pub const MAX_NOTABLE: usize = 10_000;
 /// Total declared uncompressed size above which an archive is a bomb.
 pub const MAX_DECLARED: u64 = 512 << 20;
 /// Archives inside archives: deeper nesting is reported and not followed.
@@ -77,6 +83,8 @@ pub struct Listing {
     /// Nesting level (0 for the file in the skill).
     pub depth: u8,
     pub issues: Vec<Issue>,
+    /// Members read and judged past [`MAX_MEMBERS`] but not kept (none was notable).
+    pub unlisted: u64,
 }
 
 impl Listing {
@@ -88,6 +96,7 @@ impl Listing {
             packed: packed as u64,
             depth,
             issues: Vec::new(),
+            unlisted: 0,
         }
     }
 
@@ -97,16 +106,55 @@ impl Listing {
     }
 }
 
+/// Which members past [`MAX_MEMBERS`] are worth keeping (the caller's notion of notable).
+pub type Keep = fn(&Member) -> bool;
+
 /// Limits shared by a top-level archive and everything nested in it.
 struct Budget {
     inflate_left: u64,
     members_left: usize,
+    notable_left: usize,
+    keep: Keep,
     deadline: Instant,
 }
 
 impl Budget {
+    fn new(keep: Keep) -> Self {
+        Budget {
+            inflate_left: MAX_INFLATE,
+            members_left: MAX_MEMBERS,
+            notable_left: MAX_NOTABLE,
+            keep,
+            deadline: Instant::now() + TIME_BUDGET,
+        }
+    }
+
     fn out_of_time(&self) -> bool {
         Instant::now() >= self.deadline
+    }
+
+    /// Adds a member that was read in full to `l`: kept while under [`MAX_MEMBERS`], then
+    /// kept only when notable (or itself an archive), otherwise counted. `false` when the
+    /// notable bound is reached and the listing must stop ([`Issue::TooManyMembers`]).
+    fn admit(&mut self, l: &mut Listing, m: Member) -> bool {
+        if self.members_left > 0 {
+            self.members_left -= 1;
+            l.members.push(m);
+            return true;
+        }
+        if !(self.keep)(&m) && m.nested.is_none() {
+            l.unlisted += 1;
+            return true;
+        }
+        if self.notable_left == 0 {
+            if !l.issues.contains(&Issue::TooManyMembers) {
+                l.issues.push(Issue::TooManyMembers);
+            }
+            return false;
+        }
+        self.notable_left -= 1;
+        l.members.push(m);
+        true
     }
 }
 
@@ -132,13 +180,23 @@ fn is_tar_header(b: &[u8]) -> bool {
     (&h[257..262] == b"ustar" || h[0] != 0) && checksum_ok(h)
 }
 
-/// Lists an archive; `None` when `bytes` is none of the formats listed here.
+/// Lists an archive; `None` when `bytes` is none of the formats listed here. Past
+/// [`MAX_MEMBERS`] no member is kept (see [`list_with`]).
 pub fn list(bytes: &[u8]) -> Option<Listing> {
-    let mut budget = Budget {
-        inflate_left: MAX_INFLATE,
-        members_left: MAX_MEMBERS,
-        deadline: Instant::now() + TIME_BUDGET,
-    };
+    list_with(bytes, |_| false)
+}
+
+/// Lists an archive, keeping the members `keep` marks as notable past [`MAX_MEMBERS`].
+pub fn list_with(bytes: &[u8], keep: Keep) -> Option<Listing> {
+    list_at(bytes, 0, &mut Budget::new(keep))
+}
+
+/// [`list_with`] without the wall-clock budget's urgency (a minute instead of 250 ms), for
+/// tests that must not depend on how loaded the machine is.
+#[cfg(test)]
+pub fn list_unhurried(bytes: &[u8], keep: Keep) -> Option<Listing> {
+    let mut budget = Budget::new(keep);
+    budget.deadline = Instant::now() + Duration::from_secs(60);
     list_at(bytes, 0, &mut budget)
 }
 
@@ -199,6 +257,8 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         le32(b, eocd + 16).unwrap_or(0),
     );
     let mut end = eocd;
+    // Whether `count` is the real number of entries (not a 16-bit field at its maximum).
+    let mut count_exact = true;
     if count == 0xffff || cd_size == 0xffff_ffff || cd_off == 0xffff_ffff {
         // ZIP64: the locator sits right before the classic record.
         let z64 = eocd
@@ -210,6 +270,12 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         match z64.and_then(|o| Some((o, le64(b, o + 32)?, le64(b, o + 40)?, le64(b, o + 48)?))) {
             Some((o, n, s, off)) => {
                 (count, cd_size, cd_off, end) = (n, s, off, o);
+            }
+            // Exactly 65,535 entries (or more, written by a tool that skips ZIP64 when the
+            // offsets fit): the classic sizes are valid, so read the directory to its end.
+            None if cd_size != 0xffff_ffff && cd_off != 0xffff_ffff => {
+                count = u64::MAX;
+                count_exact = false;
             }
             None => {
                 l.issues.push(Issue::Malformed(
@@ -228,19 +294,10 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         return l;
     };
     let shift = cd_start.saturating_sub(cd_off);
-    if count as usize > budget.members_left {
-        l.issues.push(Issue::TooManyMembers);
-    }
     let mut p = cd_start as usize;
     let cd_end = end;
     let mut n = 0u64;
     while p < cd_end && n < count {
-        if budget.members_left == 0 {
-            if !l.issues.contains(&Issue::TooManyMembers) {
-                l.issues.push(Issue::TooManyMembers);
-            }
-            break;
-        }
         if budget.out_of_time() {
             l.issues.push(Issue::Budget);
             break;
@@ -312,12 +369,13 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
                 }
             }
         }
-        budget.members_left = budget.members_left.saturating_sub(1);
-        l.members.push(m);
         n += 1;
         p = name_at + name_len + extra_len + comment_len;
+        if !budget.admit(&mut l, m) {
+            break;
+        }
     }
-    if n < count && l.issues.is_empty() {
+    if count_exact && n < count && l.issues.is_empty() {
         l.issues.push(Issue::Malformed(format!(
             "the end record declares {count} member(s) but the central directory holds {n}"
         )));
@@ -623,11 +681,6 @@ fn list_tar(r: &mut dyn Read, l: &mut Listing, budget: &mut Budget) {
             }
             continue;
         }
-        if budget.members_left == 0 {
-            l.issues.push(Issue::TooManyMembers);
-            return;
-        }
-        budget.members_left -= 1;
         let ustar = &h[257..262] == b"ustar";
         let name = long_name.take().unwrap_or_else(|| {
             let base = cstr(&h[0..100]);
@@ -696,7 +749,9 @@ fn list_tar(r: &mut dyn Read, l: &mut Listing, budget: &mut Budget) {
                 }
             }
         }
-        l.members.push(m);
+        if !budget.admit(l, m) {
+            return;
+        }
         // Links, directories and devices carry no data in practice; honour the size anyway.
         if let Err(e) = skip(r, padded - consumed, budget) {
             return fail(l, e, "tar member");
@@ -777,15 +832,21 @@ fn list_gzip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         let mut chained = io::Cursor::new(first).chain(&mut dec);
         list_tar(&mut chained, &mut l, budget);
         // Drain what the tar did not read (end blocks, padding) to measure the stream.
-        let _ = skip_to_end(&mut dec, budget);
+        let drained = skip_to_end(&mut dec, budget);
         // A budget stop surfaces in the tar parser as a truncation.
         if dec.hit {
             l.issues.retain(|i| !matches!(i, Issue::Malformed(_)));
             if !l.issues.contains(&Issue::Budget) {
                 l.issues.push(Issue::Budget);
             }
+        } else if let Err(e) = &drained {
+            let issue = gzip_issue(e);
+            if !l.issues.contains(&issue) {
+                l.issues.push(issue);
+            }
         }
-        l.declared_total = l.declared_total.max(isize_).max(dec.read);
+        let trailer = trusted_isize(isize_, &drained, dec.hit);
+        l.declared_total = l.declared_total.max(trailer).max(dec.read);
     } else {
         let mut m = Member {
             name: fname.unwrap_or_else(|| "(compressed content)".into()),
@@ -796,22 +857,39 @@ fn list_gzip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
             head: first[..first.len().min(HEAD)].to_vec(),
             nested: None,
         };
-        if let Err(e) = skip_to_end(&mut dec, budget) {
-            l.issues.push(match e.kind() {
-                io::ErrorKind::TimedOut => Issue::Budget,
-                _ => Issue::Malformed(format!("gzip stream is corrupt: {e}")),
-            });
+        let drained = skip_to_end(&mut dec, budget);
+        if let Err(e) = &drained {
+            l.issues.push(gzip_issue(e));
         }
         if dec.hit {
             l.issues.push(Issue::Budget);
         }
-        m.size = isize_.max(dec.read);
+        m.size = trusted_isize(isize_, &drained, dec.hit).max(dec.read);
         l.declared_total = m.size;
-        budget.members_left = budget.members_left.saturating_sub(1);
-        l.members.push(m);
+        budget.admit(&mut l, m);
     }
     budget.inflate_left = budget.inflate_left.saturating_sub(dec.read);
     l
+}
+
+fn gzip_issue(e: &io::Error) -> Issue {
+    match e.kind() {
+        io::ErrorKind::TimedOut => Issue::Budget,
+        io::ErrorKind::UnexpectedEof => Issue::Malformed("gzip stream is truncated".into()),
+        _ => Issue::Malformed(format!("gzip stream is corrupt: {e}")),
+    }
+}
+
+/// The gzip trailer's size (ISIZE) when it can be believed: the stream decoded to its end,
+/// or decoding stopped at our own budget (the stream was sound so far and the trailer is
+/// the only word on the rest). A truncated or corrupt stream's last four bytes are
+/// whatever was cut there, never a size.
+fn trusted_isize(isize_: u64, drained: &io::Result<()>, budget_hit: bool) -> u64 {
+    let sound = match drained {
+        Ok(()) => true,
+        Err(e) => e.kind() == io::ErrorKind::TimedOut,
+    };
+    if budget_hit || sound { isize_ } else { 0 }
 }
 
 fn skip_to_end<R: Read>(r: &mut Limited<R>, budget: &Budget) -> io::Result<()> {
@@ -1009,11 +1087,7 @@ mod tests {
     }
 
     fn fresh() -> Budget {
-        Budget {
-            inflate_left: MAX_INFLATE,
-            members_left: MAX_MEMBERS,
-            deadline: Instant::now() + TIME_BUDGET,
-        }
+        Budget::new(|_| false)
     }
 
     #[test]
@@ -1050,12 +1124,64 @@ mod tests {
 
     #[test]
     fn member_cap() {
+        // Past the bound, plain members are counted and notable ones kept: the listing is
+        // complete, not cut.
         let names: Vec<String> = (0..MAX_MEMBERS + 5).map(|i| format!("f{i}")).collect();
-        let members: Vec<ZipMember<'_>> = names.iter().map(|n| file(n, b"")).collect();
-        let z = zip(&members[..members.len().min(0xfffe)]);
-        let l = list(&z).unwrap();
-        assert_eq!(l.members.len(), MAX_MEMBERS);
-        assert!(l.issues.contains(&Issue::TooManyMembers));
+        let mut members: Vec<ZipMember<'_>> = names.iter().map(|n| file(n, b"")).collect();
+        members.push(file("late.sh", b"#!/bin/sh\n"));
+        let z = zip(&members);
+        let l = list_unhurried(&z, |m| m.name.ends_with(".sh")).unwrap();
+        assert_eq!(l.members.len(), MAX_MEMBERS + 1);
+        assert_eq!(l.members.last().unwrap().name, "late.sh");
+        assert_eq!(l.unlisted, 5);
+        assert!(l.issues.is_empty(), "{:?}", l.issues);
+        // Too many notable members past the bound: the listing stops and says so.
+        let l = list_unhurried(&z, |_| true);
+        let mut budget = Budget::new(|_| true);
+        budget.deadline = Instant::now() + Duration::from_secs(60);
+        budget.notable_left = 2;
+        let l2 = list_zip(&z, 0, &mut budget);
+        assert_eq!(l.unwrap().members.len(), MAX_MEMBERS + 6);
+        assert_eq!(l2.members.len(), MAX_MEMBERS + 2);
+        assert!(l2.issues.contains(&Issue::TooManyMembers));
+    }
+
+    #[test]
+    fn zip_with_exactly_65535_entries_is_listed() {
+        // The 16-bit entry count at its maximum, no ZIP64 record: valid, and listed in full.
+        let names: Vec<String> = (0..0xffff).map(|i| format!("f{i}")).collect();
+        let mut members: Vec<ZipMember<'_>> = names.iter().map(|n| file(n, b"")).collect();
+        members[0xfffe] = file("../../evil.sh", b"#!/bin/sh\n");
+        let z = zip(&members);
+        let l = list_unhurried(&z, |m| m.name.contains("..")).unwrap();
+        assert!(l.issues.is_empty(), "{:?}", l.issues);
+        assert_eq!(l.members.len() as u64 + l.unlisted, 0xffff);
+        assert_eq!(l.members.last().unwrap().name, "../../evil.sh");
+    }
+
+    #[test]
+    fn truncated_gzip_trailer_is_not_a_size() {
+        // Incompressible-ish content: the cut lands mid-stream, and the last four bytes
+        // are compressed data, not ISIZE.
+        let data: Vec<u8> = (0..400_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let g = gzip(&data);
+        for cut in [g.len() / 2, g.len() - 9, g.len() - 5] {
+            let l = list(&g[..cut]).unwrap();
+            assert!(
+                l.declared_total <= data.len() as u64,
+                "cut {cut}: {} bytes declared",
+                l.declared_total
+            );
+            assert!(
+                l.issues.iter().any(|i| matches!(i, Issue::Malformed(_))),
+                "cut {cut}: {:?}",
+                l.issues
+            );
+        }
+        // The whole stream: the trailer agrees with what was inflated.
+        assert_eq!(list(&g).unwrap().declared_total, data.len() as u64);
     }
 
     #[test]

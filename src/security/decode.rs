@@ -12,8 +12,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// Maximum nesting of decoding (a blob inside a decoded blob inside ...).
-pub const MAX_DEPTH: usize = 3;
+/// Maximum nesting of decoding (a blob inside a decoded blob inside ...). Text that still
+/// holds a blob at this depth is reported as nested too deep, never dropped.
+pub const MAX_DEPTH: usize = 6;
 /// Maximum decoded bytes per blob (the rest of a longer blob is not decoded).
 pub const MAX_BLOB: usize = 64 * 1024;
 /// Maximum decoded bytes per file, all blobs and depths together.
@@ -102,6 +103,9 @@ impl Budget {
 
 /// Shortest base64 blob: what `[A-Za-z0-9+/_-]{40,}={0,2}` would find ([`base64_blobs`]).
 const MIN_BASE64: usize = 40;
+/// Shortest base64 blob looked for in a text that talks about decoding
+/// ([`short_base64_blobs`]): 16 characters hold 12 bytes, enough for `rm -rf ~/*`.
+pub const MIN_SHORT_BASE64: usize = 16;
 /// Shortest hex blob in digits: what `\b(?:[0-9a-fA-F]{2}){16,}\b` (ASCII `\b`) would find
 /// ([`hex_blobs`]).
 const MIN_HEX: usize = 32;
@@ -163,6 +167,69 @@ pub fn base64_blobs(b: &[u8]) -> Vec<(usize, usize)> {
             out.push((start, end));
             i = end;
         }
+    }
+    out
+}
+
+/// Short base64 blobs of `text` (from [`MIN_SHORT_BASE64`] to just under the ordinary
+/// minimum): whole runs of the standard alphabet with their `=` padding, a multiple of four
+/// long, holding upper- and lower-case letters (base64 of text always does; identifiers
+/// and words rarely pass all of this), decoding to mostly printable text. One pass, linear.
+pub fn short_base64_blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() && !budget.exhausted() {
+        if !BASE64_BYTES[b[i] as usize] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut upper, mut lower, mut url) = (false, false, false);
+        while i < b.len() && BASE64_BYTES[b[i] as usize] {
+            upper |= b[i].is_ascii_uppercase();
+            lower |= b[i].is_ascii_lowercase();
+            url |= matches!(b[i], b'-' | b'_');
+            i += 1;
+        }
+        let run = i - start;
+        let mut end = i;
+        while end < b.len() && end - i < 2 && b[end] == b'=' {
+            end += 1;
+        }
+        // Part of something else: a third `=`, a dotted name (`a.b`, a host, a module
+        // path) or a `$VAR` / `%VAR%` / `\escape`.
+        let dotted = |k: usize| {
+            b.get(k) == Some(&b'.') && b.get(k + 1).is_some_and(|c| BASE64_BYTES[*c as usize])
+        };
+        let clean_edge = b.get(end) != Some(&b'=') && !dotted(end);
+        let before_ok = start == 0 || !matches!(b[start - 1], b'.' | b'$' | b'%' | b'\\');
+        let candidate = (MIN_SHORT_BASE64..MIN_BASE64).contains(&run)
+            && !url
+            && upper
+            && lower
+            && (end - start).is_multiple_of(4)
+            && clean_edge
+            && before_ok;
+        i = end;
+        if !candidate {
+            continue;
+        }
+        let Some((bytes, _)) = base64(&text[start..end], MAX_BLOB.min(budget.bytes)) else {
+            continue;
+        };
+        if !matches!(classify(&bytes), Content::Text(_)) {
+            continue;
+        }
+        budget.bytes -= bytes.len();
+        budget.blobs -= 1;
+        out.push(Blob {
+            start,
+            end,
+            encoding: Encoding::Base64,
+            bytes,
+            truncated: false,
+        });
     }
     out
 }

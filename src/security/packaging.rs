@@ -82,7 +82,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         if is_pyc(path) {
             bytecode(scx, fe, b, &mut out);
         }
-        if let Some(l) = archive::list(b) {
+        if let Some(l) = archive::list_with(b, notable_member) {
             archive_findings(path, &l, &mut out);
             listed.push(path);
         }
@@ -755,6 +755,18 @@ const SCRIPT_EXT: &[&str] = &[
     "bat", "cmd", "fish",
 ];
 
+/// A member that some archive rule reports or counts: kept past the listing's member bound,
+/// so padding an archive with thousands of plain members cannot hide it.
+fn notable_member(m: &archive::Member) -> bool {
+    let ext = ext_of(&m.name);
+    escapes(&m.name).is_some()
+        || !matches!(m.kind, MemberKind::File | MemberKind::Dir)
+        || executable(&m.head).is_some()
+        || has_shebang(&m.head)
+        || EXE_EXT.contains(&ext.as_str())
+        || SCRIPT_EXT.contains(&ext.as_str())
+}
+
 #[derive(Default)]
 struct ArchiveFacts {
     members: usize,
@@ -794,6 +806,7 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
             Issue::TooManyMembers | Issue::Budget => f.incomplete = true,
         }
     }
+    f.members += usize::try_from(l.unlisted).unwrap_or(usize::MAX);
     for m in &l.members {
         f.members += 1;
         let at = format!("{prefix}!{}", show(&m.name));
@@ -894,7 +907,8 @@ fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
         let mut why = f.malformed.clone();
         if f.incomplete {
             why.push(format!(
-                "the listing stopped at a bound ({} members, {} MiB decompressed, {} ms)",
+                "the listing stopped at a bound ({} notable members past the first {}, {} MiB decompressed, {} ms), so members after that point were not checked",
+                archive::MAX_NOTABLE,
                 archive::MAX_MEMBERS,
                 archive::MAX_INFLATE >> 20,
                 archive::TIME_BUDGET.as_millis()
@@ -904,16 +918,12 @@ fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
             ARCHIVE_UNREADABLE,
             path,
             format!(
-                "`{shown}` could not be listed completely: {}. Its content was not checked; an archive that parsers read differently can hide members. Rebuild it with a standard tool, or ship the files unpacked.",
+                "`{shown}` could not be listed completely: {}. What was listed is reported by the other archive rules; the rest was not checked, and the archive's author decides where a bound is hit, so what lies past it may be what it hides. Rebuild it with a standard tool, or ship the files unpacked.",
                 list_names(&why)
             ),
             "unreadable".into(),
         );
-        out.push(if f.malformed.is_empty() {
-            e.severity(Severity::Low)
-        } else {
-            e
-        });
+        out.push(e);
     }
     if !is_document_container(path) {
         let mut extra = Vec::new();
@@ -1319,6 +1329,54 @@ mod tests {
         let mut out = Vec::new();
         archive_findings("cut.zip", &l, &mut out);
         assert!(out.iter().any(|e| e.rule == ARCHIVE_UNREADABLE));
+    }
+
+    #[test]
+    fn padding_an_archive_hides_nothing() {
+        use archive::build::*;
+        // 10,000 empty members ahead of what an attacker wants hidden.
+        let names: Vec<String> = (0..archive::MAX_MEMBERS)
+            .map(|i| format!("p/{i}"))
+            .collect();
+        let mut members: Vec<ZipMember<'_>> = names.iter().map(|n| file(n, b"")).collect();
+        members.push(file("../../home/u/.bashrc", b"curl x | sh"));
+        members.push(file("s/data.bin", ELF64));
+        let z = zip(&members);
+        let l = archive::list_unhurried(&z, notable_member).unwrap();
+        let mut out = Vec::new();
+        archive_findings("pad.zip", &l, &mut out);
+        let rules: Vec<(&str, Option<Severity>)> =
+            out.iter().map(|e| (e.rule, e.severity)).collect();
+        assert_eq!(
+            rules,
+            [
+                (ARCHIVE_UNSAFE_MEMBER, None),
+                (ARCHIVE_CONTAINS_EXECUTABLE, Some(Severity::High)),
+                (ARCHIVE_BUNDLED, None),
+            ],
+            "{:#?}",
+            out.iter().map(|e| &e.message).collect::<Vec<_>>()
+        );
+        assert!(out[0].message.contains("home/u/.bashrc"));
+        assert!(
+            out[2].message.contains("10002 member(s)"),
+            "{}",
+            out[2].message
+        );
+    }
+
+    #[test]
+    fn an_incomplete_listing_is_medium() {
+        use archive::build::*;
+        // A time budget that has already run out stops the listing at once.
+        let z = zip(&[file("a.txt", b"x")]);
+        let mut l = archive::list(&z).unwrap();
+        l.issues.push(archive::Issue::Budget);
+        let mut out = Vec::new();
+        archive_findings("slow.zip", &l, &mut out);
+        let e = out.iter().find(|e| e.rule == ARCHIVE_UNREADABLE).unwrap();
+        assert_eq!(e.severity, None, "the catalog's medium, not lowered");
+        assert!(e.message.contains("stopped at a bound"), "{}", e.message);
     }
 
     #[test]

@@ -166,11 +166,13 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
         .ok_or_else(|| err(format!("unknown severity `{}`", raw.severity)))?;
     let confidence = Confidence::parse(&raw.confidence)
         .ok_or_else(|| err(format!("unknown confidence `{}`", raw.confidence)))?;
-    let category_ok = matches!(raw.category.as_str(), "compliance" | "loader" | "integrity")
-        || raw
-            .category
-            .strip_prefix("security/")
-            .is_some_and(|f| !f.is_empty());
+    let category_ok = matches!(
+        raw.category.as_str(),
+        "compliance" | "loader" | "integrity" | "policy"
+    ) || raw
+        .category
+        .strip_prefix("security/")
+        .is_some_and(|f| !f.is_empty());
     if !category_ok {
         return Err(err(format!("unknown category `{}`", raw.category)));
     }

@@ -40,6 +40,11 @@ pub enum Command {
     /// Review and manage baselines: the snapshot ledger and pin files.
     #[command(subcommand)]
     Baseline(BaselineCmd),
+    /// Write a commented starter `.skillguard.toml`.
+    Init(InitCmd),
+    /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
+    /// the gates count only new ones.
+    Accept(AcceptCmd),
 }
 
 /// Where the ledger is, for `baseline` subcommands.
@@ -223,8 +228,31 @@ pub struct WorkspaceCmd {
     /// Folder of cloned repositories.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// Honour the scanned repositories' own `.skillguard.toml` (rules and suppressions) and
+    /// `skillguard-ignore` comments. Off by default: the author of a skill may be the attacker.
+    #[arg(long, help_heading = "Policy")]
+    pub trust_repo_config: bool,
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct InitCmd {
+    /// Repository root to write `.skillguard.toml` into (default: the current directory).
+    #[arg(long, value_name = "ROOT")]
+    pub repo: Option<PathBuf>,
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AcceptCmd {
+    /// Why the findings of today are accepted (stored with each new entry).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    #[command(flatten)]
+    pub scan: ScanCmd,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -299,20 +327,53 @@ pub struct CommonArgs {
     /// Repository scans: walk only the known skills conventions, not the whole repository.
     #[arg(long, help_heading = "Scan")]
     pub conventions_only: bool,
-    /// Do not enter directories N or more levels below a walk root.
-    #[arg(long, default_value_t = 12, value_name = "N", help_heading = "Scan")]
-    pub max_depth: usize,
-    /// Stop descending after N directories per repository.
+    /// Do not enter directories N or more levels below a walk root [default: 12].
+    #[arg(long, value_name = "N", help_heading = "Scan")]
+    pub max_depth: Option<usize>,
+    /// Stop descending after N directories per repository [default: 50000].
+    #[arg(long, value_name = "N", help_heading = "Scan")]
+    pub max_dirs: Option<usize>,
+    /// Files larger than BYTES are hashed but not parsed (and reported) [default: 10485760].
+    #[arg(long, value_name = "BYTES", help_heading = "Scan")]
+    pub max_file_size: Option<u64>,
+    /// Configuration file (default: `.skillguard.toml` at the repository root; in a
+    /// workspace scan, at the workspace root).
     #[arg(
         long,
-        default_value_t = 50_000,
-        value_name = "N",
-        help_heading = "Scan"
+        value_name = "FILE",
+        conflicts_with = "no_config",
+        help_heading = "Policy"
     )]
-    pub max_dirs: usize,
-    /// Files larger than BYTES are hashed but not parsed (and reported).
-    #[arg(long, default_value_t = 10 * 1024 * 1024, value_name = "BYTES", help_heading = "Scan")]
-    pub max_file_size: u64,
+    pub config: Option<PathBuf>,
+    /// Ignore every configuration file.
+    #[arg(long, help_heading = "Policy")]
+    pub no_config: bool,
+    /// Report only these rules or categories (`security`, `security/secrets`, a rule id).
+    #[arg(
+        long,
+        value_name = "RULE|CATEGORY,…",
+        value_delimiter = ',',
+        help_heading = "Policy"
+    )]
+    pub select: Vec<String>,
+    /// Do not report these rules or categories.
+    #[arg(
+        long,
+        value_name = "RULE|CATEGORY,…",
+        value_delimiter = ',',
+        help_heading = "Policy"
+    )]
+    pub ignore: Vec<String>,
+    /// Suppressions and accepted findings hide nothing (unused ones are still reported).
+    #[arg(long, help_heading = "Policy")]
+    pub no_ignores: bool,
+    /// Also list the suppressed and accepted findings, with their reasons (console, Markdown).
+    #[arg(long, help_heading = "Policy")]
+    pub show_suppressed: bool,
+    /// Accepted findings (default: `.skillguard/accepted.json` under the repository or
+    /// workspace root; see `skillguard accept`).
+    #[arg(long, value_name = "FILE", help_heading = "Policy")]
+    pub accepted: Option<PathBuf>,
     /// Append a snapshot of every skill location to the ledger (written alongside the report).
     #[arg(long, help_heading = "Baseline")]
     pub write_baseline: bool,
@@ -399,11 +460,23 @@ pub enum Error {
     /// An unreadable or malformed `--trace` file (the message names it).
     #[error("{0}")]
     Trace(String),
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error(transparent)]
+    Accepted(#[from] crate::policy::AcceptedError),
 }
 
 impl CommonArgs {
-    fn threshold(&self) -> Option<Severity> {
-        let a = self.fail_on.map(Severity::from);
+    /// The gate: `--fail-on` / `--fail-on-noncompliant`, else the configuration's `fail-on`.
+    fn threshold_with(&self, config: Option<Severity>) -> Option<Severity> {
+        let a = self
+            .fail_on
+            .map(Severity::from)
+            .or(if self.fail_on_noncompliant {
+                None
+            } else {
+                config
+            });
         let b = self.fail_on_noncompliant.then_some(Severity::High);
         match (a, b) {
             (Some(x), Some(y)) => Some(x.min(y)),
@@ -422,22 +495,40 @@ impl CommonArgs {
         }
     }
 
-    fn options(&self) -> Result<ScanOptions, Error> {
+    fn options(&self, cfg: &crate::config::Config) -> Result<ScanOptions, Error> {
         self.hashing.hasher()?;
-        if self.max_depth == 0 {
+        let max_depth = self.max_depth.or(cfg.limits.max_depth).unwrap_or(12);
+        let max_dirs = self.max_dirs.or(cfg.limits.max_dirs).unwrap_or(50_000);
+        let max_file_size = self
+            .max_file_size
+            .or(cfg.limits.max_file_size)
+            .unwrap_or(10 * 1024 * 1024);
+        if max_depth == 0 {
             return Err(Error::Usage("--max-depth must be at least 1".into()));
         }
+        let exclude = if cfg.scan.exclude.is_empty() {
+            None
+        } else {
+            let pats: Vec<&str> = cfg.scan.exclude.iter().map(|g| g.as_str()).collect();
+            Some(crate::discover::PathGlobs::new(&pats).map_err(Error::Usage)?)
+        };
+        let cli_profiles = self.profiles.clone();
+        let profile_names: Vec<String> = if cli_profiles.is_empty() {
+            cfg.scan.profiles.clone().unwrap_or_default()
+        } else {
+            cli_profiles
+        };
         // More threads than a few per core only cost start-up time (and thousands can
         // take minutes): clamp to 4 × the available parallelism.
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
         let threads = self.threads.min(4 * cores);
-        let profiles = if self.profiles.is_empty() {
+        let profiles = if profile_names.is_empty() {
             crate::loaders::Selection::Default
         } else {
             let mut set = std::collections::BTreeSet::new();
-            for p in &self.profiles {
+            for p in &profile_names {
                 let p = p.trim();
                 if p == "none" {
                     continue;
@@ -457,14 +548,17 @@ impl CommonArgs {
         Ok(ScanOptions {
             profiles,
             walk: WalkOptions {
-                max_depth: self.max_depth,
-                max_dirs: self.max_dirs.max(1),
+                max_depth,
+                max_dirs: max_dirs.max(1),
                 threads,
-                respect_gitignore: self.respect_gitignore,
-                conventions_only: self.conventions_only,
+                respect_gitignore: self.respect_gitignore
+                    || cfg.scan.respect_gitignore.unwrap_or(false),
+                conventions_only: self.conventions_only
+                    || cfg.scan.conventions_only.unwrap_or(false),
+                exclude,
             },
             read: ReadOptions {
-                max_file_size: self.max_file_size,
+                max_file_size,
                 line_hashes: self.write_baseline,
                 ..ReadOptions::default()
             },
@@ -493,10 +587,10 @@ fn emit_report(
     result: &ScanResult,
     index: std::sync::Arc<crate::index::Report>,
     common: &CommonArgs,
+    threshold: Option<Severity>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let threshold = common.threshold();
     let view = result;
     let index_fails = common
         .fail_under_index
@@ -508,6 +602,7 @@ fn emit_report(
         // `--quiet` lists what fails the gate (everything without one); counts stay whole.
         quiet: (common.quiet && common.format == Format::Console)
             .then(|| threshold.unwrap_or(Severity::Info)),
+        show_suppressed: common.show_suppressed,
     };
     match &common.output {
         Some(path) => {
@@ -621,15 +716,175 @@ fn note(stderr: &mut dyn Write, quiet: bool, notes: &[String]) -> io::Result<()>
     Ok(())
 }
 
+/// The operator's configuration: `--config FILE`, else `.skillguard.toml` at the scan's home
+/// (the repository root, the workspace folder, or the git root above a scanned path).
+fn operator_config(
+    mode: Mode,
+    target: &Path,
+    common: &CommonArgs,
+) -> Result<Option<(crate::config::Config, PathBuf, String)>, Error> {
+    if common.no_config {
+        return Ok(None);
+    }
+    let path = match &common.config {
+        Some(p) => p.clone(),
+        None => crate::baseline::record::home(mode, target).join(crate::config::FILE_NAME),
+    };
+    match crate::config::read(&path)? {
+        Some((c, text)) => Ok(Some((c, path, text))),
+        None if common.config.is_some() => Err(Error::Usage(format!(
+            "--config {}: no such file",
+            path.display()
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// `path` as shown in findings: relative to `base` when inside it, `/`-separated.
+fn shown_path(path: &Path, base: &Path) -> String {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    match abs.strip_prefix(base) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// Everything the policy step needs, from the command line, the configuration files and
+/// the accepted findings.
+struct PolicyInput<'a> {
+    mode: Mode,
+    target: &'a Path,
+    common: &'a CommonArgs,
+    operator: Option<&'a (crate::config::Config, PathBuf, String)>,
+    trust_repo_config: bool,
+    /// `accept`: build the policy without the accepted findings.
+    skip_accepted: bool,
+}
+
+fn build_policy(
+    input: &PolicyInput<'_>,
+    result: &ScanResult,
+    notes: &mut Vec<String>,
+) -> Result<crate::policy::Policy, Error> {
+    use crate::policy::{Policy, Scope};
+    for s in input.common.select.iter().chain(&input.common.ignore) {
+        if !crate::config::selector_known(s.trim()) {
+            return Err(Error::Usage(format!(
+                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
+                sanitize_line(s)
+            )));
+        }
+    }
+    let base = crate::baseline::record::scan_base(input.mode, input.target);
+    let home = crate::baseline::record::home(input.mode, input.target);
+    let mut scopes = Vec::new();
+    if let Some((c, p, text)) = input.operator {
+        let mut config = c.clone();
+        if input.mode == Mode::Workspace && !input.trust_repo_config && config.inline_ignores {
+            config.inline_ignores = false;
+            notes.push(
+                "inline-ignores: comments inside the scanned repositories are not honoured in a workspace scan without --trust-repo-config".into(),
+            );
+        }
+        scopes.push(Scope {
+            prefix: String::new(),
+            config,
+            config_shown: Some(shown_path(p, &base)),
+            config_text: text.clone(),
+            root: base.clone(),
+        });
+    }
+    if input.mode == Mode::Workspace && !input.common.no_config {
+        for r in result.repos.iter().filter(|r| r.repo.is_some()) {
+            let p = base.join(&r.path).join(crate::config::FILE_NAME);
+            if !input.trust_repo_config {
+                if std::fs::symlink_metadata(&p).is_ok() {
+                    notes.push(format!(
+                        "{}/{}: not honoured (a scanned repository's own configuration; --trust-repo-config honours it)",
+                        r.path,
+                        crate::config::FILE_NAME
+                    ));
+                }
+                continue;
+            }
+            if let Some((config, text)) = crate::config::read(&p)? {
+                scopes.push(Scope {
+                    prefix: format!("{}/", r.path),
+                    config,
+                    config_shown: Some(format!("{}/{}", r.path, crate::config::FILE_NAME)),
+                    config_text: text,
+                    root: base.join(&r.path),
+                });
+            }
+        }
+    }
+    let accepted = if input.skip_accepted {
+        None
+    } else {
+        let path = input
+            .common
+            .accepted
+            .clone()
+            .unwrap_or_else(|| home.join(crate::policy::ACCEPTED_FILE));
+        match crate::policy::read_accepted(&path)? {
+            Some(a) => Some((a, shown_path(&path, &base))),
+            None if input.common.accepted.is_some() => {
+                return Err(Error::Usage(format!(
+                    "--accepted {}: no such file",
+                    path.display()
+                )));
+            }
+            None => None,
+        }
+    };
+    Ok(Policy {
+        select: input
+            .common
+            .select
+            .iter()
+            .map(|s| s.trim().to_owned())
+            .collect(),
+        ignore: input
+            .common
+            .ignore
+            .iter()
+            .map(|s| s.trim().to_owned())
+            .collect(),
+        scopes,
+        accepted,
+        no_ignores: input.common.no_ignores,
+        partial: false,
+        today: None,
+    })
+}
+
 /// A scan with its baseline steps: comparisons before the report, ledger and pin writes after.
 fn scan_with_baselines(
     mode: Mode,
     target: &Path,
-    opts: &ScanOptions,
     common: &CommonArgs,
+    trust_repo_config: bool,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
+    let operator = operator_config(mode, target, common)?;
+    let opts = common.options(
+        operator
+            .as_ref()
+            .map(|o| &o.0)
+            .unwrap_or(&Default::default()),
+    )?;
+    let opts = &opts;
+    let threshold = common.threshold_with(
+        operator
+            .as_ref()
+            .and_then(|o| o.0.fail_on)
+            .map(Severity::from),
+    );
     if common.baseline_note.is_some()
         && !common.write_baseline
         && common.save_manifest_baseline.is_none()
@@ -658,13 +913,37 @@ fn scan_with_baselines(
             .map(|n| std::sync::Arc::new(n.known.keys().cloned().collect()));
     }
     let mut result = scan::scan(mode, target, &opts)?;
-    let notes = crate::baseline::before_report(&mut result, &args, &cx)?;
+    let mut notes = crate::baseline::before_report(&mut result, &args, &cx)?;
+    let policy = build_policy(
+        &PolicyInput {
+            mode,
+            target,
+            common,
+            operator: operator.as_ref(),
+            trust_repo_config,
+            skip_accepted: false,
+        },
+        &result,
+        &mut notes,
+    )?;
+    notes.extend(crate::policy::apply(&mut result, &policy));
     note(stderr, common.quiet, &notes)?;
     // The index is computed after the drift findings were added, on the full result
     // (never the --quiet view).
+    // Accepted findings are known debt, not false positives: the index still counts them
+    // (suppressions with a reason and deselected rules it does not).
+    let active = result.findings.len();
+    let accepted: Vec<crate::finding::Finding> = result
+        .suppressed
+        .iter()
+        .filter(|s| s.kind == crate::result::SuppressionKind::Accepted)
+        .map(|s| s.finding.clone())
+        .collect();
+    result.findings.extend(accepted);
     let mut index = crate::timing::time(crate::timing::Stage::Index, || {
         crate::index::for_result(&result, trace.as_ref())
     });
+    result.findings.truncate(active);
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
     // The snapshot and pin are prepared while the report renders (both only read the
@@ -676,7 +955,7 @@ fn scan_with_baselines(
         let worker = writes
             .then(|| sc.spawn(|| crate::baseline::prepare_writes(&result, target, &args, &cx)));
         let status = crate::timing::time(crate::timing::Stage::Report, || {
-            emit_report(&result, index, common, stdout, stderr)
+            emit_report(&result, index, common, threshold, stdout, stderr)
         });
         if crate::timing::enabled() {
             let _ = stderr.write_all(crate::timing::summary().as_bytes());
@@ -994,28 +1273,135 @@ fn approve(
 }
 
 /// Runs a parsed command line.
+fn scan_target(cmd: &ScanCmd) -> Result<(Mode, PathBuf), Error> {
+    match (&cmd.repo, &cmd.path) {
+        (Some(r), _) => Ok((Mode::Repo, r.clone())),
+        (None, Some(p)) => Ok((Mode::Path, p.clone())),
+        (None, None) => Err(Error::Usage("give a PATH or --repo ROOT".into())),
+    }
+}
+
+/// `skillguard init`: the commented starter configuration, never over an existing file
+/// without `--force`.
+fn run_init(cmd: &InitCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let root = cmd.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !root.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is not a directory",
+            root.display()
+        )));
+    }
+    let path = root.join(crate::config::FILE_NAME);
+    if std::fs::symlink_metadata(&path).is_ok() && !cmd.force {
+        return Err(Error::Usage(format!(
+            "{} already exists; --force replaces it",
+            path.display()
+        )));
+    }
+    let _lock = crate::fsutil::lock_beside(&path).map_err(|source| Error::Output {
+        path: path.display().to_string(),
+        source,
+    })?;
+    write_atomic(&path, |w| w.write_all(crate::config::STARTER.as_bytes())).map_err(|source| {
+        Error::Output {
+            path: path.display().to_string(),
+            source,
+        }
+    })?;
+    writeln!(stderr, "skillguard: wrote {}", path.display())?;
+    Ok(ExitStatus::Clean)
+}
+
+/// `skillguard accept`: today's findings (after the configuration's rules and
+/// suppressions) become accepted, keeping the reasons of entries accepted before.
+fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let common = &cmd.scan.common;
+    let (mode, target) = scan_target(&cmd.scan)?;
+    let operator = operator_config(mode, &target, common)?;
+    let opts = common.options(
+        operator
+            .as_ref()
+            .map(|o| &o.0)
+            .unwrap_or(&Default::default()),
+    )?;
+    let mut result = scan::scan(mode, &target, &opts)?;
+    let home = crate::baseline::record::home(mode, &target);
+    let path = common
+        .accepted
+        .clone()
+        .unwrap_or_else(|| home.join(crate::policy::ACCEPTED_FILE));
+    let previous = crate::policy::read_accepted(&path)?;
+    let mut notes = Vec::new();
+    let policy = build_policy(
+        &PolicyInput {
+            mode,
+            target: &target,
+            common,
+            operator: operator.as_ref(),
+            trust_repo_config: false,
+            skip_accepted: true,
+        },
+        &result,
+        &mut notes,
+    )?;
+    crate::policy::apply(&mut result, &policy);
+    // Policy findings police the configuration itself: never accepted.
+    result.findings.retain(|f| f.category != "policy");
+    let reason = cmd
+        .reason
+        .clone()
+        .unwrap_or_else(|| "accepted when skillguard was adopted".into());
+    let mut file = crate::policy::AcceptedFile::from_findings(&result.findings, &reason);
+    if let Some(old) = &previous {
+        for e in &mut file.findings {
+            if let Ok(i) = old
+                .findings
+                .binary_search_by(|o| o.fingerprint.cmp(&e.fingerprint))
+                && cmd.reason.is_none()
+            {
+                e.reason = old.findings[i].reason.clone();
+            }
+        }
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        crate::baseline::ledger::ensure_dir(dir, Some(&home))?;
+    }
+    let _lock = crate::fsutil::lock_beside(&path).map_err(|source| Error::Output {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let bytes = file.to_bytes();
+    write_atomic(&path, |w| w.write_all(&bytes)).map_err(|source| Error::Output {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let before = previous.map_or(0, |p| p.findings.len());
+    writeln!(
+        stderr,
+        "skillguard: {} finding(s) accepted ({} before) -> {}",
+        file.findings.len(),
+        before,
+        path.display()
+    )?;
+    Ok(ExitStatus::Clean)
+}
+
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Scan(cmd) => {
-            let opts = cmd.common.options()?;
-            let (mode, target) = match (&cmd.repo, &cmd.path) {
-                (Some(r), _) => (Mode::Repo, r.clone()),
-                (None, Some(p)) => (Mode::Path, p.clone()),
-                (None, None) => return Err(Error::Usage("give a PATH or --repo ROOT".into())),
-            };
-            scan_with_baselines(mode, &target, &opts, &cmd.common, stdout, stderr)
+            let (mode, target) = scan_target(&cmd)?;
+            scan_with_baselines(mode, &target, &cmd.common, false, stdout, stderr)
         }
-        Command::ScanWorkspace(cmd) => {
-            let opts = cmd.common.options()?;
-            scan_with_baselines(
-                Mode::Workspace,
-                &cmd.dir,
-                &opts,
-                &cmd.common,
-                stdout,
-                stderr,
-            )
-        }
+        Command::ScanWorkspace(cmd) => scan_with_baselines(
+            Mode::Workspace,
+            &cmd.dir,
+            &cmd.common,
+            cmd.trust_repo_config,
+            stdout,
+            stderr,
+        ),
+        Command::Init(cmd) => run_init(&cmd, stderr),
+        Command::Accept(cmd) => run_accept(&cmd, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
         Command::Rules(cmd) => {
             match cmd.format {

@@ -31,6 +31,45 @@ pub struct WalkOptions {
     pub respect_gitignore: bool,
     /// Repository scans: walk only the convention roots instead of the whole repository.
     pub conventions_only: bool,
+    /// Paths left out (`.skillguard.toml` `[scan] exclude`): entries whose path relative to
+    /// the scan base matches, or lies below a match, are dropped with their walk issues.
+    pub exclude: Option<PathGlobs>,
+}
+
+/// `/`-separated globs over relative paths: a pattern without `/` matches a name at any
+/// depth, and a path below a matching folder matches too.
+#[derive(Debug, Clone)]
+pub struct PathGlobs(globset::GlobSet);
+
+impl PathGlobs {
+    pub fn new(patterns: &[&str]) -> Result<PathGlobs, String> {
+        let mut b = globset::GlobSetBuilder::new();
+        for p in patterns {
+            let pat = if p.contains('/') {
+                (*p).to_owned()
+            } else {
+                format!("**/{p}")
+            };
+            let g = globset::GlobBuilder::new(&pat)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("bad glob `{p}`: {e}"))?;
+            b.add(g);
+        }
+        b.build().map(PathGlobs).map_err(|e| e.to_string())
+    }
+
+    /// Does `rel` or one of its parent folders match?
+    pub fn matches(&self, rel: &str) -> bool {
+        let mut cur = Some(rel);
+        while let Some(p) = cur {
+            if self.0.is_match(p) {
+                return true;
+            }
+            cur = p.rsplit_once('/').map(|(d, _)| d);
+        }
+        false
+    }
 }
 
 impl Default for WalkOptions {
@@ -41,6 +80,7 @@ impl Default for WalkOptions {
             threads: 0,
             respect_gitignore: false,
             conventions_only: false,
+            exclude: None,
         }
     }
 }
@@ -904,6 +944,10 @@ pub fn walk(
     }
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     entries.dedup_by(|a, b| a.rel == b.rel);
+    if let Some(x) = &opts.exclude {
+        entries.retain(|e| !x.matches(&e.rel));
+        issues.retain(|i| !x.matches(&i.rel));
+    }
     issues.sort_by(|a, b| (&a.rel, a.rule, &a.message).cmp(&(&b.rel, b.rule, &b.message)));
     issues.dedup();
     (entries, issues)

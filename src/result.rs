@@ -64,10 +64,60 @@ pub struct ScanResult {
     pub hidden_skipped: usize,
     pub files_scanned: usize,
     pub bytes_scanned: u64,
+    /// Findings a suppression or an acceptance took out of `findings` (sorted); counted and
+    /// listed on request, never gated on.
+    pub suppressed: Vec<Suppressed>,
+}
+
+/// What took a finding out of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuppressionKind {
+    /// An `[[ignore]]` entry of `.skillguard.toml`.
+    Config,
+    /// A `skillguard-ignore` comment in the file.
+    Inline,
+    /// `.skillguard/accepted.json` (`skillguard accept`).
+    Accepted,
+}
+
+impl SuppressionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuppressionKind::Config => "config",
+            SuppressionKind::Inline => "inline",
+            SuppressionKind::Accepted => "accepted",
+        }
+    }
+}
+
+/// A suppressed finding with its justification.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suppressed {
+    pub finding: Finding,
+    pub kind: SuppressionKind,
+    pub reason: String,
 }
 
 impl ScanResult {
     pub fn counts(&self) -> SeverityCounts {
         SeverityCounts::from_findings(&self.findings)
+    }
+
+    /// Recomputes each repository's finding counts from `findings` (a finding belongs to
+    /// the repository its path starts with, or to the only one).
+    pub fn recount(&mut self) {
+        let single = self.repos.len() == 1;
+        for r in &mut self.repos {
+            r.findings = 0;
+            r.counts = SeverityCounts::default();
+        }
+        for f in &self.findings {
+            let first = f.location.path.split('/').next().unwrap_or("");
+            if let Some(r) = self.repos.iter_mut().find(|r| single || r.path == first) {
+                r.findings += 1;
+                r.counts.add(f.severity);
+            }
+        }
     }
 }

@@ -38,6 +38,7 @@ fn render(r: &ScanResult, format: Format) -> String {
         fail_on: None,
         index: None,
         quiet: None,
+        show_suppressed: false,
     };
     skillguard::report::render(format, r, &opts, &mut out).unwrap();
     String::from_utf8(out).unwrap()

@@ -252,6 +252,20 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }
     }
 
+    if opts.show_suppressed && !r.suppressed.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{}", p.bold("suppressed and accepted"))?;
+        for s in &r.suppressed {
+            write_finding(out, &p, &s.finding)?;
+            writeln!(
+                out,
+                "           {} {}",
+                p.dim(&format!("{}:", s.kind.as_str())),
+                sanitize_line(&s.reason)
+            )?;
+        }
+    }
+
     let c = &r.coverage;
     writeln!(out)?;
     writeln!(
@@ -295,12 +309,17 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }
         _ => String::new(),
     };
+    let suppressed = match r.suppressed.len() {
+        0 => String::new(),
+        n if opts.show_suppressed => format!("; {n} suppressed (listed above)"),
+        n => format!("; {n} suppressed (--show-suppressed lists them)"),
+    };
     if counts.total() == 0 {
-        writeln!(out, "summary: no findings{gate}")?;
+        writeln!(out, "summary: no findings{gate}{suppressed}")?;
     } else {
         writeln!(
             out,
-            "summary: {} finding(s): {}{gate}{quiet}",
+            "summary: {} finding(s): {}{gate}{quiet}{suppressed}",
             counts.total(),
             per.join(", ")
         )?;

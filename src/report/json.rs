@@ -31,6 +31,22 @@ struct Doc<'a> {
     repositories: &'a [RepoSummary],
     skills: Vec<SkillDto<'a>>,
     findings: Vec<FindingDto<'a>>,
+    /// Findings a suppression or an acceptance took out of `findings`, with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressed: Vec<SuppressedDto<'a>>,
+}
+
+#[derive(Serialize)]
+struct SuppressedDto<'a> {
+    #[serde(flatten)]
+    finding: FindingDto<'a>,
+    suppression: SuppressionDto<'a>,
+}
+
+#[derive(Serialize)]
+struct SuppressionDto<'a> {
+    kind: &'static str,
+    reason: &'a str,
 }
 
 /// A skill of the inventory with its index.
@@ -56,6 +72,12 @@ struct Summary {
     files: usize,
     bytes: u64,
     hidden_entries_skipped: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    suppressed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// AgentEval's coverage names, in PascalCase for drop-in comparison.
@@ -186,6 +208,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             files: r.files_scanned,
             bytes: r.bytes_scanned,
             hidden_entries_skipped: r.hidden_skipped,
+            suppressed: r.suppressed.len(),
         },
         coverage: (&r.coverage).into(),
         repositories: &r.repos,
@@ -198,6 +221,17 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             })
             .collect(),
         findings: r.findings.iter().map(finding_dto).collect(),
+        suppressed: r
+            .suppressed
+            .iter()
+            .map(|s| SuppressedDto {
+                finding: finding_dto(&s.finding),
+                suppression: SuppressionDto {
+                    kind: s.kind.as_str(),
+                    reason: &s.reason,
+                },
+            })
+            .collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)

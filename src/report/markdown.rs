@@ -65,6 +65,9 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             t.as_str()
         )?;
     }
+    if !r.suppressed.is_empty() {
+        write!(out, " · {} suppressed", r.suppressed.len())?;
+    }
     writeln!(out)?;
     writeln!(out)?;
     write_index(r, opts, out)?;

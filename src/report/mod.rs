@@ -33,6 +33,8 @@ pub struct RenderOptions {
     /// `--quiet` (console): list only the findings at or above this severity and only the
     /// skills that have one; the header and the summary still count everything.
     pub quiet: Option<Severity>,
+    /// List the suppressed and accepted findings too (console, Markdown).
+    pub show_suppressed: bool,
 }
 
 impl RenderOptions {

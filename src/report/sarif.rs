@@ -237,6 +237,21 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             }
             v
         })
+        .chain(r.suppressed.iter().map(|s| {
+            // SARIF keeps suppressed results, marked: code scanning shows them as dismissed.
+            let mut v = result_json(&s.finding);
+            let kind = match s.kind {
+                crate::result::SuppressionKind::Inline => "inSource",
+                _ => "external",
+            };
+            v["suppressions"] = json!([{
+                "kind": kind,
+                "status": "accepted",
+                "justification": s.reason,
+                "properties": { "skillguardKind": s.kind.as_str() },
+            }]);
+            v
+        }))
         .collect();
     let doc = json!({
         "$schema": SCHEMA_URI,

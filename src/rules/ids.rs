@@ -50,6 +50,9 @@ pub const SKILL_OUTSIDE_CONVENTIONS: &str = "skill-outside-conventions";
 pub const SKILL_SHADOWED: &str = "skill-shadowed";
 pub const SKILLS_LOCK_INVALID: &str = "skills-lock-invalid";
 pub const SPECIAL_FILE: &str = "special-file";
+pub const SUPPRESSION_EXPIRED: &str = "suppression-expired";
+pub const SUPPRESSION_INVALID: &str = "suppression-invalid";
+pub const SUPPRESSION_UNUSED: &str = "suppression-unused";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
 pub const SYMLINKED_SKILL: &str = "symlinked-skill";
@@ -108,6 +111,9 @@ pub const ALL: &[&str] = &[
     SKILL_SHADOWED,
     SKILLS_LOCK_INVALID,
     SPECIAL_FILE,
+    SUPPRESSION_EXPIRED,
+    SUPPRESSION_INVALID,
+    SUPPRESSION_UNUSED,
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,
     SYMLINKED_SKILL,

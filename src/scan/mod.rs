@@ -141,6 +141,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         hidden_skipped: hidden,
         files_scanned,
         bytes_scanned,
+        suppressed: Vec::new(),
     };
     timing::time(Stage::SecurityScanWide, || {
         crate::security::permissions::check_scan(&mut result)

@@ -1,0 +1,529 @@
+//! `.skillguard.toml`: the repository's own settings (docs/configuration.md).
+//!
+//! One file at the repository root, or another one named by `--config`. Every table denies
+//! unknown keys, and every value is validated while it is read (rule ids and categories
+//! against the catalog, globs, dates, fingerprints, non-empty reasons), so a bad file is
+//! refused with its path, line, column and a caret under the offending text, and exit 2.
+//!
+//! The file is read, never written, by a scan; `skillguard init` writes the commented
+//! starter ([`STARTER`]). [`schema`] is the file's JSON Schema, generated from these
+//! types (`docs/skillguard.schema.json`, kept fresh by a test).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::finding::Severity;
+
+/// The file name looked for at the repository (or scanned folder) root.
+pub const FILE_NAME: &str = ".skillguard.toml";
+/// Configuration files larger than this are refused.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// The whole file.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(title = "skillguard configuration (.skillguard.toml)")]
+pub struct Config {
+    /// Exit 1 when a finding at or above this severity remains (the command line's
+    /// `--fail-on` wins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_on: Option<SeverityName>,
+    /// Honour `skillguard-ignore` comments in the scanned files (off by default; never
+    /// honoured in the repositories of a workspace scan without `--trust-repo-config`).
+    #[serde(default)]
+    pub inline_ignores: bool,
+    /// Only these rules or categories (`security`, `security/secrets`, `compliance`, a rule
+    /// id); empty: every rule. The command line's `--select` wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub select: Vec<RuleSelector>,
+    /// Per rule or category: `disable = true`, or another `severity`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules: BTreeMap<RuleSelector, RuleSettings>,
+    /// What to walk.
+    #[serde(default)]
+    pub scan: ScanSettings,
+    /// Bounds of the walk and the reads.
+    #[serde(default)]
+    pub limits: Limits,
+    /// Suppressions: each needs a rule, a reason, and may be limited to a path glob, one
+    /// fingerprint and a date.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<Suppression>,
+}
+
+/// `[rules.<id or category>]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RuleSettings {
+    /// Do not report this rule (or any rule of this category).
+    #[serde(default)]
+    pub disable: bool,
+    /// Report at this severity instead of the rule's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<SeverityName>,
+}
+
+/// `[scan]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ScanSettings {
+    /// Extra folders (relative to the repository root) whose subfolders hold skills, walked
+    /// also with `--conventions-only` and attributed like a convention.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<RelativeDir>,
+    /// Paths (relative, `/`-separated globs) left out of the scan: `vendor/**`,
+    /// `**/testdata/**`. A pattern without `/` matches a file or folder name at any depth.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<GlobPattern>,
+    /// Loader profiles to emulate (see `skillguard loaders`); default: every profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profiles: Option<Vec<String>>,
+    /// Walk only the known skills conventions (and `roots`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conventions_only: Option<bool>,
+    /// Honour `.gitignore` files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub respect_gitignore: Option<bool>,
+}
+
+/// `[limits]`: the command line's flags win.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Limits {
+    /// Files larger than this many bytes are hashed but not parsed (and reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_file_size: Option<u64>,
+    /// Directories this many or more levels below a walk root are not entered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_depth: Option<usize>,
+    /// Directories per repository before the walk stops descending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_dirs: Option<usize>,
+}
+
+/// `[[ignore]]`: one suppression.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Suppression {
+    /// The rule id (or category) suppressed.
+    pub rule: RuleSelector,
+    /// Where: a glob over the finding's path relative to the repository root (default: everywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<GlobPattern>,
+    /// Only the finding with this fingerprint (64 hex digits, as in the JSON report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<Fingerprint>,
+    /// Why the finding is acceptable. Required.
+    pub reason: Reason,
+    /// The last day (`YYYY-MM-DD`, UTC) the suppression holds; after it the finding is
+    /// reported again, with a `suppression-expired` finding naming the entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<Date>,
+}
+
+macro_rules! validated_string {
+    ($(#[$m:meta])* $name:ident, $check:expr) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct $name(String);
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                <String as schemars::JsonSchema>::json_schema(g)
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = String;
+            fn try_from(s: String) -> Result<Self, String> {
+                let check: fn(&str) -> Result<(), String> = $check;
+                check(&s).map(|()| $name(s))
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(v: $name) -> String {
+                v.0
+            }
+        }
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+validated_string!(
+    /// A rule id, an AgentEval alias, or a category (`security`, `security/secrets`).
+    RuleSelector,
+    |s| {
+        if selector_known(s) {
+            Ok(())
+        } else {
+            Err(format!(
+                "unknown rule or category `{}`; run `skillguard rules` for the list",
+                crate::text::sanitize_line(s)
+            ))
+        }
+    }
+);
+
+validated_string!(
+    /// A `/`-separated glob relative to the repository root.
+    GlobPattern,
+    |s| {
+        if s.starts_with('/') || s.split('/').any(|p| p == "..") {
+            return Err(format!("`{s}`: globs are relative to the repository root, without `..`"));
+        }
+        globset::Glob::new(s).map(|_| ()).map_err(|e| format!("bad glob `{s}`: {e}"))
+    }
+);
+
+validated_string!(
+    /// A folder relative to the repository root, inside it.
+    RelativeDir,
+    |s| {
+        if s.is_empty()
+            || s.starts_with('/')
+            || s.contains('\\')
+            || s.split('/').any(|p| p == "..")
+        {
+            Err(format!("`{s}`: a relative folder inside the repository, `/`-separated, without `..`"))
+        } else {
+            Ok(())
+        }
+    }
+);
+
+validated_string!(
+    /// 64 hexadecimal digits.
+    Fingerprint,
+    |s| {
+        if s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Ok(())
+        } else {
+            Err("a fingerprint is 64 hexadecimal digits (the `fingerprint` of a finding in the JSON report)".into())
+        }
+    }
+);
+
+validated_string!(
+    /// A non-empty explanation.
+    Reason,
+    |s| {
+        if s.trim().is_empty() {
+            Err("a suppression needs a reason: say why the finding is acceptable".into())
+        } else {
+            Ok(())
+        }
+    }
+);
+
+validated_string!(
+    /// A calendar date, `YYYY-MM-DD`.
+    Date,
+    |s| {
+        chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .map(|_| ())
+            .map_err(|_| format!("`{s}` is not a date (YYYY-MM-DD)"))
+    }
+);
+
+impl Date {
+    pub fn date(&self) -> chrono::NaiveDate {
+        chrono::NaiveDate::parse_from_str(&self.0, "%Y-%m-%d").unwrap_or_default()
+    }
+}
+
+/// A severity written in lower case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SeverityName {
+    Info,
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl From<SeverityName> for Severity {
+    fn from(s: SeverityName) -> Severity {
+        match s {
+            SeverityName::Info => Severity::Info,
+            SeverityName::Low => Severity::Low,
+            SeverityName::Medium => Severity::Medium,
+            SeverityName::High => Severity::High,
+            SeverityName::Critical => Severity::Critical,
+        }
+    }
+}
+
+/// Does `s` name a rule (or alias) or a category of the catalog?
+pub fn selector_known(s: &str) -> bool {
+    crate::catalog::get(s).is_some()
+        || crate::catalog::all()
+            .iter()
+            .any(|m| in_category(m.category, s))
+}
+
+/// `category` is `sel` or below it (`security/secrets` is in `security`).
+pub fn in_category(category: &str, sel: &str) -> bool {
+    category == sel
+        || category
+            .strip_prefix(sel)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Does selector `sel` cover the rule `rule_id` of category `category`?
+pub fn selects(sel: &str, rule_id: &str, category: &str) -> bool {
+    rule_id == sel
+        || crate::catalog::get(sel).is_some_and(|m| m.id == rule_id)
+        || in_category(category, sel)
+}
+
+/// A configuration file that cannot be used (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// A syntax or value error, with the caret display.
+    #[error("{path}:{line}:{column}: {message}\n{excerpt}")]
+    Invalid {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+        excerpt: String,
+    },
+}
+
+/// A configuration and where it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub config: Config,
+    /// The file read (`None`: defaults, no file).
+    pub path: Option<PathBuf>,
+}
+
+/// Reads `path` (bounded, never through a link to a device): the configuration and the
+/// file's text, or `Ok(None)` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<(Config, String)>, ConfigError> {
+    let shown = path.display().to_string();
+    let f = match crate::fsutil::open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(ConfigError::Io {
+                path: shown,
+                source,
+            });
+        }
+    };
+    let mut bytes = Vec::new();
+    f.take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ConfigError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(invalid(
+            &shown,
+            "",
+            0,
+            format!("larger than {MAX_CONFIG_BYTES} bytes"),
+        ));
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            return Err(invalid(&shown, &lossy, at, "not valid UTF-8".into()));
+        }
+    };
+    parse(&shown, &text).map(|c| Some((c, text)))
+}
+
+/// Parses the text of a configuration file; `path` is only used in messages.
+pub fn parse(path: &str, text: &str) -> Result<Config, ConfigError> {
+    toml::from_str::<Config>(text).map_err(|e| {
+        let at = e.span().map_or(0, |s| s.start);
+        invalid(path, text, at, e.message().trim().to_owned())
+    })
+}
+
+fn invalid(path: &str, text: &str, at: usize, message: String) -> ConfigError {
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_no = text[..line_start].matches('\n').count() + 1;
+    let column = text[line_start..at].chars().count() + 1;
+    let shown = crate::text::sanitize_line(&text[line_start..line_end]).into_owned();
+    let excerpt = format!(
+        "{line_no:>5} | {shown}\n      | {}^",
+        " ".repeat(column.saturating_sub(1))
+    );
+    ConfigError::Invalid {
+        path: path.to_owned(),
+        line: line_no,
+        column,
+        message: crate::text::sanitize_line(&message).into_owned(),
+        excerpt,
+    }
+}
+
+/// The JSON Schema of the file (pretty JSON with a final newline).
+pub fn schema() -> String {
+    let s = schemars::schema_for!(Config);
+    let mut out = serde_json::to_string_pretty(&s).expect("serialisable schema");
+    out.push('\n');
+    out
+}
+
+/// What `skillguard init` writes: every key, commented, with its default.
+pub const STARTER: &str = r#"# skillguard configuration (docs/configuration.md). Every key is optional.
+# Schema: docs/skillguard.schema.json. Command-line flags win over this file.
+
+# Exit 1 when a finding at or above this severity remains: info, low, medium, high, critical.
+# fail-on = "high"
+
+# Honour `<!-- skillguard-ignore RULE: reason -->` (Markdown) and
+# `# skillguard-ignore RULE: reason` (scripts, YAML) comments, on their line and the next.
+inline-ignores = false
+
+# Only these rules or categories (compliance, loader, integrity, security, security/secrets, ...).
+# select = ["security", "compliance"]
+
+# Per rule or category: switch it off, or change its severity.
+# [rules.script-requires-governance-review]
+# disable = true
+# [rules."security/supply-chain"]
+# severity = "medium"
+
+[scan]
+# Extra folders whose subfolders hold skills (relative to the repository root).
+# roots = ["tools/skills"]
+# Paths left out of the scan (globs relative to the repository root).
+# exclude = ["vendor/**", "**/testdata/**"]
+# Loader profiles to emulate (see `skillguard loaders`); default: all of them.
+# profiles = ["claude-code", "skills-ref"]
+# conventions-only = false
+# respect-gitignore = false
+
+[limits]
+# max-file-size = 10485760
+# max-depth = 12
+# max-dirs = 50000
+
+# A suppression: a rule, a reason, and optionally a path glob, one fingerprint and an end date.
+# [[ignore]]
+# rule = "secret-generic"
+# path = "skills/demo/references/*.md"
+# reason = "documented example keys, not live secrets"
+# expires = "2027-06-30"
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starter_parses_to_the_defaults() {
+        let c = parse("s.toml", STARTER).unwrap();
+        assert_eq!(c, Config::default());
+        // With every commented key switched on, it still parses.
+        let on: String = STARTER
+            .lines()
+            .map(|l| {
+                let t = l.trim_start_matches("# ");
+                if t.contains(" = ") || t.starts_with('[') {
+                    t.to_owned()
+                } else {
+                    l.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let c = parse("s.toml", &on).unwrap_or_else(|e| panic!("{e}\n{on}"));
+        assert_eq!(c.fail_on, Some(SeverityName::High));
+        assert_eq!(c.ignore.len(), 1);
+        assert_eq!(c.rules.len(), 2);
+    }
+
+    #[test]
+    fn errors_name_line_column_and_show_a_caret() {
+        let e = parse("x.toml", "inline-ignores = true\nfail-on = \"urgent\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("x.toml:2:11:"), "{e}");
+        assert!(
+            e.contains("    2 | fail-on = \"urgent\"\n      |           ^"),
+            "{e}"
+        );
+        let e = parse("x.toml", "[scan]\nexclde = []\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("x.toml:2:1:") && e.contains("exclde"), "{e}");
+        let e = parse("x.toml", "[rules.no-such-rule]\ndisable = true\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown rule or category"), "{e}");
+        let e = parse(
+            "x.toml",
+            "[[ignore]]\nrule = \"secret-generic\"\nreason = \" \"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("needs a reason") && e.starts_with("x.toml:3:"),
+            "{e}"
+        );
+        let e = parse(
+            "x.toml",
+            "[[ignore]]\nrule = \"secret-generic\"\nreason = \"r\"\nexpires = \"2027-13-01\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("not a date"), "{e}");
+        let e = parse("x.toml", "[[ignore]]\nrule = \"secret-generic\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("reason"), "{e}");
+        let e = parse("x.toml", "[scan]\nexclude = [\"../x\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("without `..`"), "{e}");
+        let e = parse("x.toml", "fail-on = \n").unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:1:"), "{e}");
+    }
+
+    #[test]
+    fn selectors_cover_rules_and_categories() {
+        let any = crate::catalog::all()
+            .iter()
+            .find(|m| m.category.starts_with("security/"))
+            .unwrap();
+        assert!(selects("security", any.id, any.category));
+        assert!(selects(any.category, any.id, any.category));
+        assert!(selects(any.id, any.id, any.category));
+        assert!(!selects("compliance", any.id, any.category));
+        assert!(!selects("sec", any.id, any.category));
+        assert!(selector_known("security") && !selector_known("sec"));
+    }
+}

@@ -1,0 +1,566 @@
+//! The team's policy over a finished scan (docs/suppressions.md): rule selection and
+//! severities from `.skillguard.toml` and `--select`/`--ignore`, suppressions with reasons
+//! (`[[ignore]]` entries and, when enabled, `skillguard-ignore` comments), and accepted
+//! findings (`.skillguard/accepted.json`).
+//!
+//! A deselected or disabled rule is not reported at all. A suppressed or accepted finding
+//! leaves the findings (so the gates and the index do not count it) for
+//! [`ScanResult::suppressed`], with its kind and reason; renderers count it and list it on
+//! request. Suppressions that have expired or matched nothing, and inline comments that
+//! cannot be honoured, are findings of their own.
+//!
+//! Runs after the scan and the baseline comparisons and before the index and the report.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{self, Config};
+use crate::finding::{Finding, Location, Severity};
+use crate::result::{ScanResult, Suppressed, SuppressionKind};
+use crate::rules::ids;
+
+/// `format` of the accepted-findings file.
+pub const ACCEPTED_FORMAT: &str = "skillguard-accepted";
+pub const ACCEPTED_VERSION: u32 = 1;
+/// Where `skillguard accept` writes, under the repository (or workspace) root.
+pub const ACCEPTED_FILE: &str = ".skillguard/accepted.json";
+const MAX_ACCEPTED_BYTES: u64 = 64 * 1024 * 1024;
+/// Bytes of a file read to find `skillguard-ignore` comments.
+const MAX_INLINE_READ: u64 = 10 * 1024 * 1024;
+/// The marker of an inline suppression.
+pub const INLINE_MARKER: &str = "skillguard-ignore";
+
+/// The accepted-findings file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedFile {
+    pub format: String,
+    pub version: u32,
+    /// Sorted by fingerprint, one entry per fingerprint.
+    pub findings: Vec<AcceptedEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedEntry {
+    pub fingerprint: String,
+    pub rule: String,
+    /// Where the finding was when it was accepted (information only: matching is by
+    /// fingerprint, which survives line moves and unrelated edits).
+    pub path: String,
+    pub reason: String,
+}
+
+impl AcceptedFile {
+    /// The current findings of `result`, accepted with `reason` (deterministic bytes).
+    pub fn from_findings(findings: &[Finding], reason: &str) -> AcceptedFile {
+        let mut by_fp: BTreeMap<&str, &Finding> = BTreeMap::new();
+        for f in findings {
+            by_fp.entry(f.fingerprint.as_str()).or_insert(f);
+        }
+        AcceptedFile {
+            format: ACCEPTED_FORMAT.into(),
+            version: ACCEPTED_VERSION,
+            findings: by_fp
+                .into_values()
+                .map(|f| AcceptedEntry {
+                    fingerprint: f.fingerprint.clone(),
+                    rule: f.rule_id.to_owned(),
+                    path: f.location.path.clone(),
+                    reason: reason.to_owned(),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = serde_json::to_vec_pretty(self).expect("serialisable");
+        v.push(b'\n');
+        v
+    }
+}
+
+/// An unusable accepted-findings file (exit 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {msg}")]
+pub struct AcceptedError {
+    pub path: String,
+    pub msg: String,
+}
+
+/// Reads an accepted-findings file: `Ok(None)` when it does not exist.
+pub fn read_accepted(path: &Path) -> Result<Option<AcceptedFile>, AcceptedError> {
+    let shown = path.display().to_string();
+    let err = |msg: String| AcceptedError {
+        path: shown.clone(),
+        msg,
+    };
+    let f = match crate::fsutil::open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(err(e.to_string())),
+    };
+    let mut bytes = Vec::new();
+    f.take(MAX_ACCEPTED_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(e.to_string()))?;
+    if bytes.len() as u64 > MAX_ACCEPTED_BYTES {
+        return Err(err(format!("larger than {MAX_ACCEPTED_BYTES} bytes")));
+    }
+    let a: AcceptedFile = serde_json::from_slice(&bytes)
+        .map_err(|e| err(format!("not a valid accepted-findings file: {e}")))?;
+    if a.format != ACCEPTED_FORMAT {
+        return Err(err(format!("`format` is not `{ACCEPTED_FORMAT}`")));
+    }
+    if a.version > ACCEPTED_VERSION {
+        return Err(err(format!(
+            "written by a newer skillguard (version {}); upgrade skillguard",
+            a.version
+        )));
+    }
+    Ok(Some(a))
+}
+
+/// One source of settings and suppressions: the operator's configuration, or (with
+/// `--trust-repo-config`) a repository's own in a workspace.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// Findings whose path starts with this prefix (`""`: all; `repo/`: one repository).
+    pub prefix: String,
+    pub config: Config,
+    /// The file's path as shown in findings (relative to the scan root when inside it).
+    pub config_shown: Option<String>,
+    /// The file's text (to locate `[[ignore]]` entries).
+    pub config_text: String,
+    /// Where the scanned paths of this scope are on disk (for inline comments).
+    pub root: PathBuf,
+}
+
+/// Everything [`apply`] needs.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// `--select` (wins over the configuration's `select`).
+    pub select: Vec<String>,
+    /// `--ignore`.
+    pub ignore: Vec<String>,
+    /// Scopes, most specific last (a repository's own after the operator's).
+    pub scopes: Vec<Scope>,
+    /// Accepted findings (`.skillguard/accepted.json` or `--accepted`), with the path shown.
+    pub accepted: Option<(AcceptedFile, String)>,
+    /// `--no-ignores`: suppressions and acceptances are evaluated (and unused ones
+    /// reported) but hide nothing.
+    pub no_ignores: bool,
+    /// Only some files were scanned (changed-files mode): unused suppressions are not reported.
+    pub partial: bool,
+    /// Today's date (UTC) for `expires`.
+    pub today: Option<chrono::NaiveDate>,
+}
+
+/// What a suppression matched, for the unused report.
+#[derive(Default)]
+struct Usage {
+    config: BTreeSet<(usize, usize)>,
+    accepted: BTreeSet<String>,
+}
+
+/// Applies `policy` to `result`; returns notes for stderr.
+pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
+    let mut notes = Vec::new();
+    let today = policy
+        .today
+        .unwrap_or_else(|| chrono::Utc::now().date_naive());
+    let findings = std::mem::take(&mut result.findings);
+    let mut kept = Vec::with_capacity(findings.len());
+    let mut usage = Usage::default();
+    let mut inline = InlineCache::default();
+    let mut expired_hits: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for mut f in findings {
+        let scopes: Vec<(usize, &Scope)> = policy
+            .scopes
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| f.location.path.starts_with(&s.prefix))
+            .collect();
+        if !selected(&f, policy, &scopes) {
+            continue;
+        }
+        for (_, s) in &scopes {
+            if let Some(sev) = severity_override(&f, &s.config) {
+                f.severity = sev;
+            }
+        }
+        let mut hit: Option<(SuppressionKind, String)> = None;
+        // Config entries, the most specific scope first.
+        for (si, s) in scopes.iter().rev() {
+            let rel = &f.location.path[s.prefix.len()..];
+            for (ei, e) in s.config.ignore.iter().enumerate() {
+                if !entry_matches(e, &f, rel) {
+                    continue;
+                }
+                if e.expires.as_ref().is_some_and(|d| d.date() < today) {
+                    *expired_hits.entry((*si, ei)).or_default() += 1;
+                    usage.config.insert((*si, ei));
+                    continue;
+                }
+                usage.config.insert((*si, ei));
+                if hit.is_none() {
+                    hit = Some((SuppressionKind::Config, e.reason.as_str().to_owned()));
+                }
+            }
+        }
+        if hit.is_none() {
+            for (_, s) in scopes.iter().rev() {
+                if !s.config.inline_ignores {
+                    continue;
+                }
+                let rel = &f.location.path[s.prefix.len()..];
+                if let Some(reason) = inline.reason_for(&s.root, rel, &f) {
+                    hit = Some((SuppressionKind::Inline, reason));
+                    break;
+                }
+            }
+        }
+        if hit.is_none()
+            && let Some((a, _)) = &policy.accepted
+            && let Ok(i) = a
+                .findings
+                .binary_search_by(|e| e.fingerprint.as_str().cmp(&f.fingerprint))
+        {
+            usage.accepted.insert(f.fingerprint.clone());
+            hit = Some((SuppressionKind::Accepted, a.findings[i].reason.clone()));
+        }
+        match hit {
+            Some((kind, reason)) if !policy.no_ignores => result.suppressed.push(Suppressed {
+                finding: f,
+                kind,
+                reason,
+            }),
+            _ => kept.push(f),
+        }
+    }
+    let mut extra = Vec::new();
+    for ((si, ei), n) in &expired_hits {
+        let s = &policy.scopes[*si];
+        let e = &s.config.ignore[*ei];
+        extra.push(policy_finding(
+            ids::SUPPRESSION_EXPIRED,
+            s,
+            *ei,
+            format!(
+                "The suppression of `{}` ({}) expired on {}; {n} finding(s) it covered are reported again. Fix them, or renew the entry with a new `expires` date and a reason that still holds.",
+                e.rule.as_str(),
+                crate::text::sanitize_line(e.reason.as_str()),
+                e.expires.as_ref().map_or("", |d| d.as_str())
+            ),
+        ));
+    }
+    if !policy.partial {
+        for (si, s) in policy.scopes.iter().enumerate() {
+            for (ei, e) in s.config.ignore.iter().enumerate() {
+                if usage.config.contains(&(si, ei)) {
+                    continue;
+                }
+                extra.push(policy_finding(
+                    ids::SUPPRESSION_UNUSED,
+                    s,
+                    ei,
+                    format!(
+                        "The suppression of `{}`{} matched no finding. Remove the entry, or correct its rule, path or fingerprint.",
+                        e.rule.as_str(),
+                        e.path
+                            .as_ref()
+                            .map(|p| format!(" at `{}`", p.as_str()))
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        if let Some((a, shown)) = &policy.accepted {
+            let stale: Vec<&AcceptedEntry> = a
+                .findings
+                .iter()
+                .filter(|e| !usage.accepted.contains(&e.fingerprint))
+                .collect();
+            if !stale.is_empty() {
+                let names: Vec<String> = stale
+                    .iter()
+                    .take(5)
+                    .map(|e| format!("`{}` at {}", e.rule, e.path))
+                    .collect();
+                let more = if stale.len() > 5 {
+                    format!(" and {} more", stale.len() - 5)
+                } else {
+                    String::new()
+                };
+                let f = Finding::new(
+                    ids::SUPPRESSION_UNUSED,
+                    crate::text::sanitize_line(&format!(
+                        "{} accepted finding(s) no longer occur: {}{more}. Run `skillguard accept` again to drop them, so a reintroduced finding is not silently accepted.",
+                        stale.len(),
+                        names.join(", ")
+                    ))
+                    .into_owned(),
+                    Location::file(shown.clone()),
+                );
+                extra.push(f.for_skill(None, None, "accepted"));
+            }
+        }
+    }
+    extra.extend(inline.invalid);
+    kept.extend(extra);
+    crate::finding::sort_findings(&mut kept);
+    result.findings = kept;
+    result
+        .suppressed
+        .sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
+    result.recount();
+    if policy.no_ignores {
+        notes.push("--no-ignores: suppressions and accepted findings hide nothing".into());
+    }
+    notes
+}
+
+fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
+    let hit = |list: &[String]| {
+        list.iter()
+            .any(|s| config::selects(s, f.rule_id, f.category))
+    };
+    // Policy findings are never filtered away: they police the filters themselves.
+    if matches!(
+        f.rule_id,
+        ids::SUPPRESSION_EXPIRED | ids::SUPPRESSION_UNUSED | ids::SUPPRESSION_INVALID
+    ) {
+        return true;
+    }
+    if !policy.select.is_empty() {
+        if !hit(&policy.select) {
+            return false;
+        }
+    } else if let Some((_, s)) = scopes.first()
+        && !s.config.select.is_empty()
+    {
+        let sel: Vec<String> = s
+            .config
+            .select
+            .iter()
+            .map(|x| x.as_str().to_owned())
+            .collect();
+        if !hit(&sel) {
+            return false;
+        }
+    }
+    if hit(&policy.ignore) {
+        return false;
+    }
+    !scopes.iter().any(|(_, s)| {
+        s.config
+            .rules
+            .iter()
+            .any(|(k, v)| v.disable && config::selects(k.as_str(), f.rule_id, f.category))
+    })
+}
+
+/// The most specific `[rules.X] severity` for `f` (a rule id beats a category, a deeper
+/// category a shallower one).
+fn severity_override(f: &Finding, c: &Config) -> Option<Severity> {
+    c.rules
+        .iter()
+        .filter(|(k, v)| v.severity.is_some() && config::selects(k.as_str(), f.rule_id, f.category))
+        .max_by_key(|(k, _)| {
+            if crate::catalog::get(k.as_str()).is_some() {
+                usize::MAX
+            } else {
+                k.as_str().len()
+            }
+        })
+        .and_then(|(_, v)| v.severity.map(Severity::from))
+}
+
+fn entry_matches(e: &config::Suppression, f: &Finding, rel: &str) -> bool {
+    if !config::selects(e.rule.as_str(), f.rule_id, f.category) {
+        return false;
+    }
+    if let Some(fp) = &e.fingerprint
+        && !fp.as_str().eq_ignore_ascii_case(&f.fingerprint)
+    {
+        return false;
+    }
+    match &e.path {
+        None => true,
+        Some(p) => glob_matches(p.as_str(), rel),
+    }
+}
+
+/// A glob over a `/`-separated relative path (see [`crate::discover::PathGlobs`]).
+pub fn glob_matches(pattern: &str, path: &str) -> bool {
+    crate::discover::PathGlobs::new(&[pattern]).is_ok_and(|g| g.matches(path))
+}
+
+/// A finding about entry `ei` of scope `s`'s configuration file, at its `[[ignore]]` line.
+fn policy_finding(rule: &'static str, s: &Scope, ei: usize, msg: String) -> Finding {
+    let shown = s
+        .config_shown
+        .clone()
+        .unwrap_or_else(|| config::FILE_NAME.into());
+    let line = s
+        .config_text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[ignore]]"))
+        .nth(ei)
+        .map(|(i, _)| i as u32 + 1);
+    let loc = match line {
+        Some(l) => Location::at(shown, l, 1),
+        None => Location::file(shown),
+    };
+    Finding::new(rule, msg, loc).for_skill(None, None, &format!("ignore#{ei}"))
+}
+
+/// The `skillguard-ignore` comments of the files findings point into, read once each.
+#[derive(Default)]
+struct InlineCache {
+    files: BTreeMap<PathBuf, Vec<Inline>>,
+    invalid: Vec<Finding>,
+}
+
+#[derive(Debug, Clone)]
+struct Inline {
+    /// The comment's line (a trailing comment covers its own line).
+    line: u32,
+    /// The line it covers below: the next one that is not blank, a code-fence opener or
+    /// another comment.
+    target: u32,
+    rules: Vec<String>,
+    reason: String,
+}
+
+impl InlineCache {
+    fn reason_for(&mut self, root: &Path, rel: &str, f: &Finding) -> Option<String> {
+        let line = f.location.line?;
+        let path = root.join(rel);
+        if !self.files.contains_key(&path) {
+            let found = read_inline(&path, &f.location.path, &mut self.invalid);
+            self.files.insert(path.clone(), found);
+        }
+        self.files[&path]
+            .iter()
+            .find(|c| {
+                (c.line == line || c.target == line)
+                    && c.rules
+                        .iter()
+                        .any(|r| config::selects(r, f.rule_id, f.category))
+            })
+            .map(|c| c.reason.clone())
+    }
+}
+
+/// Comments of `path` (never through a link; bounded): `<!-- skillguard-ignore RULE[, RULE]:
+/// reason -->`, `# skillguard-ignore …` and `// skillguard-ignore …`. A comment without a
+/// reason or naming no known rule is reported and not honoured.
+fn read_inline(path: &Path, shown: &str, invalid: &mut Vec<Finding>) -> Vec<Inline> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Vec::new();
+    };
+    if !meta.is_file() {
+        return Vec::new();
+    }
+    let Ok(f) = crate::fsutil::open_regular(path) else {
+        return Vec::new();
+    };
+    let mut bytes = Vec::new();
+    if f.take(MAX_INLINE_READ).read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let l = *l;
+        let Some(at) = l.find(INLINE_MARKER) else {
+            continue;
+        };
+        let before = l[..at].trim_end();
+        if !(before.ends_with("<!--") || before.ends_with('#') || before.ends_with("//")) {
+            continue;
+        }
+        let rest = l[at + INLINE_MARKER.len()..].trim_end();
+        let rest = rest.strip_suffix("-->").unwrap_or(rest);
+        let (rules, reason) = match rest.split_once(':') {
+            Some((r, why)) => (r, why.trim()),
+            None => (rest, ""),
+        };
+        let rules: Vec<String> = rules
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let line = i as u32 + 1;
+        let unknown: Vec<&String> = rules
+            .iter()
+            .filter(|r| !config::selector_known(r))
+            .collect();
+        let problem = if rules.is_empty() {
+            Some("names no rule".to_owned())
+        } else if !unknown.is_empty() {
+            Some(format!(
+                "names unknown rule(s) {}",
+                unknown
+                    .iter()
+                    .map(|r| format!("`{}`", crate::text::sanitize_line(r)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        } else if reason.is_empty() {
+            Some("gives no reason".to_owned())
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            let col = l[..at].chars().count() as u32 + 1;
+            let f = Finding::new(
+                ids::SUPPRESSION_INVALID,
+                format!(
+                    "This `{INLINE_MARKER}` comment {p}, so it is not honoured. Write `{INLINE_MARKER} RULE-ID: why the finding is acceptable`."
+                ),
+                Location::at(shown.to_owned(), line, col),
+            );
+            invalid.push(f.for_skill(None, None, &format!("inline:{line}")));
+            continue;
+        }
+        let target = lines[i + 1..]
+            .iter()
+            .position(|n| {
+                let t = n.trim();
+                !(t.is_empty()
+                    || t.starts_with("```")
+                    || t.starts_with("~~~")
+                    || t.contains(INLINE_MARKER))
+            })
+            .map_or(line, |k| line + 1 + k as u32);
+        out.push(Inline {
+            line,
+            target,
+            rules,
+            reason: crate::text::sanitize_line(reason).into_owned(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_matches("vendor/**", "vendor/a/b.md"));
+        assert!(glob_matches("*.md", "skills/x/README.md"));
+        assert!(glob_matches("skills/x", "skills/x/scripts/a.sh"));
+        assert!(!glob_matches("skills/x", "skills/xy/a.sh"));
+        assert!(!glob_matches("skills/*.md", "skills/x/a.md"));
+    }
+}

@@ -556,6 +556,12 @@ impl CommonArgs {
                 conventions_only: self.conventions_only
                     || cfg.scan.conventions_only.unwrap_or(false),
                 exclude,
+                extra_roots: if cfg.scan.roots.is_empty() {
+                    &[]
+                } else {
+                    let roots: Vec<&str> = cfg.scan.roots.iter().map(|r| r.as_str()).collect();
+                    crate::conventions::configured(&roots)
+                },
             },
             read: ReadOptions {
                 max_file_size,

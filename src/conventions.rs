@@ -13,6 +13,20 @@ pub struct Convention {
     pub note: &'static str,
 }
 
+/// Conventions for the extra skills roots of `.skillguard.toml` (`[scan] roots`). Made once
+/// per run from the configuration (bounded by its size), so they live as long as the table.
+pub fn configured(paths: &[&str]) -> &'static [Convention] {
+    let v: Vec<Convention> = paths
+        .iter()
+        .map(|p| Convention {
+            path: Box::leak(p.trim_end_matches('/').to_owned().into_boxed_str()),
+            harnesses: &[],
+            note: "configured in .skillguard.toml ([scan] roots)",
+        })
+        .collect();
+    Box::leak(v.into_boxed_slice())
+}
+
 /// Every convention `--repo` scans, in a fixed order (longest specific paths last
 /// is irrelevant: attribution always picks the most specific matching root).
 pub const CONVENTIONS: &[Convention] = &[

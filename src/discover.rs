@@ -34,6 +34,9 @@ pub struct WalkOptions {
     /// Paths left out (`.skillguard.toml` `[scan] exclude`): entries whose path relative to
     /// the scan base matches, or lies below a match, are dropped with their walk issues.
     pub exclude: Option<PathGlobs>,
+    /// Extra skills roots (`.skillguard.toml` `[scan] roots`), relative to each repository
+    /// root: attributed like a convention and walked with `conventions_only`.
+    pub extra_roots: &'static [Convention],
 }
 
 /// `/`-separated globs over relative paths: a pattern without `/` matches a name at any
@@ -81,6 +84,7 @@ impl Default for WalkOptions {
             respect_gitignore: false,
             conventions_only: false,
             exclude: None,
+            extra_roots: &[],
         }
     }
 }
@@ -403,6 +407,7 @@ fn plan_repo_group(
     repo: Option<String>,
     group_idx: usize,
     conventions_only: bool,
+    extra_roots: &'static [Convention],
     plan: &mut Plan,
 ) -> Group {
     let Plan {
@@ -422,7 +427,7 @@ fn plan_repo_group(
     };
     // rel -> (convention, what to walk, whether the root is a symlink)
     let mut found: BTreeMap<String, (&'static Convention, PathBuf, bool)> = BTreeMap::new();
-    for conv in conventions::CONVENTIONS {
+    for conv in conventions::CONVENTIONS.iter().chain(extra_roots) {
         if conv.path == conventions::PLUGIN {
             continue;
         }
@@ -538,16 +543,24 @@ fn plan_repo_group(
 }
 
 /// Plans a `scan --repo ROOT`.
-pub fn plan_repo(root: &Path, conventions_only: bool) -> Result<Plan, DiscoverError> {
+pub fn plan_repo(root: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(root)?;
     let mut plan = Plan::default();
-    let g = plan_repo_group(&canon, "", None, 0, conventions_only, &mut plan);
+    let g = plan_repo_group(
+        &canon,
+        "",
+        None,
+        0,
+        opts.conventions_only,
+        opts.extra_roots,
+        &mut plan,
+    );
     plan.groups.push(g);
     Ok(plan)
 }
 
 /// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
-pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, DiscoverError> {
+pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(dir)?;
     let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
         path: dir.display().to_string(),
@@ -587,7 +600,8 @@ pub fn plan_workspace(dir: &Path, conventions_only: bool) -> Result<Plan, Discov
                         &name,
                         Some(name.clone()),
                         idx,
-                        conventions_only,
+                        opts.conventions_only,
+                        opts.extra_roots,
                         &mut plan,
                     );
                     plan.groups.push(g);

@@ -545,3 +545,81 @@ fn the_schema_is_fresh_and_accepts_the_starter() {
     let bad = serde_json::json!({"limits": {"max-files": 3}});
     assert!(!validator.is_valid(&bad));
 }
+
+#[test]
+fn scan_roots_and_excludes_from_the_config() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = demo_in(t.path(), "r");
+    let skill = repo.join("tools/skills/extra-one");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: extra-one\ndescription: Formats release notes from a changelog. Use when asked for release notes.\n---\n\n# Extra one\n\nFormat the notes.\n",
+    )
+    .unwrap();
+    let skills = |v: &serde_json::Value| {
+        v["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["path"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let outside = |v: &serde_json::Value| {
+        v["findings"].as_array().unwrap().iter().any(|f| {
+            f["rule_id"] == "skill-outside-conventions"
+                && f["location"]["path"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("tools/")
+        })
+    };
+    let v = scan_json(&repo, &[]);
+    assert!(
+        outside(&v),
+        "without the root it is outside every convention"
+    );
+    let v = scan_json(&repo, &["--conventions-only"]);
+    assert!(!skills(&v).contains(&"tools/skills/extra-one".to_owned()));
+    fs::write(
+        repo.join(".skillguard.toml"),
+        "[scan]\nroots = [\"tools/skills\"]\n",
+    )
+    .unwrap();
+    let v = scan_json(&repo, &[]);
+    assert!(!outside(&v), "{:#?}", v["findings"]);
+    let v = scan_json(&repo, &["--conventions-only"]);
+    assert!(
+        skills(&v).contains(&"tools/skills/extra-one".to_owned()),
+        "{:?}",
+        skills(&v)
+    );
+    // Excluded: not scanned at all.
+    fs::write(
+        repo.join(".skillguard.toml"),
+        "[scan]\nexclude = [\"tools/**\", \"bad--name\"]\n",
+    )
+    .unwrap();
+    let v = scan_json(&repo, &[]);
+    let paths = skills(&v);
+    assert!(
+        paths
+            .iter()
+            .all(|p| !p.starts_with("tools/") && !p.ends_with("bad--name")),
+        "{paths:?}"
+    );
+    // Limits from the file; the flag wins.
+    fs::write(repo.join(".skillguard.toml"), "[limits]\nmax-depth = 1\n").unwrap();
+    let v = scan_json(&repo, &[]);
+    assert!(
+        rules_of(&v, "findings")
+            .iter()
+            .any(|r| r == "walk-limit-reached")
+    );
+    let v = scan_json(&repo, &["--max-depth", "12"]);
+    assert!(
+        rules_of(&v, "findings")
+            .iter()
+            .all(|r| r != "walk-limit-reached")
+    );
+}

@@ -161,8 +161,8 @@ fn in_pool<T: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> T + Se
 fn walk(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<Walked, DiscoverError> {
     let mut plan = match mode {
         Mode::Path => discover::plan_path(target)?,
-        Mode::Repo => discover::plan_repo(target, opts.walk.conventions_only)?,
-        Mode::Workspace => discover::plan_workspace(target, opts.walk.conventions_only)?,
+        Mode::Repo => discover::plan_repo(target, &opts.walk)?,
+        Mode::Workspace => discover::plan_workspace(target, &opts.walk)?,
     };
     if opts.walk.respect_gitignore {
         plan.drop_gitignored_roots();

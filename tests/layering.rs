@@ -37,7 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("index", &["index"]),
     ("report", &["report"]),
     ("baseline", &["baseline"]),
-    ("cli", &["cli"]),
+    ("cli", &["cli", "fuzzing"]),
     ("binaries", &["main", "bin"]),
 ];
 

@@ -372,7 +372,7 @@ struct Probe {
 }
 
 /// Parses one snapshot file's bytes into `T`, with precise errors.
-fn parse<T: DeserializeOwned + Versioned>(
+pub fn parse<T: DeserializeOwned + Versioned>(
     f: &SnapshotFile,
     bytes: &[u8],
     check_name: bool,

@@ -10,7 +10,7 @@ secs=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(frontmatter yaml markdown decode archive pyc pin ledger skills_lock trace)
+    targets=(archive ledger decode markdown yaml frontmatter pin skills_lock trace pyc)
 fi
 mkdir -p logs
 cargo +nightly fuzz build -s none -a

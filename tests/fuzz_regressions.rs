@@ -104,3 +104,75 @@ fn zip64_extra_local_header_offset_near_u64_max() {
         "no data at an impossible offset"
     );
 }
+
+/// A snapshot whose finding counts add up past `u32::MAX`.
+fn snapshot_with_counts(seq: u64, id: &str, prev: &str, high: u32) -> String {
+    format!(
+        r#"{{"format":"skillguard-ledger","version":1,"seq":{seq},"id":"{id}","prev":{prev},"captured_at":"2026-12-02T14:54:23.515Z","tool":"skillguard 0.1.0","root":{{"mode":"path","relative":"skills","absolute":"/x/skills"}},"hash_options":{{"normalize_eol":false,"ignore":[]}},
+"skills":[
+{{"location":"skills/a","name":"a","structural":null,"content":null,"files":[],"findings":{{"r1":{{"high":{high}}},"r2":{{"critical":1}}}}}}
+]}}
+"#
+    )
+}
+
+/// Finding counts of a snapshot are summed as `u32`: 4294967295 high + 1 critical
+/// overflowed (`SkillEntry::count_at_least` in `src/baseline/ledger.rs`, used by `baseline
+/// diff`; the same sum in `baseline history`, `src/baseline/review.rs`): a panic in debug
+/// builds, and in release a wrap to 0 that showed a hostile ledger's skill as having no
+/// high findings. Found by running the `ledger` target body on a seed
+/// whose count was set to `u32::MAX` by hand.
+#[test]
+fn ledger_finding_counts_saturate() {
+    let snap = snapshot_with_counts(1, &"a".repeat(32), "null", u32::MAX);
+    fuzzing::ledger_snapshot(snap.as_bytes());
+    let f = skillguard::baseline::ledger::SnapshotFile {
+        seq: 1,
+        id: "a".repeat(32),
+        path: "x.json".into(),
+    };
+    let s: skillguard::baseline::ledger::Snapshot =
+        skillguard::baseline::ledger::parse(&f, snap.as_bytes(), true).unwrap();
+    assert_eq!(
+        s.skills[0].count_at_least(skillguard::finding::Severity::High),
+        u32::MAX
+    );
+}
+
+/// The same counts through the CLI: `baseline history` and `baseline diff` on a ledger of
+/// two such snapshots exit 0 (they panicked with exit 101 in debug builds).
+#[test]
+fn ledger_finding_counts_saturate_in_history_and_diff() {
+    use std::process::Command;
+    let tmp = tempfile::tempdir().unwrap();
+    let snaps = tmp.path().join("ledger/snapshots");
+    std::fs::create_dir_all(&snaps).unwrap();
+    let (a, b) = ("a".repeat(32), "b".repeat(32));
+    let first = snapshot_with_counts(1, &a, "null", u32::MAX);
+    std::fs::write(snaps.join(format!("00000001-{a}.json")), &first).unwrap();
+    let sha = {
+        use sha2::Digest;
+        sha2::Sha256::digest(first.as_bytes())
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect::<String>()
+    };
+    let prev = format!(r#"{{"seq":1,"id":"{a}","sha256":"{sha}","count":1}}"#);
+    let second = snapshot_with_counts(2, &b, &prev, u32::MAX - 1);
+    std::fs::write(snaps.join(format!("00000002-{b}.json")), second).unwrap();
+    for args in [&["history", "a"][..], &["diff"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+            .arg("baseline")
+            .args(args)
+            .arg("--baseline-root")
+            .arg(tmp.path().join("ledger"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "baseline {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -159,8 +159,7 @@ impl SkillEntry {
             .values()
             .flat_map(|m| m.iter())
             .filter(|(s, _)| crate::finding::Severity::parse(s).is_some_and(|s| s >= severity))
-            .map(|(_, n)| *n)
-            .sum()
+            .fold(0u32, |sum, (_, n)| sum.saturating_add(*n))
     }
 }
 

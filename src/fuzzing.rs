@@ -62,6 +62,15 @@ fn line_count(t: &str) -> usize {
     memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1
 }
 
+/// Number of lines as YAML and CommonMark count them: a lone CR ends a line too.
+fn line_count_cr(t: &str) -> usize {
+    let b = t.as_bytes();
+    let lone_cr = memchr::memchr_iter(b'\r', b)
+        .filter(|&i| b.get(i + 1) != Some(&b'\n'))
+        .count();
+    line_count(t) + lone_cr
+}
+
 /// The frontmatter split (`parse::frontmatter::split`).
 pub fn frontmatter_split(data: &[u8]) {
     let t = text(data);
@@ -141,7 +150,7 @@ pub fn yaml_tree(data: &[u8]) {
         inputs.push(&t[r]);
     }
     for input in inputs {
-        let lines = line_count(input);
+        let lines = line_count_cr(input);
         match yaml::parse(input) {
             Ok(doc) => {
                 if let Some(root) = &doc.root {
@@ -174,7 +183,7 @@ pub fn markdown_regions(data: &[u8]) {
     let t = text(data);
     let first_line = u32::from(data.first().copied().unwrap_or(1) % 8) + 1;
     let body = markdown::parse(&t, first_line);
-    let last = first_line as usize + line_count(&t);
+    let last = first_line as usize + line_count_cr(&t);
     let ats = body
         .headings
         .iter()

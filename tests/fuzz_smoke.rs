@@ -17,8 +17,8 @@ use skillguard::fuzzing::TARGETS;
 
 /// Seeds per target (evenly spread over the sorted fixture list).
 const MAX_SEEDS: usize = 24;
-/// Mutations per target.
-const MUTATIONS: usize = 300;
+/// Mutations per target (`FUZZ_SMOKE_MUTATIONS` overrides it for a longer local run).
+const MUTATIONS: usize = 2000;
 /// Seeds are cut to this many bytes (the fuzzer finds the long-input cases).
 const MAX_LEN: usize = 16 * 1024;
 
@@ -290,13 +290,17 @@ fn every_target_survives_its_seeds_and_their_mutations() {
         },
         "every fuzz target has seeds"
     );
+    let mutations = std::env::var("FUZZ_SMOKE_MUTATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(MUTATIONS);
     for &(name, f) in TARGETS {
         let list = &seeds[name];
         for (i, s) in list.iter().enumerate() {
             run_one(name, f, s, &format!("seed {i}"));
         }
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ name.len() as u64);
-        for m in 0..MUTATIONS {
+        for m in 0..mutations {
             let a = rng.below(list.len());
             let b = rng.below(list.len());
             let input = mutate(&mut rng, &list[a], &list[b]);

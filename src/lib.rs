@@ -24,6 +24,8 @@ pub mod conventions;
 pub mod discover;
 pub mod finding;
 pub mod fsutil;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod hash;
 pub mod index;
 pub mod inventory;

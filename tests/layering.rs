@@ -39,7 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("index", &["index"]),
     ("report", &["report"]),
     ("baseline", &["baseline"]),
-    ("cli", &["cli"]),
+    ("cli", &["cli", "fuzzing"]),
     ("binaries", &["main", "bin"]),
 ];
 

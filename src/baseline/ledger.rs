@@ -159,8 +159,7 @@ impl SkillEntry {
             .values()
             .flat_map(|m| m.iter())
             .filter(|(s, _)| crate::finding::Severity::parse(s).is_some_and(|s| s >= severity))
-            .map(|(_, n)| *n)
-            .sum()
+            .fold(0u32, |sum, (_, n)| sum.saturating_add(*n))
     }
 }
 
@@ -372,7 +371,7 @@ struct Probe {
 }
 
 /// Parses one snapshot file's bytes into `T`, with precise errors.
-fn parse<T: DeserializeOwned + Versioned>(
+pub fn parse<T: DeserializeOwned + Versioned>(
     f: &SnapshotFile,
     bytes: &[u8],
     check_name: bool,

@@ -226,7 +226,12 @@ pub fn find_lock(start: &Path) -> Option<PathBuf> {
 /// Reads and validates a lock file (see the module docs for the rules).
 pub fn read_lock(path: &Path) -> Result<LockFile, LockError> {
     let bytes = read_bounded(path)?;
-    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| LockError::Json {
+    parse_lock(path, &bytes)
+}
+
+/// Parses and validates the bytes of a lock file read from `path` (used in messages only).
+pub fn parse_lock(path: &Path, bytes: &[u8]) -> Result<LockFile, LockError> {
+    let doc: Value = serde_json::from_slice(bytes).map_err(|e| LockError::Json {
         path: path.to_path_buf(),
         line: e.line(),
         column: e.column(),
@@ -271,7 +276,7 @@ pub fn read_lock(path: &Path) -> Result<LockFile, LockError> {
     };
 
     // serde_json keeps the last of duplicate keys, like JSON.parse; say so.
-    if let Ok(keys) = serde_json::from_slice::<SkillKeys>(&bytes) {
+    if let Ok(keys) = serde_json::from_slice::<SkillKeys>(bytes) {
         if keys.skills_fields > 1 {
             warnings.push(file_warning(format!(
                 "`skills` appears {} times; the last one is used",

@@ -702,8 +702,7 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
                 .values()
                 .flat_map(|m| m.iter())
                 .filter(|(sev, _)| Severity::parse(sev).is_some_and(|x| x >= Severity::High))
-                .map(|(_, n)| *n)
-                .sum();
+                .fold(0u32, |sum, (_, n)| sum.saturating_add(*n));
             // Presence is judged against the last snapshot that covered this location.
             let was_present = state.get(&e.location).copied();
             let event = match (last.get(&e.location), was_present) {

@@ -266,7 +266,9 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
             .filter(|&loc| b[loc..loc + 4] == *b"PK\x06\x07")
             .and_then(|loc| le64(b, loc + 8))
             .and_then(|o| usize::try_from(o).ok())
-            .filter(|&o| b.get(o..o + 4) == Some(b"PK\x06\x06".as_slice()));
+            .filter(|&o| {
+                o.checked_add(4).and_then(|e| b.get(o..e)) == Some(b"PK\x06\x06".as_slice())
+            });
         match z64.and_then(|o| Some((o, le64(b, o + 32)?, le64(b, o + 40)?, le64(b, o + 48)?))) {
             Some((o, n, s, off)) => {
                 (count, cd_size, cd_off, end) = (n, s, off, o);
@@ -410,7 +412,7 @@ fn zip64_extra(mut extra: &[u8], usize_: &mut u64, csize: &mut u64, lho: &mut u6
 /// The compressed bytes of the member whose local header is at `lho`.
 fn zip_data(b: &[u8], lho: u64, csize: u64) -> Option<&[u8]> {
     let lho = usize::try_from(lho).ok()?;
-    if b.get(lho..lho + 4)? != b"PK\x03\x04" {
+    if b.get(lho..lho.checked_add(4)?)? != b"PK\x03\x04" {
         return None;
     }
     let start = lho + 30 + le16(b, lho + 26)? as usize + le16(b, lho + 28)? as usize;

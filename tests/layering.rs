@@ -38,7 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("report", &["report"]),
     ("baseline", &["baseline"]),
     ("cli", &["cli"]),
-    ("binaries", &["main", "bin"]),
+    ("binaries", &["main"]),
 ];
 
 /// The layer of a module path (`a::b::c`), by its longest listed prefix.

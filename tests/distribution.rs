@@ -209,3 +209,204 @@ fn github_format_hostile_names_and_text_stay_one_command_each() {
         "{s}"
     );
 }
+
+fn action() -> serde_json::Value {
+    let text = std::fs::read_to_string(root().join("action.yml")).expect("action.yml");
+    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("action.yml: {e}"))
+}
+
+fn steps(a: &serde_json::Value) -> &Vec<serde_json::Value> {
+    a["runs"]["steps"].as_array().expect("runs.steps")
+}
+
+fn step<'a>(a: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    steps(a)
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no step `{name}`"))
+}
+
+#[test]
+fn action_declares_its_inputs_and_installs_with_cargo() {
+    let a = action();
+    assert_eq!(a["runs"]["using"], "composite");
+    let inputs = a["inputs"].as_object().expect("inputs");
+    for (name, default) in [
+        ("paths", "."),
+        ("format", "github"),
+        ("fail-on", "high"),
+        ("sarif-upload", "false"),
+    ] {
+        let i = inputs.get(name).unwrap_or_else(|| panic!("input `{name}`"));
+        assert_eq!(i["default"], default, "input `{name}`");
+        assert!(
+            i["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{name}"
+        );
+    }
+    let install = step(&a, "Install skillguard")["run"].as_str().unwrap();
+    assert!(install.contains(r#"cargo install --locked --path "$GITHUB_ACTION_PATH""#));
+    assert!(install.contains("cargo install --locked skillguard --version"));
+    let upload = step(&a, "Upload SARIF");
+    assert!(
+        upload["uses"]
+            .as_str()
+            .unwrap()
+            .starts_with("github/codeql-action/upload-sarif@")
+    );
+    for s in steps(&a) {
+        if let Some(run) = s["run"].as_str() {
+            assert_eq!(s["shell"], "bash", "{}", s["name"]);
+            // Inputs reach scripts through `env:` only: `${{ … }}` in a script is an injection.
+            assert!(
+                !run.contains("${{"),
+                "expression inside the script of {}",
+                s["name"]
+            );
+        }
+    }
+}
+
+/// Runs one `run:` step of the action with bash, its `env:` filled from `inputs` (each
+/// `${{ inputs.NAME }}` replaced by the given value or the input's default) and from `extra`.
+#[cfg(unix)]
+fn run_step(
+    a: &serde_json::Value,
+    name: &str,
+    inputs: &[(&str, &str)],
+    extra: &[(&str, &str)],
+    cwd: &Path,
+) -> Output {
+    let s = step(a, name);
+    let mut c = Command::new("bash");
+    c.arg("-c").arg(s["run"].as_str().unwrap()).current_dir(cwd);
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_skillguard"))
+        .parent()
+        .unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![bin_dir.to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    c.env("PATH", std::env::join_paths(dirs).unwrap());
+    for v in [
+        "NO_COLOR",
+        "CI",
+        "CLICOLOR_FORCE",
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_OUTPUT",
+    ] {
+        c.env_remove(v);
+    }
+    for (k, v) in s["env"].as_object().into_iter().flatten() {
+        let expr = v.as_str().unwrap().trim();
+        let Some(input) = expr
+            .strip_prefix("${{ inputs.")
+            .and_then(|r| r.strip_suffix(" }}"))
+        else {
+            continue;
+        };
+        let value = inputs
+            .iter()
+            .find(|(n, _)| *n == input)
+            .map(|(_, v)| (*v).to_owned())
+            .unwrap_or_else(|| a["inputs"][input]["default"].as_str().unwrap().to_owned());
+        c.env(k, value);
+    }
+    for (k, v) in extra {
+        c.env(k, v);
+    }
+    c.output().expect("run bash")
+}
+
+#[cfg(unix)]
+#[test]
+fn action_scan_step_annotates_writes_sarif_and_summary_and_gates() {
+    let a = action();
+    let tmp = tempfile::tempdir().unwrap();
+    let out_file = tmp.path().join("github_output");
+    let summary = tmp.path().join("step_summary");
+    let sarif = tmp.path().join("report.sarif");
+    let o = run_step(
+        &a,
+        "Scan",
+        &[
+            ("paths", "fixtures/demo"),
+            ("sarif-upload", "true"),
+            ("sarif-file", sarif.to_str().unwrap()),
+        ],
+        &[
+            ("GITHUB_OUTPUT", out_file.to_str().unwrap()),
+            ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+        ],
+        root(),
+    );
+    // The step records the gate and lets the upload run; the Gate step fails the job.
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("::error file=.claude/skills/invoice-sync/"));
+    let outputs = std::fs::read_to_string(&out_file).unwrap();
+    assert!(outputs.contains("exit-code=1\n"), "{outputs}");
+    assert!(
+        outputs.contains(&format!("sarif-file={}\n", sarif.display())),
+        "{outputs}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&sarif).unwrap()).expect("SARIF is JSON");
+    assert_eq!(doc["version"], "2.1.0");
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("fetch-then-execute") && md.len() <= 1_000_000);
+
+    let gate = |code: &str| {
+        let s = step(&a, "Gate");
+        Command::new("bash")
+            .arg("-c")
+            .arg(s["run"].as_str().unwrap())
+            .env("SKILLGUARD_EXIT", code)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(gate("0"), Some(0));
+    assert_eq!(gate("1"), Some(1));
+    assert_eq!(gate("2"), Some(2));
+    assert_eq!(gate(""), Some(2));
+
+    // A clean repository with `fail-on: none` and no SARIF: exit code 0, no sarif-file output.
+    let clean = tempfile::tempdir().unwrap();
+    let skill = clean.path().join(".claude/skills/date-format");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: date-format\ndescription: Formats dates. Use when a report needs dates.\n---\n\n# Dates\n",
+    )
+    .unwrap();
+    let out2 = tmp.path().join("github_output2");
+    let o = run_step(
+        &a,
+        "Scan",
+        &[("fail-on", "none")],
+        &[("GITHUB_OUTPUT", out2.to_str().unwrap())],
+        clean.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out2).unwrap(), "exit-code=0\n");
+
+    // Bad inputs stop the step with exit 2 and an error annotation.
+    for bad in [
+        vec![("fail-on", "severe")],
+        vec![("format", "xml")],
+        vec![("paths", ". fixtures/demo"), ("sarif-upload", "true")],
+    ] {
+        let o = run_step(
+            &a,
+            "Scan",
+            &bad,
+            &[("GITHUB_OUTPUT", out2.to_str().unwrap())],
+            root(),
+        );
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(
+            stdout(&o).starts_with("::error title=skillguard::"),
+            "{bad:?}"
+        );
+    }
+}

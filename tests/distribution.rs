@@ -410,3 +410,91 @@ fn action_scan_step_annotates_writes_sarif_and_summary_and_gates() {
         );
     }
 }
+
+/// The fenced ```yaml blocks of docs/ci.md, parsed.
+fn ci_doc_yaml_blocks() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(root().join("docs/ci.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in text.lines() {
+        match (&mut cur, line.trim_end()) {
+            (None, "```yaml") => cur = Some(String::new()),
+            (Some(b), "```") => {
+                blocks.push(
+                    serde_saphyr::from_str(b)
+                        .unwrap_or_else(|e| panic!("docs/ci.md: bad YAML block ({e}):\n{b}")),
+                );
+                cur = None;
+            }
+            (Some(b), _) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn ci_doc_workflow_is_complete() {
+    let blocks = ci_doc_yaml_blocks();
+    let wf = blocks
+        .iter()
+        .find(|b| b["name"] == "skillguard" && b["jobs"].is_object())
+        .expect("a complete workflow in docs/ci.md");
+    assert_eq!(wf["permissions"]["contents"], "read");
+    assert_eq!(wf["permissions"]["security-events"], "write");
+    let steps = wf["jobs"]["skillguard"]["steps"].as_array().unwrap();
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    let all = runs.join("\n");
+    assert!(all.contains("cargo install --locked skillguard"), "install");
+    assert!(all.contains("--format sarif"), "SARIF");
+    assert!(all.contains(r#"head -c 1000000 skillguard.md >> "$GITHUB_STEP_SUMMARY""#));
+    assert!(
+        all.contains("--format github --fail-on high"),
+        "annotations and gate"
+    );
+    assert!(
+        steps.iter().any(|s| s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("github/codeql-action/upload-sarif@"))),
+        "SARIF upload"
+    );
+    // The Action example uses inputs the action declares.
+    let a = action();
+    let uses_action = blocks
+        .iter()
+        .flat_map(|b| b["jobs"].as_object().into_iter().flat_map(|j| j.values()))
+        .flat_map(|j| j["steps"].as_array().into_iter().flatten())
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.contains("/skillguard@"))
+        })
+        .expect("an example using the action");
+    for k in uses_action["with"].as_object().unwrap().keys() {
+        assert!(
+            a["inputs"].get(k).is_some(),
+            "docs/ci.md uses unknown input `{k}`"
+        );
+    }
+    // GitLab job and the pre-commit configuration are valid YAML with the expected shape.
+    assert!(
+        blocks
+            .iter()
+            .any(|b| b["skillguard"]["artifacts"]["reports"]["codequality"].is_string())
+    );
+    let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let pc = blocks
+        .iter()
+        .find(|b| b["repos"][0]["rev"].is_string())
+        .expect("a .pre-commit-config.yaml example");
+    for h in pc["repos"][0]["hooks"].as_array().unwrap() {
+        let id = h["id"].as_str().unwrap();
+        assert!(
+            hooks.contains(&format!("- id: {id}\n")),
+            "hook `{id}` not in the manifest"
+        );
+    }
+}

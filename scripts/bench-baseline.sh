@@ -16,11 +16,11 @@ SRC=bench-out/ws-${REPOS}x${SKILLS}
 WORK=bench-out/baseline-${REPOS}x${SKILLS}
 LEDGER=bench-out/ledger-${REPOS}x${SKILLS}-${SNAPS}
 
-cargo build --release --quiet --bin skillguard --bin gen-corpus
+cargo build --release --quiet --bin skillguard --example gen_corpus
 BIN=target/release/skillguard
 if [ ! -d "$SRC" ]; then
   mkdir -p bench-out
-  target/release/gen-corpus --out "$SRC" --repos "$REPOS" --skills "$SKILLS" --seed 42
+  target/release/examples/gen_corpus --out "$SRC" --repos "$REPOS" --skills "$SKILLS" --seed 42
 fi
 rm -rf "$WORK" && cp -r "$SRC" "$WORK"
 find "$WORK" -type f -print0 | xargs -0 cat > /dev/null

@@ -51,12 +51,8 @@ note() { echo "bench: $*" >&2; }
 # ---- build -------------------------------------------------------------------------------------
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   note "building release binaries"
-  if ! cargo build --release --quiet --bin skillguard --bin gen-corpus; then
-    # gen-corpus may live behind a `bench` feature.
-    note "plain build failed; retrying gen-corpus with --features bench"
-    cargo build --release --quiet --bin skillguard
-    cargo build --release --quiet --features bench --bin gen-corpus
-  fi
+  # The corpus generator is an example (examples/gen_corpus.rs): `cargo install` leaves it out.
+  cargo build --release --quiet --bin skillguard --example gen_corpus
 fi
 SKILLGUARD_BIN=${SKILLGUARD_BIN:-target/release/skillguard}
 [ -x "$SKILLGUARD_BIN" ] || { echo "no $SKILLGUARD_BIN" >&2; exit 1; }
@@ -212,7 +208,7 @@ bench_skills_ref() {
 
 # gen_corpus RxS: path of the generated corpus, generating it on first use.
 gen_corpus() {
-  local spec=$1 dir="bench-out/ws-$1" gen=${GEN_CORPUS:-target/release/gen-corpus}
+  local spec=$1 dir="bench-out/ws-$1" gen=${GEN_CORPUS:-target/release/examples/gen_corpus}
   if [ ! -d "$dir" ]; then
     [ -x "$gen" ] || { echo "no $gen (set GEN_CORPUS=PATH)" >&2; exit 1; }
     note "generating $dir"

@@ -17,6 +17,9 @@ use crate::result::ScanResult;
 use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
+mod generate;
+pub use generate::{CompletionsCmd, ManCmd};
+
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
 #[derive(Debug, Parser)]
 #[command(name = "skillguard", version, about, long_about = None, propagate_version = true)]
@@ -45,6 +48,10 @@ pub enum Command {
     /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
     /// the gates count only new ones.
     Accept(AcceptCmd),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
+    Completions(CompletionsCmd),
+    /// Print the man page (roff) of skillguard or of one subcommand to stdout.
+    Man(ManCmd),
 }
 
 /// Where the ledger is, for `baseline` subcommands.
@@ -1409,6 +1416,8 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Init(cmd) => run_init(&cmd, stderr),
         Command::Accept(cmd) => run_accept(&cmd, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
+        Command::Completions(cmd) => generate::completions(&cmd, stdout),
+        Command::Man(cmd) => generate::man(&cmd, stdout),
         Command::Rules(cmd) => {
             match cmd.format {
                 RulesFormat::Table => rules_table(stdout)?,

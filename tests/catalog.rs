@@ -154,3 +154,45 @@ fn security_doc_lists_every_security_rule() {
         "docs/security.md does not mention: {missing:?}"
     );
 }
+
+/// `x.y.z` (pre-release and build suffixes ignored) as a comparable triple.
+fn version_triple(v: &str) -> Option<(u64, u64, u64)> {
+    let core = v.split(['-', '+']).next()?;
+    let mut it = core.split('.').map(|p| p.parse::<u64>().ok());
+    let t = (it.next()??, it.next()??, it.next()??);
+    it.next().is_none().then_some(t)
+}
+
+#[test]
+fn rule_since_is_not_newer_than_the_crate() {
+    let crate_version = env!("CARGO_PKG_VERSION");
+    let have = version_triple(crate_version).expect("CARGO_PKG_VERSION is x.y.z");
+    let mut newer = Vec::new();
+    for m in catalog::all() {
+        let since = version_triple(m.since)
+            .unwrap_or_else(|| panic!("{}: `since: {}` is not a version x.y.z", m.id, m.since));
+        if since > have {
+            newer.push(format!("{} (since {})", m.id, m.since));
+        }
+    }
+    assert!(
+        newer.is_empty(),
+        "rules say they exist since a version newer than this crate ({crate_version}): {}; \
+         bump the version in Cargo.toml or correct `since` in rules/*.md",
+        newer.join(", ")
+    );
+}
+
+#[test]
+fn changelog_names_the_crate_version() {
+    let text = fs::read_to_string(root().join("CHANGELOG.md")).expect("CHANGELOG.md");
+    assert!(
+        text.contains("## [Unreleased]"),
+        "CHANGELOG.md has no Unreleased section"
+    );
+    let v = env!("CARGO_PKG_VERSION");
+    assert!(
+        text.contains(&format!("## [{v}]")),
+        "CHANGELOG.md has no section for the crate version {v}"
+    );
+}

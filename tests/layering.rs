@@ -40,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("report", &["report"]),
     ("baseline", &["baseline"]),
     ("cli", &["cli", "fuzzing"]),
-    ("binaries", &["main", "bin"]),
+    ("binaries", &["main"]),
 ];
 
 /// The layer of a module path (`a::b::c`), by its longest listed prefix.

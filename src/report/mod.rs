@@ -3,6 +3,7 @@
 //! at render time; JSON and SARIF carry it verbatim inside JSON strings.
 
 pub mod console;
+pub mod github;
 pub mod json;
 pub mod markdown;
 pub mod sarif;
@@ -19,6 +20,8 @@ pub enum Format {
     Markdown,
     Json,
     Sarif,
+    // GitHub Actions workflow-command annotations (`::error file=…,line=…::message`).
+    Github,
 }
 
 /// Settings every renderer may use.
@@ -58,6 +61,7 @@ pub fn render(
         Format::Markdown => markdown::render(result, opts, out),
         Format::Json => json::render(result, opts, out),
         Format::Sarif => sarif::render(result, opts, out),
+        Format::Github => github::render(result, opts, out),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Deterministic benchmark corpus generator.
 //!
-//! `gen-corpus --out DIR --repos N --skills M [--seed S]` writes N repositories
+//! `cargo run --release --example gen_corpus -- --out DIR --repos N --skills M [--seed S]` writes N repositories
 //! under DIR, each with M skills spread over the common conventions, with
 //! realistic sizes: a SKILL.md of a few KB, scripts, references and the odd
 //! asset, and a few percent of malformed skills (bad names, missing
@@ -196,7 +196,7 @@ fn gen_skill(r: &mut Rng, dir: &Path, name: &str, st: &mut Stats) -> io::Result<
 fn usage() -> ExitCode {
     let _ = writeln!(
         io::stderr(),
-        "usage: gen-corpus --out DIR --repos N --skills M [--seed S]\n  writes N repositories x M skills under DIR (which must not exist yet)"
+        "usage: gen_corpus --out DIR --repos N --skills M [--seed S]\n  writes N repositories x M skills under DIR (which must not exist yet)"
     );
     ExitCode::from(2)
 }
@@ -226,7 +226,7 @@ fn main() -> ExitCode {
     }
     let Some(out) = out else { return usage() };
     if out.exists() {
-        let _ = writeln!(io::stderr(), "gen-corpus: {} already exists", out.display());
+        let _ = writeln!(io::stderr(), "gen_corpus: {} already exists", out.display());
         return ExitCode::from(2);
     }
     let mut r = Rng(seed);
@@ -247,13 +247,13 @@ fn main() -> ExitCode {
             Ok(())
         })();
         if let Err(e) = res {
-            let _ = writeln!(io::stderr(), "gen-corpus: {}: {e}", repo.display());
+            let _ = writeln!(io::stderr(), "gen_corpus: {}: {e}", repo.display());
             return ExitCode::from(1);
         }
     }
     let _ = writeln!(
         io::stdout(),
-        "gen-corpus: {} repositories, {} skills, {} files, {} bytes ({:.1} MB) under {}",
+        "gen_corpus: {} repositories, {} skills, {} files, {} bytes ({:.1} MB) under {}",
         repos,
         st.skills,
         st.files,

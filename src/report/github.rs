@@ -134,10 +134,15 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             format!("; {n} at or above --fail-on {}", t.as_str())
         })
         .unwrap_or_default();
+    // Suppressed and accepted findings get no annotation; the summary counts them.
+    let suppressed = match r.suppressed.len() {
+        0 => String::new(),
+        n => format!("; {n} suppressed or accepted (not annotated)"),
+    };
     // A plain log line (not a command): our own words and numbers only.
     writeln!(
         out,
-        "skillguard {VERSION}: {} skill(s), {total} finding(s): {} critical, {} high, {} medium, {} low, {} info{gate}",
+        "skillguard {VERSION}: {} skill(s), {total} finding(s): {} critical, {} high, {} medium, {} low, {} info{gate}{suppressed}",
         r.artifacts.len(),
         c.critical,
         c.high,

@@ -1180,3 +1180,25 @@ fn quiet_counts_stay_whole() {
         );
     }
 }
+
+/// Issue 13: skills-ref's messages reach JSON whole (they used to be cut at 200 characters).
+#[test]
+fn upstream_loader_messages_are_whole_in_json() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("long-fields");
+    let extra: String = (0..12)
+        .map(|i| format!("custom-field-number-{i}: x\n"))
+        .collect();
+    write(
+        &d.join("SKILL.md"),
+        &format!(
+            "---\nname: long-fields\ndescription: Checks things. Use when asked.\n{extra}---\n\n# Long\n"
+        ),
+    );
+    let v = json(&["scan", t.path().to_str().unwrap(), "--format", "json"]);
+    let text = v.to_string();
+    assert!(
+        text.contains("custom-field-number-11") && text.contains("are allowed."),
+        "{text}"
+    );
+}

@@ -453,7 +453,9 @@ pub fn skills_ref_verdict(a: &Artifact, bytes: Option<&[u8]>) -> LoaderVerdict {
     } else {
         let shown: Vec<String> = errors
             .iter()
-            .map(|e| sanitize_line(&crate::text::truncate(e, 200)).into_owned())
+            // skills-ref's messages in full (they quote the offending value); bounded only
+            // against hostile input, far above any real message.
+            .map(|e| sanitize_line(&crate::text::truncate(e, 4096)).into_owned())
             .collect();
         LoaderVerdict {
             exposes: None,

@@ -108,14 +108,25 @@ fn check_encoded_endpoints(scx: &mut SecCx<'_, '_>) {
             emits.push((si, at, shown));
         }
     }
+    // Whether a file talks to the network, decided once per file (not once per literal: a
+    // whole-file search for each of many literals was quadratic, issue 12).
+    let signalled: BTreeSet<usize> = scx
+        .signals
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.kind,
+                SignalKind::NetworkSend | SignalKind::Exec | SignalKind::Fetch
+            )
+        })
+        .map(|s| s.source)
+        .collect();
+    let mut network: std::collections::HashMap<usize, bool> = Default::default();
     for (si, at, shown) in emits {
-        let sends = scx.signals.iter().any(|s| {
-            s.source == si
-                && matches!(
-                    s.kind,
-                    SignalKind::NetworkSend | SignalKind::Exec | SignalKind::Fetch
-                )
-        }) || NETWORK_USE.is_match(&scx.sources[si].text);
+        let sends = signalled.contains(&si)
+            || *network
+                .entry(si)
+                .or_insert_with(|| NETWORK_USE.is_match(&scx.sources[si].text));
         let src = &scx.sources[si];
         let (sev, why) = if sends {
             (
@@ -542,6 +553,27 @@ static NAMED_FILE: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(r"(?:\./)?((?:[\w.-]+/)*[\w.-]+\.(?:py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl))\b")
 });
 
+/// At most this many related locations are attached to one instruction for the findings
+/// of the scripts it names (its severity and message still count every one of them).
+const MAX_RAISED_RELATED: usize = 32;
+
+/// What the medium-or-worse security findings of one bundled file raise an instruction to.
+#[derive(Default)]
+struct ScriptFindings {
+    /// The first [`MAX_RAISED_RELATED`]: location, "rule: first sentence", severity.
+    first: Vec<(Location, String, Severity)>,
+    /// Every rule id by severity.
+    rules: std::collections::BTreeMap<Severity, BTreeSet<&'static str>>,
+}
+
+/// One instruction to raise: its index, the related locations to attach, and the severity
+/// it takes with the rules that give it.
+type Raise<'a> = (
+    usize,
+    Vec<(Location, String)>,
+    Option<(Severity, Vec<&'a str>)>,
+);
+
 /// Instructions raised by the script they name, and requests raised by concealment.
 fn raise_instructions(scx: &mut SecCx<'_, '_>) {
     let Some(entry) = scx.sources.iter().find(|s| s.is_entry) else {
@@ -554,59 +586,95 @@ fn raise_instructions(scx: &mut SecCx<'_, '_>) {
         .iter()
         .find(|f| f.rule_id == "prompt-injection-concealment")
         .map(|f| f.location.clone());
-    let scripts: Vec<(String, String)> = scx
-        .sources
-        .iter()
-        .filter(|s| !s.is_entry)
-        .map(|s| (s.path.to_owned(), s.rel.clone()))
-        .collect();
+    // A named file resolves to the first bundled file whose path is it or ends with
+    // `/NAME`: every such suffix of every path, first file first (a map, not a scan of
+    // every file for every name; issue 12).
+    let mut by_suffix: std::collections::HashMap<&str, &str> = Default::default();
+    for src in scx.sources.iter().filter(|s| !s.is_entry) {
+        let p = src.path;
+        by_suffix.entry(p).or_insert(src.rel.as_str());
+        for (k, _) in p.match_indices('/') {
+            by_suffix.entry(&p[k + 1..]).or_insert(src.rel.as_str());
+        }
+    }
+    // The findings of each bundled file, gathered once (the instructions below only change
+    // findings of the entry file).
+    let mut of_file: std::collections::HashMap<&str, ScriptFindings> = Default::default();
+    for g in scx.cx.findings.iter().filter(|g| {
+        g.location.path != entry_rel
+            && g.category.starts_with("security/")
+            && g.severity >= Severity::Medium
+    }) {
+        let e = of_file.entry(g.location.path.as_str()).or_default();
+        if e.first.len() < MAX_RAISED_RELATED {
+            e.first.push((
+                g.location.clone(),
+                format!("{}: {}", g.rule_id, first_sentence(&g.message)),
+                g.severity,
+            ));
+        }
+        e.rules.entry(g.severity).or_default().insert(g.rule_id);
+    }
+    let mut by_line: std::collections::HashMap<u32, Vec<&ScriptFindings>> = Default::default();
     let n = scx.cx.findings.len();
+    let mut raises: Vec<Raise<'_>> = Vec::new();
     for i in 0..n {
         let f = &scx.cx.findings[i];
         if !f.category.starts_with("security/prompt-injection") || f.location.path != entry_rel {
             continue;
         }
         let line = f.location.line.unwrap_or(0);
-        let text = entry_line(scx, line);
-        let mut raised: Vec<(Location, String, Severity)> = Vec::new();
-        for c in NAMED_FILE.captures_iter(&text) {
-            let named = c[1].trim_start_matches("./");
-            let Some((_, rel)) = scripts
-                .iter()
-                .find(|(p, _)| p == named || p.ends_with(&format!("/{named}")))
-            else {
-                continue;
-            };
-            for g in scx.cx.findings.iter().filter(|g| {
-                &g.location.path == rel
-                    && g.category.starts_with("security/")
-                    && g.severity >= Severity::Medium
-            }) {
-                raised.push((
-                    g.location.clone(),
-                    format!("{}: {}", g.rule_id, first_sentence(&g.message)),
-                    g.severity,
-                ));
+        // The files a line names, read once per line (many instructions on one long line
+        // would each search it again).
+        let named = by_line.entry(line.max(1)).or_insert_with(|| {
+            let text = entry_line(scx, line);
+            let mut named: Vec<&ScriptFindings> = Vec::new();
+            let mut seen: BTreeSet<&str> = BTreeSet::new();
+            for c in NAMED_FILE.captures_iter(&text) {
+                let name = c[1].trim_start_matches("./");
+                let Some(&rel) = by_suffix.get(name) else {
+                    continue;
+                };
+                if let Some(sf) = of_file.get(rel)
+                    && seen.insert(rel)
+                {
+                    named.push(sf);
+                }
             }
-        }
-        let f = &mut scx.cx.findings[i];
-        if let Some(top) = raised.iter().map(|r| r.2).max()
-            && top > f.severity
-        {
-            f.severity = top;
-            let named: Vec<String> = raised
+            named
+        });
+        let top = named
+            .iter()
+            .filter_map(|sf| sf.rules.keys().next_back())
+            .max()
+            .copied();
+        let raise = top.filter(|t| *t > f.severity).map(|t| {
+            let rules: BTreeSet<&str> = named
                 .iter()
-                .filter(|r| r.2 == top)
-                .map(|r| r.1.split(':').next().unwrap_or("").to_owned())
-                .collect::<BTreeSet<_>>()
-                .into_iter()
+                .filter_map(|sf| sf.rules.get(&t))
+                .flatten()
+                .copied()
                 .collect();
+            (t, rules.into_iter().collect())
+        });
+        let related = named
+            .iter()
+            .flat_map(|sf| sf.first.iter())
+            .take(MAX_RAISED_RELATED)
+            .map(|(l, m, _)| (l.clone(), m.clone()))
+            .collect();
+        raises.push((i, related, raise));
+    }
+    for (i, related, raise) in raises {
+        let f = &mut scx.cx.findings[i];
+        if let Some((top, named)) = raise {
+            f.severity = top;
             f.message.push_str(&format!(
                 " The script it names does what a reviewer would block ({}, see the related locations), so the instruction takes that severity: one chain, from the instruction to what the script does.",
                 named.join(", ")
             ));
         }
-        for (l, m, _) in raised {
+        for (l, m) in related {
             push_related(f, l, m);
         }
         let upload = matches!(
@@ -630,11 +698,7 @@ fn entry_line(scx: &SecCx<'_, '_>, line: u32) -> String {
     let Some(src) = scx.sources.iter().find(|s| s.is_entry) else {
         return String::new();
     };
-    src.text
-        .split('\n')
-        .nth(line.saturating_sub(1) as usize)
-        .unwrap_or("")
-        .to_owned()
+    src.line_text(line).unwrap_or("").to_owned()
 }
 
 fn first_sentence(m: &str) -> String {
@@ -707,8 +771,26 @@ pub fn absorb(findings: &mut Vec<Finding>) {
             attached.push((*o, Consequence::of(f, None), other_line));
         }
     }
+    // Per owner, the related locations and consequence fingerprints it already holds (sets,
+    // not scans of its lists: thousands of findings on one line are absorbed into one owner,
+    // issue 12), and whether its consequences need sorting.
+    struct Seen {
+        related: std::collections::HashSet<Location>,
+        fingerprints: std::collections::HashSet<String>,
+        sort: bool,
+    }
+    let mut seen: std::collections::HashMap<usize, Seen> = Default::default();
     for (o, c, other_line) in attached {
         let f = &mut findings[o];
+        let s = seen.entry(o).or_insert_with(|| Seen {
+            related: f.related.iter().map(|r| r.location.clone()).collect(),
+            fingerprints: f
+                .consequences
+                .iter()
+                .map(|x| x.fingerprint.clone())
+                .collect(),
+            sort: false,
+        });
         // Persistence of a download-and-run is worse than either alone.
         let persist =
             (c.rule_id == "persistence-mechanism") != (f.rule_id == "persistence-mechanism");
@@ -723,16 +805,23 @@ pub fn absorb(findings: &mut Vec<Finding>) {
         if c.severity > f.severity {
             f.severity = c.severity;
         }
-        if let Some(l) = other_line {
-            push_related(f, l, format!("also `{}`", c.rule_id));
-        }
-        if !f
-            .consequences
-            .iter()
-            .any(|x| x.fingerprint == c.fingerprint)
+        if let Some(l) = other_line
+            && f.location != l
+            && s.related.insert(l.clone())
         {
+            f.related.push(Related {
+                location: l,
+                message: format!("also `{}`", c.rule_id),
+            });
+        }
+        if s.fingerprints.insert(c.fingerprint.clone()) {
             f.consequences.push(c);
-            f.consequences.sort();
+            s.sort = true;
+        }
+    }
+    for (o, s) in seen {
+        if s.sort {
+            findings[o].consequences.sort();
         }
     }
     let mut i = 0;
@@ -752,29 +841,32 @@ static NETWORK_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 /// A persistence entry whose command talks to the network runs the attacker's code (or
 /// ships data) on every start: high, not medium.
 fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
-    let lines: Vec<(usize, String)> = scx
+    // Sources by path and lines by the line index: one lookup per finding, not a scan of
+    // the sources and of the file from its top (quadratic in persistence lines, issue 12).
+    let by_rel: std::collections::HashMap<&str, &super::Source<'_>> = scx
+        .sources
+        .iter()
+        .rev()
+        .map(|s| (s.rel.as_str(), s))
+        .collect();
+    let raise: Vec<usize> = scx
         .cx
         .findings
         .iter()
         .enumerate()
         .filter(|(_, f)| f.rule_id == "persistence-mechanism" && f.severity < Severity::High)
         .filter_map(|(i, f)| {
-            let src = scx.sources.iter().find(|s| s.rel == f.location.path)?;
-            let line = src
-                .text
-                .split('\n')
-                .nth(f.location.line?.saturating_sub(1) as usize)?;
-            Some((i, line.to_owned()))
+            let src = by_rel.get(f.location.path.as_str())?;
+            let line = src.line_text(f.location.line?)?;
+            NETWORK_TOOL.is_match(line).then_some(i)
         })
         .collect();
-    for (i, line) in lines {
-        if NETWORK_TOOL.is_match(&line) {
-            let f = &mut scx.cx.findings[i];
-            f.severity = Severity::High;
-            f.message.push_str(
-                " The entry talks to the network, so it fetches and runs code or ships data on every start.",
-            );
-        }
+    for i in raise {
+        let f = &mut scx.cx.findings[i];
+        f.severity = Severity::High;
+        f.message.push_str(
+            " The entry talks to the network, so it fetches and runs code or ships data on every start.",
+        );
     }
 }
 

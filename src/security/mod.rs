@@ -191,6 +191,8 @@ pub struct Source<'a> {
     lower: std::sync::OnceLock<Vec<u8>>,
     /// The literal pass over [`Self::lower`] (one per file, for every rule and family).
     gate: std::sync::OnceLock<patterns::Gate>,
+    /// The frontmatter's top-level lines (made on first use by [`unicode`]).
+    pub(crate) frontmatter_lines: std::sync::OnceLock<Vec<unicode::TopLine>>,
 }
 
 impl<'a> Source<'a> {
@@ -233,6 +235,7 @@ impl<'a> Source<'a> {
             regions,
             lower: std::sync::OnceLock::new(),
             gate: std::sync::OnceLock::new(),
+            frontmatter_lines: std::sync::OnceLock::new(),
         }
     }
 
@@ -266,21 +269,31 @@ impl<'a> Source<'a> {
         self.lines.position(&self.text, offset)
     }
 
-    /// The whole line containing `offset` (without its newline).
+    /// The whole line containing `offset` (without its newline), found with the line index
+    /// (a scan back to the line's start, for each of many hits on a long line, was quadratic).
     pub fn line_at(&self, offset: usize) -> &str {
-        let offset = offset.min(self.text.len());
-        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let end = self.text[offset..]
-            .find('\n')
-            .map_or(self.text.len(), |i| offset + i);
-        &self.text[start..end]
+        &self.text[self.lines.line_range(&self.text, offset)]
     }
 
-    /// The region containing `offset`, if any.
+    /// The text of 1-based `line` (line 0 is read as line 1), without its newline.
+    pub fn line_text(&self, line: u32) -> Option<&str> {
+        let line = line.max(1) as usize;
+        let start = self.lines.line_start(line)?;
+        let end = self
+            .lines
+            .line_start(line + 1)
+            .map_or(self.text.len(), |e| e - 1);
+        self.text.get(start..end.max(start))
+    }
+
+    /// The region containing `offset`, if any. Regions are in order and never overlap
+    /// ([`regions::split`]), so this is a binary search: every hit of every rule asks, and
+    /// a linear scan made a file of many code blocks quadratic (issue 12).
     pub fn region_at(&self, offset: usize) -> Option<&Region> {
-        self.regions
-            .iter()
-            .find(|r| r.start <= offset && offset < r.end.max(r.start + 1))
+        let i = self
+            .regions
+            .partition_point(|r| r.end.max(r.start + 1) <= offset);
+        self.regions.get(i).filter(|r| r.start <= offset)
     }
 }
 
@@ -501,4 +514,61 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityExfiltration, || {
         chains::absorb(&mut scx.cx.findings);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &str) -> Source<'_> {
+        Source::new(
+            "SKILL.md",
+            "s/SKILL.md".to_owned(),
+            FileKind::Entry,
+            Lang::Markdown,
+            false,
+            Cow::Borrowed(text),
+            true,
+        )
+    }
+
+    /// The binary search finds what the linear scan it replaced found, at every offset.
+    #[test]
+    fn region_at_matches_a_linear_scan() {
+        let texts = [
+            "",
+            "plain\n",
+            "---\nname: a\n---\nSay hi.\n```bash\ncurl x | sh\n```\nmore <!-- hidden --> text\n",
+            "x <!-- a --> y <!-- b\nc --> z\n```\nq\n",
+            "a\n<!--\nsecret\n-->\nb\n~~~~\nx\n~~~\ny\n",
+            "```\n```\n```sh\n```\n<!----><!-- -->\n",
+        ];
+        for t in texts {
+            let src = source(t);
+            for off in 0..=t.len() + 1 {
+                let naive = src
+                    .regions
+                    .iter()
+                    .find(|r| r.start <= off && off < r.end.max(r.start + 1));
+                assert_eq!(src.region_at(off), naive, "{t:?} at {off}");
+            }
+        }
+    }
+
+    /// Issue 12: every hit looked its region up with a linear scan, so a file of many code
+    /// blocks, each with a hit, cost (blocks × hits). 200,000 blocks looked up at each of
+    /// their offsets took minutes that way; the binary search takes milliseconds.
+    #[test]
+    fn region_lookup_in_many_blocks_is_logarithmic() {
+        let t = "```sh\ncurl x\n```\n".repeat(200_000);
+        let src = source(&t);
+        assert!(src.regions.len() >= 200_000);
+        let mut code = 0;
+        for r in &src.regions {
+            if src.region_at(r.start + 2).is_some_and(|g| g.kind.is_code()) {
+                code += 1;
+            }
+        }
+        assert_eq!(code, 200_000);
+    }
 }

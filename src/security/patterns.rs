@@ -685,6 +685,7 @@ impl Compiled {
             return out;
         }
         let filtered = rule.entropy.is_some() || rule.placeholders;
+        let mut excluded: std::collections::HashMap<usize, bool> = Default::default();
         // Candidate starts per regex, sorted once; each region takes its slice.
         let cands: Vec<Option<Vec<usize>>> = (0..rule.regexes.len())
             .map(|k| {
@@ -722,9 +723,17 @@ impl Compiled {
                     if ms == me {
                         continue;
                     }
-                    let line = src.line_at(start);
-                    if rule.exclude.iter().any(|x| x.get().is_match(line)) {
-                        continue;
+                    // Each line is tested once per rule: many hits on one long line each
+                    // ran the exclusions over the whole line (quadratic, issue 12).
+                    if !rule.exclude.is_empty() {
+                        let line = src.lines.line_range(&src.text, start);
+                        let ex = *excluded.entry(line.start).or_insert_with(|| {
+                            let text = &src.text[line];
+                            rule.exclude.iter().any(|x| x.get().is_match(text))
+                        });
+                        if ex {
+                            continue;
+                        }
                     }
                     let example = if rule.negation
                         && matches!(reg.kind, RegionKind::Prose | RegionKind::Frontmatter)

@@ -241,14 +241,17 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         {
             continue;
         }
-        let aliases: Vec<(String, String)> = ALIAS
-            .captures_iter(&src.text)
-            .filter(|c| {
-                CONNECTION.is_match(&c["n"])
-                    || (SECRETISH.is_match(&c["n"]) && !NOT_SECRET.is_match(&c["n"]))
-            })
-            .map(|c| (c["v"].to_owned(), c["n"].to_owned()))
-            .collect();
+        // Alias → the secret it holds (the first assignment wins); a map, not a list
+        // searched for every reference (quadratic in a file of many assignments, issue 12).
+        let mut aliases: std::collections::HashMap<String, String> = Default::default();
+        for c in ALIAS.captures_iter(&src.text).filter(|c| {
+            CONNECTION.is_match(&c["n"])
+                || (SECRETISH.is_match(&c["n"]) && !NOT_SECRET.is_match(&c["n"]))
+        }) {
+            aliases
+                .entry(c["v"].to_owned())
+                .or_insert_with(|| c["n"].to_owned());
+        }
         let net_file = NETWORK_USE.is_match(&src.text);
         let lines: Vec<(usize, &str)> = src
             .text
@@ -300,10 +303,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             while let Some(r) = REF.captures_at(line, pos) {
                 pos = r.get(0).map_or(line.len(), |m| m.start() + 1);
                 let n = r.name("n").unwrap();
-                let name = aliases
-                    .iter()
-                    .find(|(v, _)| v == n.as_str())
-                    .map_or(n.as_str(), |(_, e)| e.as_str());
+                let name = aliases.get(n.as_str()).map_or(n.as_str(), |e| e.as_str());
                 if !CONNECTION.is_match(name)
                     && (!SECRETISH.is_match(name) || NOT_SECRET.is_match(name))
                 {

@@ -122,15 +122,65 @@ enum Place {
 }
 
 fn place(src: &Source<'_>, offset: usize) -> Place {
-    match src.region_at(offset).map(|r| (r.kind, r.start)) {
-        Some((RegionKind::Frontmatter, start)) => match frontmatter_key(&src.text, start, offset) {
-            Some("name") => Place::NameOrDescription { name: true },
-            Some("description") => Place::NameOrDescription { name: false },
-            _ => Place::Frontmatter,
-        },
-        Some((RegionKind::Code { .. }, _)) => Place::Code,
+    match src.region_at(offset).map(|r| (r.kind, r.start, r.end)) {
+        Some((RegionKind::Frontmatter, start, end)) => {
+            match frontmatter_key_at(src, start, end, offset) {
+                Some("name") => Place::NameOrDescription { name: true },
+                Some("description") => Place::NameOrDescription { name: false },
+                _ => Place::Frontmatter,
+            }
+        }
+        Some((RegionKind::Code { .. }, _, _)) => Place::Code,
         _ => Place::Other,
     }
+}
+
+/// A line of the frontmatter that decides which key the lines after it belong to: its
+/// start, and the byte range of its key (`None`: a line without `:`).
+pub(crate) type TopLine = (usize, Option<(usize, usize)>);
+
+/// The top-level lines of the frontmatter region `start..end`, in order: every line that
+/// [`frontmatter_key`] does not skip.
+fn top_lines(text: &str, start: usize, end: usize) -> Vec<TopLine> {
+    let mut out = Vec::new();
+    let mut pos = start;
+    while pos < end {
+        let e = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+        let line = &text[pos..e];
+        let l = line.trim_end_matches('\r');
+        if !(l.is_empty() || l.starts_with([' ', '\t', '#']) || l == "---") {
+            let key = l.split_once(':').map(|(k, _)| {
+                let t = k.trim().trim_matches(['"', '\'']);
+                let a = t.as_ptr() as usize - text.as_ptr() as usize;
+                (a, a + t.len())
+            });
+            out.push((pos, key));
+        }
+        pos = e + 1;
+    }
+    out
+}
+
+/// [`frontmatter_key`] with the region's top-level lines found once per file: each
+/// non-ASCII line of a long block scalar searched back to its key (quadratic, issue 12).
+fn frontmatter_key_at<'s>(
+    src: &'s Source<'_>,
+    region_start: usize,
+    region_end: usize,
+    offset: usize,
+) -> Option<&'s str> {
+    let text: &str = &src.text;
+    let offset = offset.min(text.len());
+    let line_start = src.lines.line_range(text, offset).start;
+    if line_start < region_start || line_start >= region_end {
+        return frontmatter_key(text, region_start, offset);
+    }
+    let lines = src
+        .frontmatter_lines
+        .get_or_init(|| top_lines(text, region_start, region_end));
+    let i = lines.partition_point(|&(s, _)| s <= line_start);
+    let (_, key) = *lines.get(i.checked_sub(1)?)?;
+    key.map(|(a, b)| &text[a..b])
 }
 
 /// The top-level YAML key whose value contains `offset` (line based: the last line
@@ -1075,6 +1125,30 @@ mod tests {
             let v = run(&t, Lang::Text);
             assert!(!v.is_empty(), "{c:?}");
         }
+    }
+
+    /// Issue 12: each non-ASCII line of the frontmatter searched back to the key it belongs
+    /// to, so a block scalar of many such lines was quadratic (a 1 MB one took 5 s; 400,000
+    /// lines here took minutes). The key is still found for each line.
+    #[test]
+    fn long_frontmatter_block_scalars_are_linear() {
+        let mut t = String::from("---\nname: x\ndescription: |\n");
+        for _ in 0..400_000 {
+            t.push_str("  caf\u{e9} \u{200b}x\n");
+        }
+        t.push_str("name2: a\u{200b}b\n---\nbody\n");
+        let v = run(&t, Lang::Markdown);
+        assert!(
+            v.iter().any(|p| p.rule == INVISIBLE_CHARACTER),
+            "{}",
+            v.len()
+        );
+        let fm = source(&t, Lang::Markdown, true);
+        let last = t.find("name2").unwrap();
+        assert_eq!(frontmatter_key_at(&fm, 0, t.len(), last + 8), Some("name2"));
+        assert_eq!(frontmatter_key(&t, 0, last + 8), Some("name2"));
+        assert_eq!(frontmatter_key_at(&fm, 0, t.len(), 40), Some("description"));
+        assert_eq!(frontmatter_key_at(&fm, 0, t.len(), 2), None);
     }
 
     #[test]

@@ -118,6 +118,10 @@ pub const DECODER_WORDS: &[&str] = &[
     "getstring",
     "base64 -",
     "xxd -r",
+    // Not decoder calls: a text that talks about decoding, where short base64 is decoded
+    // too (see `talks_about_decoding`); here so the file's one literal pass answers it.
+    "base64",
+    "b64",
 ];
 
 /// An execution sink applied to a variable.
@@ -313,7 +317,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut sigs: Vec<(usize, usize, SignalKind, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let char_codes = src.has_words(patterns::Words::CharCodes);
-        let short = src.has_words(patterns::Words::Decoders) || talks_about_decoding(&src.text);
+        // The literal pass saw a decoder or `base64`/`b64`: the same answer as
+        // `talks_about_decoding` without a second pass over the text.
+        let short = src.has_words(patterns::Words::Decoders);
         let (found, text_blobs) = payloads_hinted(&src.text, Some(char_codes), short);
         for (off, p) in found {
             let chain: Vec<&str> = p.chain.iter().map(|e| e.as_str()).collect();

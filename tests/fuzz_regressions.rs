@@ -178,3 +178,17 @@ fn ledger_finding_counts_saturate_in_history_and_diff() {
         );
     }
 }
+
+/// A `.pyc` in `__pycache__/__pycache__/`: its source is in the outer `__pycache__` folder
+/// (Python's rule), which the `pyc` target's invariant wrongly forbade. Found by a
+/// 10-minute `pyc` run; the scanner was right, the invariant is corrected.
+#[test]
+fn pyc_in_a_nested_pycache_folder() {
+    let t = "__pycache__/__pycache__/m.cpython-311.pyc";
+    assert_eq!(
+        skillguard::security::pyc::source_path(t).as_deref(),
+        Some("__pycache__/m.py")
+    );
+    fuzzing::pyc_header(t.as_bytes());
+    fuzzing::pyc_header(b"__pycache__/__pycache__/\x10\x1e.pyc\x10\x1e.pyc");
+}

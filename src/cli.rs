@@ -374,7 +374,8 @@ pub struct CommonArgs {
     /// Suppressions and accepted findings hide nothing (unused ones are still reported).
     #[arg(long, help_heading = "Policy")]
     pub no_ignores: bool,
-    /// Also list the suppressed and accepted findings, with their reasons (console, Markdown).
+    /// Also list the suppressed and accepted findings, with their reasons, in the console
+    /// (JSON and SARIF always carry them; Markdown counts them).
     #[arg(long, help_heading = "Policy")]
     pub show_suppressed: bool,
     /// Accepted findings (default: `.skillguard/accepted.json` under the repository or
@@ -870,7 +871,6 @@ fn build_policy(
         scopes,
         accepted,
         no_ignores: input.common.no_ignores,
-        partial: false,
         today: None,
     })
 }

@@ -396,6 +396,23 @@ pub fn schema() -> String {
     out
 }
 
+/// [`STARTER`] with every commented-out key switched on (for tests of the starter).
+#[doc(hidden)]
+pub fn starter_with_every_key() -> String {
+    STARTER
+        .lines()
+        .map(|l| {
+            let t = l.trim_start_matches("# ");
+            if t.contains(" = ") || t.starts_with('[') {
+                t.to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// What `skillguard init` writes: every key, commented, with its default.
 pub const STARTER: &str = r#"# skillguard configuration (docs/configuration.md). Every key is optional.
 # Schema: docs/skillguard.schema.json. Command-line flags win over this file.
@@ -448,18 +465,7 @@ mod tests {
         let c = parse("s.toml", STARTER).unwrap();
         assert_eq!(c, Config::default());
         // With every commented key switched on, it still parses.
-        let on: String = STARTER
-            .lines()
-            .map(|l| {
-                let t = l.trim_start_matches("# ");
-                if t.contains(" = ") || t.starts_with('[') {
-                    t.to_owned()
-                } else {
-                    l.to_owned()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let on = starter_with_every_key();
         let c = parse("s.toml", &on).unwrap_or_else(|e| panic!("{e}\n{on}"));
         assert_eq!(c.fail_on, Some(SeverityName::High));
         assert_eq!(c.ignore.len(), 1);

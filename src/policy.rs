@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::config::{self, Config};
+use crate::discover::PathGlobs;
 use crate::finding::{Finding, Location, Severity};
 use crate::result::{ScanResult, Suppressed, SuppressionKind};
 use crate::rules::ids;
@@ -153,8 +154,6 @@ pub struct Policy {
     /// `--no-ignores`: suppressions and acceptances are evaluated (and unused ones
     /// reported) but hide nothing.
     pub no_ignores: bool,
-    /// Only some files were scanned (changed-files mode): unused suppressions are not reported.
-    pub partial: bool,
     /// Today's date (UTC) for `expires`.
     pub today: Option<chrono::NaiveDate>,
 }
@@ -177,6 +176,24 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
     let mut usage = Usage::default();
     let mut inline = InlineCache::default();
     let mut expired_hits: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    // Each entry's path glob, compiled once (`None`: no path, every path matches).
+    let globs: Vec<Vec<Option<PathGlobs>>> = policy
+        .scopes
+        .iter()
+        .map(|s| {
+            s.config
+                .ignore
+                .iter()
+                .map(|e| {
+                    e.path.as_ref().map(|p| {
+                        // Validated when the file was read; an empty set matches nothing.
+                        PathGlobs::new(&[p.as_str()])
+                            .unwrap_or_else(|_| PathGlobs::new(&[]).expect("empty glob set"))
+                    })
+                })
+                .collect()
+        })
+        .collect();
     for mut f in findings {
         let scopes: Vec<(usize, &Scope)> = policy
             .scopes
@@ -197,7 +214,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
         for (si, s) in scopes.iter().rev() {
             let rel = &f.location.path[s.prefix.len()..];
             for (ei, e) in s.config.ignore.iter().enumerate() {
-                if !entry_matches(e, &f, rel) {
+                if !entry_matches(e, globs[*si][ei].as_ref(), &f, rel) {
                     continue;
                 }
                 if e.expires.as_ref().is_some_and(|d| d.date() < today) {
@@ -257,7 +274,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
             ),
         ));
     }
-    if !policy.partial {
+    {
         for (si, s) in policy.scopes.iter().enumerate() {
             for (ei, e) in s.config.ignore.iter().enumerate() {
                 if usage.config.contains(&(si, ei)) {
@@ -341,16 +358,13 @@ fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
         }
     } else if let Some((_, s)) = scopes.first()
         && !s.config.select.is_empty()
-    {
-        let sel: Vec<String> = s
+        && !s
             .config
             .select
             .iter()
-            .map(|x| x.as_str().to_owned())
-            .collect();
-        if !hit(&sel) {
-            return false;
-        }
+            .any(|x| config::selects(x.as_str(), f.rule_id, f.category))
+    {
+        return false;
     }
     if hit(&policy.ignore) {
         return false;
@@ -379,7 +393,12 @@ fn severity_override(f: &Finding, c: &Config) -> Option<Severity> {
         .and_then(|(_, v)| v.severity.map(Severity::from))
 }
 
-fn entry_matches(e: &config::Suppression, f: &Finding, rel: &str) -> bool {
+fn entry_matches(
+    e: &config::Suppression,
+    path: Option<&PathGlobs>,
+    f: &Finding,
+    rel: &str,
+) -> bool {
     if !config::selects(e.rule.as_str(), f.rule_id, f.category) {
         return false;
     }
@@ -388,15 +407,7 @@ fn entry_matches(e: &config::Suppression, f: &Finding, rel: &str) -> bool {
     {
         return false;
     }
-    match &e.path {
-        None => true,
-        Some(p) => glob_matches(p.as_str(), rel),
-    }
-}
-
-/// A glob over a `/`-separated relative path (see [`crate::discover::PathGlobs`]).
-pub fn glob_matches(pattern: &str, path: &str) -> bool {
-    crate::discover::PathGlobs::new(&[pattern]).is_ok_and(|g| g.matches(path))
+    path.is_none_or(|g| g.matches(rel))
 }
 
 /// A finding about entry `ei` of scope `s`'s configuration file, at its `[[ignore]]` line.
@@ -557,10 +568,12 @@ mod tests {
 
     #[test]
     fn globs() {
-        assert!(glob_matches("vendor/**", "vendor/a/b.md"));
-        assert!(glob_matches("*.md", "skills/x/README.md"));
-        assert!(glob_matches("skills/x", "skills/x/scripts/a.sh"));
-        assert!(!glob_matches("skills/x", "skills/xy/a.sh"));
-        assert!(!glob_matches("skills/*.md", "skills/x/a.md"));
+        let m = |p: &str, path: &str| PathGlobs::new(&[p]).unwrap().matches(path);
+        assert!(m("vendor/**", "vendor/a/b.md"));
+        assert!(m("*.md", "skills/x/README.md"));
+        assert!(m("skills/x", "skills/x/scripts/a.sh"));
+        assert!(!m("skills/x", "skills/xy/a.sh"));
+        assert!(!m("skills/*.md", "skills/x/a.md"));
+        assert!(!PathGlobs::new(&[]).unwrap().matches("a"));
     }
 }

@@ -524,18 +524,7 @@ fn the_schema_is_fresh_and_accepts_the_starter() {
     let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
     // The starter with every commented key switched on, as JSON.
-    let on: String = skillguard::config::STARTER
-        .lines()
-        .map(|l| {
-            let t = l.trim_start_matches("# ");
-            if t.contains(" = ") || t.starts_with('[') {
-                t.to_owned()
-            } else {
-                l.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let on = skillguard::config::starter_with_every_key();
     let c = skillguard::config::parse("starter", &on).unwrap();
     let v = serde_json::to_value(&c).unwrap();
     assert!(validator.is_valid(&v), "{v:#}");

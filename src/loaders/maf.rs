@@ -410,8 +410,15 @@ pub fn evaluate(
             .find(|&i| arts[i].path == root && exact(i));
         let mut causes: BTreeMap<usize, Option<String>> = BTreeMap::new();
         let mut candidates: Vec<usize> = Vec::new();
+        // Folders below the root holding exactly `SKILL.md`: the first member of each.
+        let mut skill_dirs: std::collections::HashMap<&str, usize> = Default::default();
+        for &o in &members {
+            if exact(o) && arts[o].path != root {
+                skill_dirs.entry(arts[o].path.as_str()).or_insert(o);
+            }
+        }
         for &i in &members {
-            let cause = discovery_cause(arts, &members, &root, root_skill, i, v118);
+            let cause = discovery_cause(arts, &skill_dirs, &root, root_skill, i, v118);
             if cause.is_none() {
                 candidates.push(i);
             }
@@ -534,7 +541,7 @@ fn roots(view: &super::View<'_>) -> std::collections::BTreeMap<(usize, usize, St
 /// its SKILL.md is then read).
 fn discovery_cause(
     arts: &[crate::inventory::Artifact],
-    members: &[usize],
+    skill_dirs: &std::collections::HashMap<&str, usize>,
     root: &str,
     root_skill: Option<usize>,
     i: usize,
@@ -557,14 +564,13 @@ fn discovery_cause(
         Some(format!(
             "the folder is {d} levels below `{shown_root}`; MAF searches only two levels"
         ))
-    } else if let Some(anc) = members.iter().copied().find(|&o| {
-        o != i && exact(o) && {
-            let p = &arts[o].path;
-            a.path.starts_with(p.as_str())
-                && a.path.as_bytes().get(p.len()) == Some(&b'/')
-                && p.as_str() != root
-        }
-    }) {
+    } else if let Some(anc) = a
+        .path
+        .match_indices('/')
+        .filter_map(|(k, _)| skill_dirs.get(&a.path[..k]).copied())
+        .filter(|&o| o != i)
+        .min()
+    {
         Some(format!(
             "hidden: MAF stops descending at `{}/SKILL.md`, so skills below it are never found",
             arts[anc].path

@@ -25,6 +25,7 @@
 pub mod archive;
 pub mod chains;
 pub mod decode;
+mod download_exec;
 pub mod execution;
 pub mod exfiltration;
 pub mod injection;

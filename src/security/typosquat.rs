@@ -6,7 +6,7 @@
 //! the packages a typosquat would imitate; every listed name is known-legitimate and
 //! never reported itself.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 const PYPI_TXT: &str = include_str!("popular_pypi.txt");
@@ -35,8 +35,47 @@ impl Ecosystem {
 
 struct List {
     targets: Vec<(&'static str, String)>,
+    /// The most popular target of each skeleton.
+    by_skeleton: HashMap<String, usize>,
+    /// Every string made by deleting up to [`MAX_EDITS`] characters from a target that
+    /// can be imitated by edits (not scoped, at least 4 bytes): the targets it comes from,
+    /// most popular first. Two names within that many edits share one (symmetric deletion),
+    /// so a name is compared with the few targets it shares one with instead of all of
+    /// them (issue 12: ~6 s per MB of requirements when each name met all 1,200).
+    deletions: HashMap<String, Vec<u32>>,
+    /// The longest target that can be imitated by edits, in characters.
+    longest: usize,
     known: HashSet<&'static str>,
     known_skeletons: HashSet<String>,
+}
+
+/// The most edits a look-alike may have (`k` in [`lookalike`]).
+const MAX_EDITS: usize = 2;
+
+/// Calls `f` with `s` and `s` minus one or (with `max` 2) two of its characters, every
+/// way, in one reused buffer (a name is looked up this way for every package named in a
+/// file, so it allocates nothing per variant). Variants may repeat.
+fn each_deletion(s: &str, max: usize, mut f: impl FnMut(&str)) {
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let mut buf = String::with_capacity(s.len());
+    f(s);
+    for i in 0..chars.len() {
+        if max >= 1 {
+            buf.clear();
+            buf.push_str(&s[..chars[i].0]);
+            buf.push_str(&s[chars[i].0 + chars[i].1.len_utf8()..]);
+            f(&buf);
+        }
+        if max >= 2 {
+            for j in i + 1..chars.len() {
+                buf.clear();
+                buf.push_str(&s[..chars[i].0]);
+                buf.push_str(&s[chars[i].0 + chars[i].1.len_utf8()..chars[j].0]);
+                buf.push_str(&s[chars[j].0 + chars[j].1.len_utf8()..]);
+                f(&buf);
+            }
+        }
+    }
 }
 
 fn build(text: &'static str) -> List {
@@ -45,12 +84,32 @@ fn build(text: &'static str) -> List {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
+    let targets: Vec<(&'static str, String)> = names
+        .iter()
+        .take(TARGETS)
+        .map(|n| (*n, skeleton(n)))
+        .collect();
+    let mut by_skeleton = HashMap::new();
+    let mut index: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut longest = 0;
+    for (i, (p, sk)) in targets.iter().enumerate() {
+        by_skeleton.entry(sk.clone()).or_insert(i);
+        if p.starts_with('@') || p.len() < 4 {
+            continue;
+        }
+        longest = longest.max(p.chars().count());
+        each_deletion(p, MAX_EDITS, |d| {
+            let ids = index.entry(d.to_owned()).or_default();
+            if ids.last() != Some(&(i as u32)) {
+                ids.push(i as u32);
+            }
+        });
+    }
     List {
-        targets: names
-            .iter()
-            .take(TARGETS)
-            .map(|n| (*n, skeleton(n)))
-            .collect(),
+        targets,
+        by_skeleton,
+        deletions: index,
+        longest,
         known: names.iter().copied().collect(),
         known_skeletons: names.iter().map(|n| skeleton(n)).collect(),
     }
@@ -147,13 +206,11 @@ pub fn lookalike(eco: Ecosystem, name: &str) -> Option<Lookalike> {
     // A name whose skeleton is a known package's (and the package is the popular one) is
     // a confusable copy; one whose skeleton matches only a less popular known name is not
     // evidence either way.
-    for (p, psk) in &list.targets {
-        if *psk == sk {
-            return Some(Lookalike {
-                popular: p,
-                confusable: true,
-            });
-        }
+    if let Some(&i) = list.by_skeleton.get(&sk) {
+        return Some(Lookalike {
+            popular: list.targets[i].0,
+            confusable: true,
+        });
     }
     if list.known_skeletons.contains(&sk) {
         return None;
@@ -163,10 +220,22 @@ pub fn lookalike(eco: Ecosystem, name: &str) -> Option<Lookalike> {
     if name.starts_with('@') {
         return None;
     }
-    for (p, _) in &list.targets {
-        if p.starts_with('@') || p.len() < 4 {
-            continue;
+    // A target within k ≤ MAX_EDITS edits shares a deletion of at most k characters with
+    // the name; a name longer than every target by more than k has none.
+    if name.chars().count() > list.longest + MAX_EDITS {
+        return None;
+    }
+    // Two edits are allowed only between names of 9 bytes or more.
+    let edits = if name.len() >= 9 { MAX_EDITS } else { 1 };
+    let mut candidates: Vec<u32> = Vec::new();
+    each_deletion(name, edits, |d| {
+        if let Some(ids) = list.deletions.get(d) {
+            candidates.extend_from_slice(ids);
         }
+    });
+    candidates.sort_unstable();
+    candidates.dedup();
+    for p in candidates.into_iter().map(|i| list.targets[i as usize].0) {
         let short = p.len().min(name.len());
         let k = if short >= 9 { 2 } else { 1 };
         if p.len().abs_diff(name.len()) > k {
@@ -261,5 +330,63 @@ mod tests {
         for benign in ["datamol", "openmm", "pathml", "pydeseq2", "latch", "pdal"] {
             assert!(lookalike(Ecosystem::PyPI, benign).is_none(), "{benign}");
         }
+    }
+
+    /// The deletion index finds what comparing with every target found.
+    #[test]
+    fn the_index_agrees_with_a_scan_of_every_target() {
+        fn brute(eco: Ecosystem, name: &str) -> Option<&'static str> {
+            let list: &List = if eco == Ecosystem::PyPI { &PYPI } else { &NPM };
+            list.targets.iter().map(|t| t.0).find(|p| {
+                let short = p.len().min(name.len());
+                let k = if short >= 9 { 2 } else { 1 };
+                !p.starts_with('@')
+                    && p.len() >= 4
+                    && p.len().abs_diff(name.len()) <= k
+                    && distance_at_most(name, p, k)
+                    && !benign_variant(name, p)
+                    && (short > 5 || typo_edit(name, p))
+            })
+        }
+        let mut checked = 0;
+        for eco in [Ecosystem::PyPI, Ecosystem::Npm] {
+            let list: &List = if eco == Ecosystem::PyPI { &PYPI } else { &NPM };
+            for (p, _) in list.targets.iter().step_by(7) {
+                let chars: Vec<char> = p.chars().collect();
+                let mut variants = Vec::new();
+                for i in 0..chars.len() {
+                    let mut d = chars.clone();
+                    d.remove(i);
+                    variants.push(d.iter().collect::<String>());
+                    let mut r = chars.clone();
+                    r[i] = 'q';
+                    variants.push(r.iter().collect());
+                    let mut ins = chars.clone();
+                    ins.insert(i, 'z');
+                    ins.insert(0, 'x');
+                    variants.push(ins.iter().collect());
+                    if i + 1 < chars.len() {
+                        let mut t = chars.clone();
+                        t.swap(i, i + 1);
+                        variants.push(t.iter().collect());
+                    }
+                }
+                for v in variants {
+                    if list.known.contains(v.as_str())
+                        || v.len() < 4
+                        || v.starts_with('@')
+                        || list.known_skeletons.contains(&skeleton(&v))
+                    {
+                        continue;
+                    }
+                    let got = lookalike(eco, &v)
+                        .filter(|l| !l.confusable)
+                        .map(|l| l.popular);
+                    assert_eq!(got, brute(eco, &v), "{v}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

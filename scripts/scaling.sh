@@ -28,7 +28,8 @@
 #   MAX_RATIO=12          allowed cost ratio for 10x the bytes
 #   TIMEOUT=600           seconds per measured run (a run that times out fails its family)
 #   NICE=10               niceness of the measured runs (the machine is shared)
-#   NOISE_MS=40           CPU verdicts: a payload cost under this at the largest size is "noise"
+#   NOISE_MS=40           CPU verdicts: a payload cost under this at the largest size is "noise",
+#                         and one under this at the smaller size counts as this much
 #   SKIP_BUILD=1          use target/release/skillguard as it is
 #   SKILLGUARD_BIN=PATH   measure this binary instead
 #   KEEP=1                keep the generated inputs (their folder is printed)
@@ -187,11 +188,13 @@ for fam in "${FAMS[@]}"; do
 done
 
 # ---- table -------------------------------------------------------------------------------------
-# ratio A B BASE: (B - BASE) / (A - BASE), or "-" when a value is missing or failed.
+# ratio A B BASE [FLOOR]: (B - BASE) / max(A - BASE, FLOOR), or "-" when a value is missing
+# or failed. For CPU time FLOOR is NOISE_MS: a payload that costs less than the noise at the
+# smaller size (15 ms over a 123 ms start-up, measured on a shared machine) is not a divisor.
 ratio() {
-  awk -v a="$1" -v b="$2" -v z="$3" 'BEGIN {
+  awk -v a="$1" -v b="$2" -v z="$3" -v f="${4:-0}" 'BEGIN {
     if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/) { print "-"; exit }
-    da = a - z; db = b - z; if (da < 1e-9) da = 1e-9; if (db < 0) db = 0
+    da = a - z; db = b - z; if (da < f) da = f; if (da < 1e-9) da = 1e-9; if (db < 0) db = 0
     printf "%.2f", db / da }'
 }
 
@@ -230,7 +233,7 @@ for fam in "${FAMS[@]}"; do
   fi
   byte_ratio=$(awk -v a="${BYTES[$fam,$PREV]}" -v b="${BYTES[$fam,$LAST]}" 'BEGIN { printf "%.3f", b / a }')
   allowed=$(awk -v r="$byte_ratio" -v m="$MAX_RATIO" 'BEGIN { printf "%.2f", m * r / 10 }')
-  cr=$(ratio "${CPU[$fam,$PREV]:-}" "${CPU[$fam,$LAST]:-}" "$BASE_CPU")
+  cr=$(ratio "${CPU[$fam,$PREV]:-}" "${CPU[$fam,$LAST]:-}" "$BASE_CPU" "$NOISE_MS")
   row+=" $cr |"
   if [ "$METHOD" != cpu ]; then
     ir1=$(ratio "${INS[$fam,${SIZE_NAMES[0]}]}" "${INS[$fam,${SIZE_NAMES[1]}]}" "$BASE_INS")

@@ -127,6 +127,26 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
     }
 }
 
+/// The skill's name as a full analysis would find it (the frontmatter `name`, else the
+/// directory name), from its entry file alone.
+pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>) -> String {
+    let group = shared.groups.get(sd.group);
+    let dir_name = dir_name(sd, group);
+    let Some(bytes) = read::entry_bytes(sd, shared) else {
+        return dir_name;
+    };
+    let mut cx = Cx {
+        skill: &dir_name,
+        skill_path: &sd.rel,
+        dir_name: &dir_name,
+        entry_path: sd.entry.clone(),
+        files: &[],
+        findings: Vec::new(),
+    };
+    let doc = rules::parsing::parse_entry(&bytes, &mut cx);
+    frontmatter_name(Some(&doc)).unwrap_or(dir_name)
+}
+
 /// The skill's directory name; a skill at the root of a repository is named after the
 /// repository folder.
 fn dir_name(sd: &SkillDir, group: Option<&Group>) -> String {

@@ -216,13 +216,12 @@ pub enum BaselineCmd {
 
 #[derive(Debug, Args)]
 pub struct ScanCmd {
-    /// A skill directory (holding SKILL.md) or a folder whose subfolders hold skills.
-    #[arg(
-        value_name = "PATH",
-        conflicts_with = "repo",
-        required_unless_present = "repo"
-    )]
-    pub path: Option<PathBuf>,
+    /// A skill directory (holding SKILL.md) or a folder whose subfolders hold skills. With
+    /// --repo: changed files (`scan --repo . -- FILE…`, what pre-commit passes); only the
+    /// skills holding them are scanned and reported, with the cross-skill checks that
+    /// involve them.
+    #[arg(value_name = "PATH | FILE")]
+    pub paths: Vec<PathBuf>,
     /// Scan every known skills convention under this repository root.
     #[arg(long, value_name = "ROOT")]
     pub repo: Option<PathBuf>,
@@ -578,6 +577,7 @@ impl CommonArgs {
             },
             hash: self.hashing.options(),
             threads,
+            changed: None,
             panic_on_skill: None,
         })
     }
@@ -872,6 +872,7 @@ fn build_policy(
         accepted,
         no_ignores: input.common.no_ignores,
         today: None,
+        partial: result.changed.as_ref().is_some_and(|c| !c.full),
     })
 }
 
@@ -881,6 +882,7 @@ fn scan_with_baselines(
     target: &Path,
     common: &CommonArgs,
     trust_repo_config: bool,
+    changed: Option<Vec<String>>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
@@ -914,9 +916,15 @@ fn scan_with_baselines(
         None => None,
     };
     let args = common.baseline();
+    if changed.is_some() && (args.write || args.save_pin.is_some()) {
+        return Err(Error::Usage(
+            "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with changed files".into(),
+        ));
+    }
     let mut cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
     let mut opts = opts.clone();
+    opts.changed = changed;
     if args.write && cx.ledger.exists() {
         // A hint only: a ledger that cannot be read here is reported by the append.
         cx.newest = cx.ledger.newest().ok().flatten();
@@ -927,6 +935,23 @@ fn scan_with_baselines(
     }
     let mut result = scan::scan(mode, target, &opts)?;
     let mut notes = crate::baseline::before_report(&mut result, &args, &cx)?;
+    scan::restrict_to_changed(&mut result);
+    if let Some(c) = &result.changed {
+        notes.push(if c.full {
+            format!(
+                "changed files: {} file(s) include the policy (configuration or accepted findings), so every skill was scanned",
+                c.files.len()
+            )
+        } else {
+            format!(
+                "changed files: {} file(s) in {} skill(s); {} skill(s) scanned with their cross-skill checks, {} not scanned",
+                c.files.len(),
+                c.skills.len(),
+                c.scanned.len(),
+                c.skipped
+            )
+        });
+    }
     let policy = build_policy(
         &PolicyInput {
             mode,
@@ -1287,11 +1312,71 @@ fn approve(
 
 /// Runs a parsed command line.
 fn scan_target(cmd: &ScanCmd) -> Result<(Mode, PathBuf), Error> {
-    match (&cmd.repo, &cmd.path) {
+    match (&cmd.repo, &cmd.paths[..]) {
         (Some(r), _) => Ok((Mode::Repo, r.clone())),
-        (None, Some(p)) => Ok((Mode::Path, p.clone())),
-        (None, None) => Err(Error::Usage("give a PATH or --repo ROOT".into())),
+        (None, [p]) => Ok((Mode::Path, p.clone())),
+        (None, []) => Err(Error::Usage("give a PATH or --repo ROOT".into())),
+        (None, _) => Err(Error::Usage(
+            "give one PATH; changed files go after --repo ROOT (`scan --repo . -- FILE…`)".into(),
+        )),
     }
+}
+
+/// Changed files given on the command line, relative to the repository root `root`,
+/// `/`-separated. A path is taken relative to the current directory (as pre-commit and
+/// `git diff --name-only` from the root give them), else to the root; one outside the
+/// root is a usage error. Never read: only mapped to skills.
+fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
+    let canon_root = std::fs::canonicalize(root)
+        .map_err(|e| Error::Usage(format!("{}: {e}", root.display())))?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let abs = if f.is_absolute() {
+            f.clone()
+        } else {
+            cwd.join(f)
+        };
+        // Resolve `.` and `..` lexically (the file may have been deleted), then the
+        // longest existing ancestor for links such as /tmp -> /private/tmp.
+        let mut norm = PathBuf::new();
+        for c in abs.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    norm.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => norm.push(c),
+            }
+        }
+        let mut base = norm.clone();
+        let mut rest: Vec<std::ffi::OsString> = Vec::new();
+        let resolved = loop {
+            if let Ok(c) = std::fs::canonicalize(&base) {
+                break rest.iter().rev().fold(c, |p, r| p.join(r));
+            }
+            match (base.file_name().map(|n| n.to_owned()), base.parent()) {
+                (Some(n), Some(p)) => {
+                    rest.push(n);
+                    base = p.to_path_buf();
+                }
+                _ => break norm.clone(),
+            }
+        };
+        let rel = resolved.strip_prefix(&canon_root).map_err(|_| {
+            Error::Usage(format!(
+                "{} is not inside the repository {}",
+                sanitize_line(&f.display().to_string()),
+                root.display()
+            ))
+        })?;
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        out.push(rel.join("/"));
+    }
+    Ok(out)
 }
 
 /// `skillguard init`: the commented starter configuration, never over an existing file
@@ -1403,13 +1488,18 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
     match cli.command {
         Command::Scan(cmd) => {
             let (mode, target) = scan_target(&cmd)?;
-            scan_with_baselines(mode, &target, &cmd.common, false, stdout, stderr)
+            let changed = match mode {
+                Mode::Repo if !cmd.paths.is_empty() => Some(changed_files(&target, &cmd.paths)?),
+                _ => None,
+            };
+            scan_with_baselines(mode, &target, &cmd.common, false, changed, stdout, stderr)
         }
         Command::ScanWorkspace(cmd) => scan_with_baselines(
             Mode::Workspace,
             &cmd.dir,
             &cmd.common,
             cmd.trust_repo_config,
+            None,
             stdout,
             stderr,
         ),

@@ -156,6 +156,9 @@ pub struct Policy {
     pub no_ignores: bool,
     /// Today's date (UTC) for `expires`.
     pub today: Option<chrono::NaiveDate>,
+    /// Only some skills were scanned (changed-files mode): unused suppressions and stale
+    /// accepted findings are not reported.
+    pub partial: bool,
 }
 
 /// What a suppression matched, for the unused report.
@@ -201,12 +204,14 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
             .enumerate()
             .filter(|(_, s)| f.location.path.starts_with(&s.prefix))
             .collect();
-        if !selected(&f, policy, &scopes) {
-            continue;
-        }
-        for (_, s) in &scopes {
-            if let Some(sev) = severity_override(&f, &s.config) {
-                f.severity = sev;
+        // A finding left out by --select/--ignore still uses the suppressions that match
+        // it: an entry is unused only when nothing it names occurs.
+        let selected = selected(&f, policy, &scopes);
+        if selected {
+            for (_, s) in &scopes {
+                if let Some(sev) = severity_override(&f, &s.config) {
+                    f.severity = sev;
+                }
             }
         }
         let mut hit: Option<(SuppressionKind, String)> = None;
@@ -218,7 +223,9 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                     continue;
                 }
                 if e.expires.as_ref().is_some_and(|d| d.date() < today) {
-                    *expired_hits.entry((*si, ei)).or_default() += 1;
+                    if selected {
+                        *expired_hits.entry((*si, ei)).or_default() += 1;
+                    }
                     usage.config.insert((*si, ei));
                     continue;
                 }
@@ -228,7 +235,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 }
             }
         }
-        if hit.is_none() {
+        if hit.is_none() && selected {
             for (_, s) in scopes.iter().rev() {
                 if !s.config.inline_ignores {
                     continue;
@@ -248,6 +255,9 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
         {
             usage.accepted.insert(f.fingerprint.clone());
             hit = Some((SuppressionKind::Accepted, a.findings[i].reason.clone()));
+        }
+        if !selected {
+            continue;
         }
         match hit {
             Some((kind, reason)) if !policy.no_ignores => result.suppressed.push(Suppressed {
@@ -274,7 +284,8 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
             ),
         ));
     }
-    {
+    // A changed-files scan saw only some skills: what it did not see cannot be judged unused.
+    if !policy.partial {
         for (si, s) in policy.scopes.iter().enumerate() {
             for (ei, e) in s.config.ignore.iter().enumerate() {
                 if usage.config.contains(&(si, ei)) {

@@ -222,6 +222,29 @@ pub fn read_skill(sd: &SkillDir, shared: &Shared<'_>) -> SkillFiles {
     out
 }
 
+/// The entry file's bytes alone (a regular file within the size limit; `None` for a link,
+/// a special file or an unreadable one): what changed-files mode reads of the skills it
+/// does not scan, to learn their names.
+pub fn entry_bytes(sd: &SkillDir, shared: &Shared<'_>) -> Option<Vec<u8>> {
+    let rel = if sd.rel.is_empty() {
+        sd.entry.clone()
+    } else {
+        format!("{}/{}", sd.rel, sd.entry)
+    };
+    let e = sd
+        .members
+        .iter()
+        .map(|&i| &shared.entries[i])
+        .find(|e| e.rel == rel && matches!(e.kind, EntryKind::File))?;
+    let f = open_regular(&e.abs).ok()?;
+    let mut buf = Vec::new();
+    f.take(shared.read.max_file_size)
+        .read_to_end(&mut buf)
+        .ok()?;
+    trim_partial_utf8(&mut buf);
+    Some(buf)
+}
+
 /// Is `rel` under a symlinked folder of the skill at `skill_rel` (the skills CLI's hash
 /// skips those)?
 fn under_linked_dir(rel: &str, skill_rel: &str, dir_links: &BTreeMap<String, SymlinkInfo>) -> bool {

@@ -67,6 +67,55 @@ pub struct ScanResult {
     /// Findings a suppression or an acceptance took out of `findings` (sorted); counted and
     /// listed on request, never gated on.
     pub suppressed: Vec<Suppressed>,
+    /// Changed-files mode (`scan --repo . -- FILE…`): what was given and scanned.
+    pub changed: Option<Changed>,
+}
+
+/// Changed-files mode: the files given, the skills holding them (the ones reported) and
+/// the skills scanned besides for their cross-skill checks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The files given, relative to the scan base, sorted.
+    pub files: Vec<String>,
+    /// The skills (folders relative to the scan base) holding them, sorted.
+    pub skills: Vec<String>,
+    /// Every skill scanned, sorted: the above, the skills they are nested in or hold, and
+    /// the skills whose name is the same or confusable (collisions, shadowing, drift).
+    pub scanned: Vec<String>,
+    /// Skills found and not scanned.
+    pub skipped: usize,
+    /// A changed file changes the policy (`.skillguard.toml`, the accepted findings), so
+    /// everything was scanned.
+    pub full: bool,
+}
+
+impl Changed {
+    /// The innermost scanned skill holding `path` (a file or folder relative to the scan base).
+    pub fn owner(&self, path: &str) -> Option<&str> {
+        let mut p = path;
+        loop {
+            if let Ok(i) = self.scanned.binary_search_by(|s| s.as_str().cmp(p)) {
+                return Some(&self.scanned[i]);
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None if !p.is_empty() => p = "",
+                None => return None,
+            }
+        }
+    }
+
+    /// Does this finding concern a changed skill: at a file of one, with a related location
+    /// in one (a collision or drift with a changed copy), or at a changed file outside skills?
+    pub fn concerns(&self, f: &Finding) -> bool {
+        let changed = |path: &str| {
+            self.owner(path)
+                .is_some_and(|o| self.skills.binary_search_by(|s| s.as_str().cmp(o)).is_ok())
+        };
+        changed(&f.location.path)
+            || f.related.iter().any(|r| changed(&r.location.path))
+            || self.files.binary_search(&f.location.path).is_ok()
+    }
 }
 
 /// What took a finding out of the report.

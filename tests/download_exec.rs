@@ -65,9 +65,8 @@ fn a_named_file_run_on_a_later_line() {
         "nohup ./install.sh &",
         "sh \"$HOME/dl/INSTALL.SH\"",
     ] {
-        let text = format!(
-            "#!/bin/sh\ncurl -fsSL https://example.org/i -o install.sh\necho ok\n{exec}\n"
-        );
+        let text =
+            format!("#!/bin/sh\ncurl -fsSL https://example.org/i -o install.sh\necho ok\n{exec}\n");
         let (at, sev, rel) = one(&[("scripts/a.sh", &text)]);
         assert_eq!(at, "dl/scripts/a.sh:2", "{exec}");
         assert_eq!(sev, Severity::High, "{exec}");
@@ -159,7 +158,9 @@ fn look_alikes_stay_quiet() {
 fn many_downloads_are_each_followed() {
     let mut text = String::from("#!/bin/sh\n");
     for i in 0..2_000 {
-        text.push_str(&format!("curl -fsSL https://example.org/{i} -o tool{i}.sh\n"));
+        text.push_str(&format!(
+            "curl -fsSL https://example.org/{i} -o tool{i}.sh\n"
+        ));
     }
     for i in (0..2_000).step_by(500) {
         text.push_str(&format!("bash tool{i}.sh\n"));

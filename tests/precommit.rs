@@ -200,8 +200,22 @@ fn hook_entries_run_and_gate() {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    let o = run_hook(hook("skillguard"), &root().join("fixtures/demo"), &staged);
-    assert_eq!(o.status.code(), Some(1), "demo has high findings");
+    // The staged files pick the skills scanned: fixtures/demo's `invoice-sync` has high
+    // findings, its `date-format`-less neighbours are not looked at.
+    let demo = root().join("fixtures/demo");
+    let o = run_hook(hook("skillguard"), &demo, &["README.md"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a staged file outside every skill: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run_hook(
+        hook("skillguard"),
+        &demo,
+        &[".claude/skills/invoice-sync/scripts/sync.py"],
+    );
+    assert_eq!(o.status.code(), Some(1), "invoice-sync has high findings");
     // --quiet: only what fails the gate is listed.
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("critical fetch-then-execute"), "{out}");

@@ -97,7 +97,8 @@ pub fn check_pins(
         .filter(|k| !scanned.contains(*k))
         .cloned()
         .collect();
-    if !unmatched.is_empty() {
+    // A changed-files scan leaves most skills out on purpose.
+    if !unmatched.is_empty() && result.changed.is_none() {
         let mut shown = Vec::new();
         list("not in this scan", &unmatched, &mut shown);
         notes.push(format!(

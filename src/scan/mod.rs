@@ -4,6 +4,7 @@
 //! hashes ([`crate::skill_hashes`]), attach walk issues to their skills, summarise, and run
 //! the scan-wide security rules. Each step is one function below.
 
+mod changed;
 mod contain;
 mod summary;
 mod walk_issues;
@@ -36,6 +37,10 @@ pub struct ScanOptions {
     pub profiles: crate::loaders::Selection,
     /// How content hashes are computed (baselines).
     pub hash: HashOptions,
+    /// Changed-files mode: files relative to the scan base, `/`-separated. Only the skills
+    /// holding them are scanned, with the skills their cross-skill checks need
+    /// ([`changed`]); [`restrict_to_changed`] then keeps what concerns them.
+    pub changed: Option<Vec<String>>,
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
@@ -72,7 +77,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let Walked {
         groups,
         entries,
-        skills,
+        mut skills,
         dir_links,
         issues,
         hidden,
@@ -93,6 +98,15 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         dir_links: &dir_links,
         read: &opts.read,
         panic_on: opts.panic_on_skill.as_deref(),
+    };
+    let changed = match &opts.changed {
+        Some(files) if !files.is_empty() => {
+            let (keep, changed) = in_pool(&pool, || changed::select(&skills, files, &shared));
+            let mut all: Vec<Option<SkillDir>> = skills.into_iter().map(Some).collect();
+            skills = keep.into_iter().filter_map(|i| all[i].take()).collect();
+            Some(changed)
+        }
+        _ => None,
     };
     let skills_ref = opts.profiles.wants("skills-ref");
     let results = in_pool(&pool, || analyse_all(&skills, &shared, skills_ref));
@@ -142,11 +156,49 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         files_scanned,
         bytes_scanned,
         suppressed: Vec::new(),
+        changed,
     };
     timing::time(Stage::SecurityScanWide, || {
         crate::security::permissions::check_scan(&mut result)
     });
     Ok(result)
+}
+
+/// Changed-files mode: keeps the findings that concern a changed skill and the changed
+/// skills' records, and recounts. Call it after every cross-skill check (the baseline's
+/// drift checks read the other skills' records). Does nothing for a full scan.
+pub fn restrict_to_changed(result: &mut ScanResult) {
+    let Some(changed) = result.changed.take() else {
+        return;
+    };
+    if !changed.full {
+        result.findings.retain(|f| changed.concerns(f));
+        result.suppressed.retain(|s| changed.concerns(&s.finding));
+        // The changed skills, and the others a kept finding is about (the losing copy of
+        // a collision with a changed skill).
+        let owners: BTreeSet<&str> = result
+            .findings
+            .iter()
+            .filter_map(|f| changed.owner(&f.location.path))
+            .collect();
+        let keep: BTreeSet<String> = changed
+            .skills
+            .iter()
+            .map(String::as_str)
+            .chain(owners)
+            .map(str::to_owned)
+            .collect();
+        result.artifacts.retain(|a| keep.contains(&a.path));
+        result.coverage = summary::coverage(&result.artifacts, result.mode);
+        result.files_scanned = result.artifacts.iter().map(|a| a.files.len()).sum();
+        result.bytes_scanned = result.artifacts.iter().map(|a| a.total_bytes()).sum();
+        if let [r] = &mut result.repos[..] {
+            r.skills = result.artifacts.iter().filter(|a| !a.excluded).count();
+            r.excluded = result.artifacts.len() - r.skills;
+        }
+        result.recount();
+    }
+    result.changed = Some(changed);
 }
 
 /// Runs `f` in the scan's pool (or rayon's global one).

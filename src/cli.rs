@@ -18,6 +18,7 @@ use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
 mod generate;
+mod progress;
 pub use generate::{CompletionsCmd, ManCmd};
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
@@ -303,6 +304,22 @@ pub struct CommonArgs {
     /// Console: show only findings at or above the --fail-on threshold; no stderr notes.
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
+    /// Console and Markdown: group findings by skill (with its loaders and index), by rule
+    /// or by file.
+    #[arg(long, value_enum, default_value = "skill", help_heading = "Output")]
+    pub group_by: report::summary::GroupBy,
+    /// Console, Markdown and GitHub annotations: list at most N findings of each rule, and
+    /// count the rest ("… and 12 more"). JSON and SARIF always list every finding.
+    #[arg(long, value_name = "N", help_heading = "Output")]
+    pub max_findings_per_rule: Option<usize>,
+    /// Markdown: keep the report under N bytes, cutting details first and saying what was
+    /// cut (default 1048576, GitHub's job-summary limit; 0: no limit).
+    #[arg(long, value_name = "N", help_heading = "Output")]
+    pub max_bytes: Option<usize>,
+    /// Never draw the progress bar (it is drawn only on a terminal, for console output
+    /// without --quiet, outside CI).
+    #[arg(long, help_heading = "Output")]
+    pub no_progress: bool,
     /// Exit 1 when any high or critical finding is reported (same as --fail-on high).
     #[arg(long, help_heading = "Gate")]
     pub fail_on_noncompliant: bool,
@@ -578,6 +595,7 @@ impl CommonArgs {
             hash: self.hashing.options(),
             threads,
             changed: None,
+            progress: None,
             panic_on_skill: None,
         })
     }
@@ -617,6 +635,16 @@ fn emit_report(
         quiet: (common.quiet && common.format == Format::Console)
             .then(|| threshold.unwrap_or(Severity::Info)),
         show_suppressed: common.show_suppressed,
+        group_by: common.group_by,
+        max_per_rule: common.max_findings_per_rule,
+        repo_prefix: (common.format == Format::Sarif)
+            .then(|| repo_prefix(view.mode, Path::new(&view.target)))
+            .flatten(),
+        max_bytes: match common.max_bytes {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(report::STEP_SUMMARY_LIMIT),
+        },
     };
     match &common.output {
         Some(path) => {
@@ -933,7 +961,10 @@ fn scan_with_baselines(
             .as_ref()
             .map(|n| std::sync::Arc::new(n.known.keys().cloned().collect()));
     }
-    let mut result = scan::scan(mode, target, &opts)?;
+    let bar = progress::Bar::start(common, &mut opts);
+    let scanned = scan::scan(mode, target, &opts);
+    drop(bar);
+    let mut result = scanned?;
     let mut notes = crate::baseline::before_report(&mut result, &args, &cx)?;
     scan::restrict_to_changed(&mut result);
     if let Some(c) = &result.changed {
@@ -1320,6 +1351,27 @@ fn scan_target(cmd: &ScanCmd) -> Result<(Mode, PathBuf), Error> {
             "give one PATH; changed files go after --repo ROOT (`scan --repo . -- FILE…`)".into(),
         )),
     }
+}
+
+/// The scanned base's path inside the repository holding it (the nearest folder above it
+/// with a `.git`), for SARIF URIs relative to the repository root. `None` when the base is
+/// that root, for a workspace (each repository is a folder of it), or when no repository
+/// holds it.
+fn repo_prefix(mode: Mode, target: &Path) -> Option<String> {
+    if mode == Mode::Workspace {
+        return None;
+    }
+    let base = crate::baseline::record::scan_base(mode, target);
+    let root = base
+        .ancestors()
+        .take(64)
+        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())?;
+    let rel = base.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 /// Changed files given on the command line, relative to the repository root `root`,

@@ -39,6 +39,7 @@ fn render(r: &ScanResult, format: Format) -> String {
         index: None,
         quiet: None,
         show_suppressed: false,
+        ..Default::default()
     };
     skillguard::report::render(format, r, &opts, &mut out).unwrap();
     String::from_utf8(out).unwrap()

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use super::summary::{Cap, GroupBy, by_category, by_rule, group_key, severities};
 use super::{RenderOptions, VERSION};
 use crate::finding::{Finding, Severity};
 use crate::inventory::LoadStatus;
@@ -117,6 +118,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             None => loose.push(f),
         }
     }
+    let mut cap = Cap::new(opts.max_per_rule);
+    if opts.group_by != GroupBy::Skill {
+        let mut listed_fs: Vec<&Finding> = by_skill.into_values().flatten().collect();
+        listed_fs.extend(loose);
+        write_grouped(out, &p, opts.group_by, listed_fs, &mut cap)?;
+        return write_tail(r, opts, &p, &index, out, unlisted, &cap);
+    }
     for a in &r.artifacts {
         let fs = by_skill.remove(a.path.as_str()).unwrap_or_default();
         if opts.quiet.is_some() && fs.is_empty() {
@@ -205,7 +213,9 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             writeln!(out, "  {}", p.dim("no findings"))?;
         }
         for f in fs {
-            write_finding(out, &p, f)?;
+            if cap.admit(f) {
+                write_finding(out, &p, f)?;
+            }
         }
     }
     // Findings whose skill path did not match an artifact (should not happen) join the loose ones.
@@ -216,8 +226,111 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         writeln!(out)?;
         writeln!(out, "{}", p.bold("outside any skill"))?;
         for f in loose {
-            write_finding(out, &p, f)?;
+            if cap.admit(f) {
+                write_finding(out, &p, f)?;
+            }
         }
+    }
+    write_tail(r, opts, &p, &index, out, unlisted, &cap)
+}
+
+/// Findings under one heading per rule (most severe rule first) or per file.
+fn write_grouped(
+    out: &mut dyn Write,
+    p: &Paint,
+    by: GroupBy,
+    findings: Vec<&Finding>,
+    cap: &mut Cap,
+) -> io::Result<()> {
+    let mut groups: BTreeMap<String, Vec<&Finding>> = BTreeMap::new();
+    for f in findings {
+        groups.entry(group_key(by, f)).or_default().push(f);
+    }
+    let order: Vec<String> = match by {
+        GroupBy::Rule => by_rule(groups.values().flatten().copied())
+            .into_iter()
+            .map(|r| r.rule.to_owned())
+            .collect(),
+        _ => groups.keys().cloned().collect(),
+    };
+    for key in order {
+        let Some(mut fs) = groups.remove(&key) else {
+            continue;
+        };
+        fs.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        writeln!(out)?;
+        let head = match by {
+            GroupBy::Rule => format!(
+                "{key}  ({} finding(s): {}; {})",
+                fs.len(),
+                severities(&crate::finding::SeverityCounts::from_findings(
+                    fs.iter().copied()
+                )),
+                fs[0].category
+            ),
+            _ => format!(
+                "{}  ({} finding(s))",
+                if key.is_empty() {
+                    "(no file)"
+                } else {
+                    key.as_str()
+                },
+                fs.len()
+            ),
+        };
+        writeln!(out, "{}", p.bold(&sanitize_line(&head)))?;
+        for f in fs {
+            if cap.admit(f) {
+                write_finding(out, p, f)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Everything after the findings: the cap's note, the per-rule and per-category tables,
+/// repositories or conventions, suppressed findings, coverage, index and summary.
+fn write_tail(
+    r: &ScanResult,
+    opts: &RenderOptions,
+    p: &Paint,
+    index: &crate::index::Report,
+    out: &mut dyn Write,
+    unlisted: usize,
+    cap: &Cap,
+) -> io::Result<()> {
+    if let Some(n) = cap.note() {
+        writeln!(out)?;
+        writeln!(out, "{}", p.dim(&n))?;
+    }
+    // Per rule and per category; with --quiet, only the rules that have a listed finding.
+    let rules: Vec<_> = by_rule(&r.findings)
+        .into_iter()
+        .filter(|c| opts.quiet.is_none_or(|t| c.highest >= t))
+        .collect();
+    if !rules.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{}", p.bold("findings by rule"))?;
+        let w = rules.iter().map(|c| c.rule.len()).max().unwrap_or(0);
+        for c in &rules {
+            writeln!(
+                out,
+                "  {:>6}  {:<w$}  {:<24}  {}",
+                c.findings,
+                c.rule,
+                c.category,
+                severities(&c.counts)
+            )?;
+        }
+        let cats: Vec<String> = by_category(&rules)
+            .iter()
+            .map(|c| format!("{} {}", c.category, c.findings))
+            .collect();
+        writeln!(
+            out,
+            "  {}",
+            p.dim(&format!("by category: {}", cats.join(", ")))
+        )?;
     }
 
     if r.repos.len() > 1 || r.repos.iter().any(|g| g.repo.is_some()) {
@@ -256,7 +369,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         writeln!(out)?;
         writeln!(out, "{}", p.bold("suppressed and accepted"))?;
         for s in &r.suppressed {
-            write_finding(out, &p, &s.finding)?;
+            write_finding(out, p, &s.finding)?;
             writeln!(
                 out,
                 "           {} {}",
@@ -287,7 +400,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         out,
         "index: {}{}",
         index.scan.explanation,
-        gate_note(&index)
+        gate_note(index)
     )?;
     let counts = r.counts();
     let per: Vec<String> = Severity::ALL

@@ -122,8 +122,15 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     // Most severe first (stable: the report's order within a severity).
     let mut findings: Vec<&Finding> = r.findings.iter().collect();
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    let mut cap = super::summary::Cap::new(opts.max_per_rule);
     for f in findings {
-        writeln!(out, "{}", annotation(f))?;
+        if cap.admit(f) {
+            writeln!(out, "{}", annotation(f))?;
+        }
+    }
+    // A plain log line (our own words, rule ids and numbers only).
+    if let Some(n) = cap.note() {
+        writeln!(out, "skillguard: {n}")?;
     }
     let c = r.counts();
     let total = c.info + c.low + c.medium + c.high + c.critical;

@@ -74,6 +74,10 @@ struct Summary {
     hidden_entries_skipped: usize,
     #[serde(skip_serializing_if = "is_zero")]
     suppressed: usize,
+    /// Findings per rule: the most severe rule first, then the most frequent.
+    by_rule: Vec<super::summary::RuleCount>,
+    /// Findings per category, by name.
+    by_category: Vec<super::summary::CategoryCount>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -190,6 +194,7 @@ fn finding_dto(f: &Finding) -> FindingDto<'_> {
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let index = opts.index_for(r);
+    let by_rule = super::summary::by_rule(&r.findings);
     let doc = Doc {
         version: JSON_VERSION,
         tool: Tool {
@@ -209,6 +214,8 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             bytes: r.bytes_scanned,
             hidden_entries_skipped: r.hidden_skipped,
             suppressed: r.suppressed.len(),
+            by_category: super::summary::by_category(&by_rule),
+            by_rule,
         },
         coverage: (&r.coverage).into(),
         repositories: &r.repos,

@@ -1,209 +1,175 @@
 //! Markdown renderer for pull-request comments and CI step summaries. Every
 //! piece of scanned text is escaped with [`escape_markdown`].
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use super::summary::{Cap, GroupBy, by_category, by_rule, group_key, severities};
 use super::{RenderOptions, VERSION};
 use crate::finding::Severity;
 use crate::result::ScanResult;
 use crate::text::{escape_markdown, sanitize_line, truncate};
 
+/// Renders into memory, then writes: the size limit needs the whole picture. The order is
+/// what a reader of a pull-request comment or a job summary needs first: the counts, the
+/// findings per rule, the index; then every finding, grouped (`--group-by`) in collapsed
+/// sections; then the per-skill tables. When the report would pass `--max-bytes` (1 MiB by
+/// default, GitHub's job-summary limit), finding rows are cut first, then the per-skill
+/// tables, and a note says what was cut.
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let limit = opts.max_bytes.unwrap_or(usize::MAX);
+    let mut doc = String::new();
+    head(r, opts, &mut doc);
+    // Room kept for the closing note.
+    const RESERVE: usize = 1024;
+    let fits = |doc: &str, more: usize| doc.len() + more + RESERVE <= limit;
+    let mut cut_findings = 0usize;
+    let mut cut_sections: Vec<&str> = Vec::new();
+
+    if r.findings.is_empty() {
+        doc.push_str("No findings — every scanned skill is clean.\n\n");
+    } else {
+        doc.push_str("### Findings\n\n");
+        let mut cap = Cap::new(opts.max_per_rule);
+        for (title, fs) in groups(r, opts.group_by) {
+            let open = format!(
+                "<details><summary>{title}</summary>\n\n| Severity | Rule | Skill | Location | Message |\n|---|---|---|---|---|\n"
+            );
+            const CLOSE: &str = "\n</details>\n\n";
+            let rows: Vec<String> = fs.into_iter().filter(|f| cap.admit(f)).map(row).collect();
+            if rows.is_empty() {
+                continue;
+            }
+            if !fits(&doc, open.len() + rows[0].len() + CLOSE.len()) {
+                cut_findings += rows.len();
+                continue;
+            }
+            doc.push_str(&open);
+            let mut shown = 0;
+            for rw in &rows {
+                if !fits(&doc, rw.len() + CLOSE.len()) {
+                    break;
+                }
+                doc.push_str(rw);
+                shown += 1;
+            }
+            cut_findings += rows.len() - shown;
+            doc.push_str(CLOSE);
+        }
+        if let Some(n) = cap.note() {
+            let _ = writeln!(doc, "{}\n", escape_markdown(&n));
+        }
+    }
+    for (name, block) in [
+        ("index per skill", index_table(r, opts)),
+        ("skills", skills_table(r)),
+        ("loader matrix", loader_matrix(r)),
+    ] {
+        if block.is_empty() {
+            continue;
+        }
+        if fits(&doc, block.len()) {
+            doc.push_str(&block);
+        } else {
+            cut_sections.push(name);
+        }
+    }
+    if cut_findings > 0 || !cut_sections.is_empty() {
+        let mut what = Vec::new();
+        if cut_findings > 0 {
+            what.push(format!("{cut_findings} finding row(s)"));
+        }
+        if !cut_sections.is_empty() {
+            what.push(format!("the {} table(s)", cut_sections.join(", ")));
+        }
+        let _ = writeln!(
+            doc,
+            "> **Report cut** to stay under {limit} bytes (`--max-bytes`): {} not shown. The JSON and SARIF reports are complete.",
+            what.join(" and ")
+        );
+    }
+    out.write_all(doc.as_bytes())
+}
+
+/// The title, what was scanned, the counts, the findings per rule, the scan's index and
+/// the repositories.
+fn head(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
     let counts = r.counts();
-    writeln!(out, "## skillguard report")?;
-    writeln!(out)?;
+    let _ = writeln!(doc, "## skillguard report\n");
     // Inside a code span nothing is interpreted, so the path needs no escaping beyond
     // neutralising control characters and backticks (and cannot autolink).
-    writeln!(
-        out,
-        "skillguard {VERSION} · {} scan of `{}`",
+    let _ = writeln!(
+        doc,
+        "skillguard {VERSION} · {} scan of `{}`\n",
         r.mode.as_str(),
         sanitize_line(&r.target).replace('`', "'")
-    )?;
-    writeln!(out)?;
+    );
     let c = &r.coverage;
-    writeln!(
-        out,
-        "| Skills found | Loadable | Excluded | With resources | With scripts | Files |"
-    )?;
-    writeln!(out, "|---:|---:|---:|---:|---:|---:|")?;
-    writeln!(
-        out,
-        "| {} | {} | {} | {} | {} | {} |",
+    let _ = writeln!(
+        doc,
+        "| Skills found | Loadable | Excluded | With resources | With scripts | Files |\n|---:|---:|---:|---:|---:|---:|\n| {} | {} | {} | {} | {} | {} |\n",
         c.discovered,
         c.skill_count,
         c.silently_excluded_count,
         c.with_resources,
         c.with_scripts,
         r.files_scanned
-    )?;
-    writeln!(out)?;
+    );
     if c.silently_excluded_count > 0 {
-        writeln!(
-            out,
-            "> **SILENTLY EXCLUDED:** {} skill folder(s) would not be loaded by a strict loader.",
+        let _ = writeln!(
+            doc,
+            "> **SILENTLY EXCLUDED:** {} skill folder(s) would not be loaded by a strict loader.\n",
             c.silently_excluded_count
-        )?;
-        writeln!(out)?;
+        );
     }
     let per: Vec<String> = Severity::ALL
         .iter()
         .rev()
         .map(|s| format!("{} {}", counts.get(*s), s.as_str()))
         .collect();
-    write!(
-        out,
+    let _ = write!(
+        doc,
         "**{} finding(s):** {}",
         counts.total(),
         per.join(" · ")
-    )?;
+    );
     if let Some(t) = opts.fail_on {
-        write!(
-            out,
+        let _ = write!(
+            doc,
             " · {} at or above `--fail-on {}`",
             counts.at_or_above(t),
             t.as_str()
-        )?;
+        );
     }
     if !r.suppressed.is_empty() {
-        write!(out, " · {} suppressed", r.suppressed.len())?;
+        let _ = write!(doc, " · {} suppressed", r.suppressed.len());
     }
-    writeln!(out)?;
-    writeln!(out)?;
-    write_index(r, opts, out)?;
-
-    if r.findings.is_empty() {
-        writeln!(out, "No findings — every scanned skill is clean.")?;
-    } else {
-        writeln!(out, "### Findings")?;
-        writeln!(out)?;
-        writeln!(out, "| Severity | Rule | Skill | Location | Message |")?;
-        writeln!(out, "|---|---|---|---|---|")?;
-        let mut fs: Vec<_> = r.findings.iter().collect();
-        fs.sort_by(|a, b| {
-            b.severity
-                .cmp(&a.severity)
-                .then_with(|| a.sort_key().cmp(&b.sort_key()))
-        });
-        for f in fs {
-            // Consequences are listed after the message, each with its rule and harness.
-            let consequences: String = f
-                .consequences
-                .iter()
-                .map(|c| {
-                    let who = c
-                        .profile
-                        .as_deref()
-                        .map(|p| format!(" ({})", escape_markdown(p)))
-                        .unwrap_or_default();
-                    format!(
-                        "<br>↳ consequence: `{}`{who}: {}",
-                        c.rule_id,
-                        escape_markdown(&truncate(&c.message, 300))
-                    )
-                })
-                .collect();
-            writeln!(
-                out,
-                "| {} | `{}` | {} | {} | {}{consequences} |",
-                f.severity,
-                f.rule_id,
-                f.skill.as_deref().map(escape_markdown).unwrap_or_default(),
-                escape_markdown(&f.location.to_string()),
-                escape_markdown(&truncate(&f.message, 600)),
-            )?;
+    doc.push_str("\n\n");
+    let rules = by_rule(&r.findings);
+    if !rules.is_empty() {
+        doc.push_str("### Findings by rule\n\n| Rule | Category | Findings | Severities |\n|---|---|---:|---|\n");
+        for c in &rules {
+            let _ = writeln!(
+                doc,
+                "| `{}` | {} | {} | {} |",
+                c.rule,
+                c.category,
+                c.findings,
+                severities(&c.counts)
+            );
         }
-        writeln!(out)?;
-    }
-
-    if !r.artifacts.is_empty() {
-        writeln!(
-            out,
-            "<details><summary>Skills ({})</summary>",
-            r.artifacts.len()
-        )?;
-        writeln!(out)?;
-        writeln!(
-            out,
-            "| Skill | Path | Convention | Source | Files | Status |"
-        )?;
-        writeln!(out, "|---|---|---|---|---:|---|")?;
-        for a in &r.artifacts {
-            writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} |",
-                escape_markdown(&a.name),
-                escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
-                a.convention
-                    .as_deref()
-                    .map(escape_markdown)
-                    .unwrap_or_default(),
-                a.provenance
-                    .as_ref()
-                    .map(|p| escape_markdown(&p.label()))
-                    .unwrap_or_default(),
-                a.files.len(),
-                if a.excluded { "excluded" } else { "loadable" }
-            )?;
-        }
-        writeln!(out)?;
-        writeln!(out, "</details>")?;
-    }
-    // Loader matrix: which harness loads which skill.
-    let mut profiles: Vec<&str> = Vec::new();
-    for p in crate::loaders::profiles() {
-        if r.artifacts
+        let cats: Vec<String> = by_category(&rules)
             .iter()
-            .any(|a| a.loaders.iter().any(|v| v.profile == p.id))
-        {
-            profiles.push(p.id);
-        }
+            .map(|c| format!("{} {}", c.category, c.findings))
+            .collect();
+        let _ = writeln!(doc, "\nBy category: {}.\n", cats.join(" · "));
     }
-    if !profiles.is_empty() {
-        writeln!(out)?;
-        writeln!(out, "<details><summary>Loader matrix</summary>")?;
-        writeln!(out)?;
-        writeln!(
-            out,
-            "✓ loaded · ✗ excluded (see the findings) · ≈ shadowed by a same-named skill · blank: the harness does not read that folder"
-        )?;
-        writeln!(out)?;
-        writeln!(out, "| Skill | {} |", profiles.join(" | "))?;
-        writeln!(out, "|---|{}", "---|".repeat(profiles.len()))?;
-        for a in &r.artifacts {
-            let cells: Vec<&str> = profiles
-                .iter()
-                .map(
-                    |p| match a.loaders.iter().find(|v| v.profile == *p).map(|v| v.status) {
-                        Some(crate::inventory::LoadStatus::Loaded) => "✓",
-                        Some(crate::inventory::LoadStatus::Excluded) => "✗",
-                        Some(crate::inventory::LoadStatus::Shadowed) => "≈",
-                        None => "",
-                    },
-                )
-                .collect();
-            writeln!(
-                out,
-                "| {} | {} |",
-                escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
-                cells.join(" | ")
-            )?;
-        }
-        writeln!(out)?;
-        writeln!(out, "</details>")?;
-    }
+    write_index(r, opts, doc);
     if r.repos.iter().any(|g| g.repo.is_some()) {
-        writeln!(out)?;
-        writeln!(out, "### Repositories")?;
-        writeln!(out)?;
-        writeln!(
-            out,
-            "| Repository | Skills | Excluded | Findings | Status |"
-        )?;
-        writeln!(out, "|---|---:|---:|---:|---|")?;
+        doc.push_str("### Repositories\n\n| Repository | Skills | Excluded | Findings | Status |\n|---|---:|---:|---:|---|\n");
         for g in &r.repos {
-            writeln!(
-                out,
+            let _ = writeln!(
+                doc,
                 "| {} | {} | {} | {} | {} |",
                 escape_markdown(g.repo.as_deref().unwrap_or(".")),
                 g.skills,
@@ -213,45 +179,189 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                     .as_deref()
                     .map(|e| format!("skipped: {}", escape_markdown(e)))
                     .unwrap_or_else(|| "scanned".into())
-            )?;
+            );
         }
+        doc.push('\n');
     }
-    Ok(())
 }
 
-fn write_index(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+/// The findings in their groups, each group's findings most severe first; groups with the
+/// most severe finding first (by rule: the per-rule order).
+fn groups(r: &ScanResult, by: GroupBy) -> Vec<(String, Vec<&crate::finding::Finding>)> {
+    let mut m: std::collections::BTreeMap<String, Vec<&crate::finding::Finding>> =
+        Default::default();
+    for f in &r.findings {
+        m.entry(group_key(by, f)).or_default().push(f);
+    }
+    let mut v: Vec<(String, Vec<&crate::finding::Finding>)> = m.into_iter().collect();
+    for (_, fs) in &mut v {
+        fs.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then_with(|| a.sort_key().cmp(&b.sort_key()))
+        });
+    }
+    v.sort_by(|a, b| {
+        b.1[0]
+            .severity
+            .cmp(&a.1[0].severity)
+            .then(b.1.len().cmp(&a.1.len()))
+            .then(a.0.cmp(&b.0))
+    });
+    v.into_iter()
+        .map(|(k, fs)| {
+            let counts = crate::finding::SeverityCounts::from_findings(fs.iter().copied());
+            let label = match by {
+                GroupBy::Rule => format!("<code>{k}</code>"),
+                _ if k.is_empty() => "(outside any skill)".to_owned(),
+                _ => format!("<code>{}</code>", escape_markdown(&k).replace('`', "'")),
+            };
+            (
+                format!("{label} — {} finding(s): {}", fs.len(), severities(&counts)),
+                fs,
+            )
+        })
+        .collect()
+}
+
+/// One finding as a table row; consequences follow the message.
+fn row(f: &crate::finding::Finding) -> String {
+    let consequences: String = f
+        .consequences
+        .iter()
+        .map(|c| {
+            let who = c
+                .profile
+                .as_deref()
+                .map(|p| format!(" ({})", escape_markdown(p)))
+                .unwrap_or_default();
+            format!(
+                "<br>↳ consequence: `{}`{who}: {}",
+                c.rule_id,
+                escape_markdown(&truncate(&c.message, 300))
+            )
+        })
+        .collect();
+    format!(
+        "| {} | `{}` | {} | {} | {}{consequences} |\n",
+        f.severity,
+        f.rule_id,
+        f.skill.as_deref().map(escape_markdown).unwrap_or_default(),
+        escape_markdown(&f.location.to_string()),
+        escape_markdown(&truncate(&f.message, 600)),
+    )
+}
+
+fn skills_table(r: &ScanResult) -> String {
+    let mut doc = String::new();
+    if r.artifacts.is_empty() {
+        return doc;
+    }
+    let _ = writeln!(
+        doc,
+        "<details><summary>Skills ({})</summary>\n\n| Skill | Path | Convention | Source | Files | Status |\n|---|---|---|---|---:|---|",
+        r.artifacts.len()
+    );
+    for a in &r.artifacts {
+        let _ = writeln!(
+            doc,
+            "| {} | {} | {} | {} | {} | {} |",
+            escape_markdown(&a.name),
+            escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
+            a.convention
+                .as_deref()
+                .map(escape_markdown)
+                .unwrap_or_default(),
+            a.provenance
+                .as_ref()
+                .map(|p| escape_markdown(&p.label()))
+                .unwrap_or_default(),
+            a.files.len(),
+            if a.excluded { "excluded" } else { "loadable" }
+        );
+    }
+    doc.push_str("\n</details>\n\n");
+    doc
+}
+
+/// Which harness loads which skill.
+fn loader_matrix(r: &ScanResult) -> String {
+    let mut doc = String::new();
+    let profiles: Vec<&str> = crate::loaders::profiles()
+        .iter()
+        .filter(|p| {
+            r.artifacts
+                .iter()
+                .any(|a| a.loaders.iter().any(|v| v.profile == p.id))
+        })
+        .map(|p| p.id)
+        .collect();
+    if profiles.is_empty() {
+        return doc;
+    }
+    doc.push_str("<details><summary>Loader matrix</summary>\n\n✓ loaded · ✗ excluded (see the findings) · ≈ shadowed by a same-named skill · blank: the harness does not read that folder\n\n");
+    let _ = writeln!(doc, "| Skill | {} |", profiles.join(" | "));
+    let _ = writeln!(doc, "|---|{}", "---|".repeat(profiles.len()));
+    for a in &r.artifacts {
+        let cells: Vec<&str> = profiles
+            .iter()
+            .map(
+                |p| match a.loaders.iter().find(|v| v.profile == *p).map(|v| v.status) {
+                    Some(crate::inventory::LoadStatus::Loaded) => "✓",
+                    Some(crate::inventory::LoadStatus::Excluded) => "✗",
+                    Some(crate::inventory::LoadStatus::Shadowed) => "≈",
+                    None => "",
+                },
+            )
+            .collect();
+        let _ = writeln!(
+            doc,
+            "| {} | {} |",
+            escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
+            cells.join(" | ")
+        );
+    }
+    doc.push_str("\n</details>\n\n");
+    doc
+}
+
+fn write_index(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
     use crate::index::fmt_score;
     let index = opts.index_for(r);
-    let cell = |v: Option<f64>| v.map(fmt_score).unwrap_or_else(|| "not measured".into());
-    writeln!(out, "### Skill Security Index")?;
-    writeln!(out)?;
     let head = match (index.scan.score, index.scan.grade) {
         (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
         _ => "not scored".into(),
     };
     // The explanation and the gate note are skillguard's own text (numbers and fixed
     // words, never scanned content), so they need no escaping.
-    writeln!(
-        out,
-        "**Scan: {head}** — {}{}",
+    let _ = writeln!(
+        doc,
+        "### Skill Security Index\n\n**Scan: {head}** — {}{}\n",
         index.scan.explanation,
         super::console::gate_note(&index)
-    )?;
-    writeln!(out)?;
+    );
+}
+
+/// The index of every skill, collapsed.
+fn index_table(r: &ScanResult, opts: &RenderOptions) -> String {
+    use crate::index::fmt_score;
+    let mut doc = String::new();
     if r.artifacts.is_empty() {
-        return Ok(());
+        return doc;
     }
-    writeln!(
-        out,
-        "| Skill | Path | Index | Grade | Compliance | Security | Efficiency |"
-    )?;
-    writeln!(out, "|---|---|---:|---|---:|---:|---:|")?;
+    let index = opts.index_for(r);
+    let cell = |v: Option<f64>| v.map(fmt_score).unwrap_or_else(|| "not measured".into());
+    let _ = writeln!(
+        doc,
+        "<details><summary>Index per skill ({})</summary>\n\n| Skill | Path | Index | Grade | Compliance | Security | Efficiency |\n|---|---|---:|---|---:|---:|---:|",
+        r.artifacts.len()
+    );
     for a in &r.artifacts {
         let Some(i) = index.skills.get(&a.path) else {
             continue;
         };
-        writeln!(
-            out,
+        let _ = writeln!(
+            doc,
             "| {} | {} | {} | {} | {} | {} | {} |",
             escape_markdown(&a.name),
             escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
@@ -262,8 +372,8 @@ fn write_index(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io:
             cell(i.axes.compliance),
             cell(i.axes.security),
             cell(i.axes.efficiency),
-        )?;
+        );
     }
-    writeln!(out)?;
-    Ok(())
+    doc.push_str("\n</details>\n\n");
+    doc
 }

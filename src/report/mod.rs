@@ -7,6 +7,7 @@ pub mod github;
 pub mod json;
 pub mod markdown;
 pub mod sarif;
+pub mod summary;
 
 use std::io::{self, Write};
 
@@ -25,7 +26,7 @@ pub enum Format {
 }
 
 /// Settings every renderer may use.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RenderOptions {
     pub color: bool,
     /// The `--fail-on` threshold, shown in summaries.
@@ -38,7 +39,23 @@ pub struct RenderOptions {
     pub quiet: Option<Severity>,
     /// List the suppressed and accepted findings too (console, Markdown).
     pub show_suppressed: bool,
+    /// How findings are grouped (console, Markdown).
+    pub group_by: summary::GroupBy,
+    /// List at most this many findings of each rule (console, Markdown, GitHub
+    /// annotations); the others are counted. JSON and SARIF stay complete.
+    pub max_per_rule: Option<usize>,
+    /// Markdown: keep the report under this many bytes (details are cut first, and a note
+    /// says what was cut). `None`: no limit.
+    pub max_bytes: Option<usize>,
+    /// SARIF: the scanned base's path inside its repository (`skills/pdf` when `scan
+    /// skills/pdf` ran in a checkout), put before every URI so that code scanning maps
+    /// results to the repository's files. `None`: the base is the repository root, or
+    /// no repository holds it.
+    pub repo_prefix: Option<String>,
 }
+
+/// GitHub's limit for a job summary (`$GITHUB_STEP_SUMMARY`): the Markdown default.
+pub const STEP_SUMMARY_LIMIT: usize = 1024 * 1024;
 
 impl RenderOptions {
     /// The index to show: the caller's, or one computed from `result` without a trace.

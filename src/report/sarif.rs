@@ -72,9 +72,14 @@ fn rule_json(m: &RuleMeta) -> Value {
     })
 }
 
-fn physical(l: &Location) -> Value {
+fn physical(l: &Location, prefix: Option<&str>) -> Value {
+    let path = match prefix {
+        Some(pre) if l.path.is_empty() => pre.to_owned(),
+        Some(pre) => format!("{pre}/{}", l.path),
+        None => l.path.clone(),
+    };
     let mut p = json!({
-        "artifactLocation": { "uri": uri(&l.path), "uriBaseId": "SRCROOT" },
+        "artifactLocation": { "uri": uri(&path), "uriBaseId": "SRCROOT" },
     });
     if let Some(line) = l.line {
         let mut region = json!({ "startLine": line });
@@ -117,7 +122,7 @@ fn uri(path: &str) -> String {
     if out.is_empty() { ".".into() } else { out }
 }
 
-fn result_json(f: &Finding) -> Value {
+fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
     let mut props = json!({
         "category": f.category,
         "severity": f.severity.as_str(),
@@ -163,7 +168,7 @@ fn result_json(f: &Finding) -> Value {
         "ruleId": f.rule_id,
         "level": level(f.severity),
         "message": { "text": f.message },
-        "locations": [ { "physicalLocation": physical(&f.location) } ],
+        "locations": [ { "physicalLocation": physical(&f.location, prefix) } ],
         "partialFingerprints": { FINGERPRINT_VERSION: f.fingerprint },
         "properties": props,
     });
@@ -196,7 +201,7 @@ fn result_json(f: &Finding) -> Value {
                 .map(|(i, (loc, msg))| {
                     json!({
                         "id": i + 1,
-                        "physicalLocation": physical(loc),
+                        "physicalLocation": physical(loc, prefix),
                         "message": { "text": msg },
                     })
                 })
@@ -231,7 +236,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         .findings
         .iter()
         .map(|f| {
-            let mut v = result_json(f);
+            let mut v = result_json(f, opts.repo_prefix.as_deref());
             if let Some(p) = f.skill_path.as_deref().and_then(|sp| provenance.get(sp)) {
                 v["properties"]["provenance"] = json!(p);
             }
@@ -239,7 +244,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         })
         .chain(r.suppressed.iter().map(|s| {
             // SARIF keeps suppressed results, marked: code scanning shows them as dismissed.
-            let mut v = result_json(&s.finding);
+            let mut v = result_json(&s.finding, opts.repo_prefix.as_deref());
             let kind = match s.kind {
                 crate::result::SuppressionKind::Inline => "inSource",
                 _ => "external",
@@ -263,7 +268,10 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 "semanticVersion": VERSION,
                 "rules": rules,
             } },
-            "originalUriBaseIds": { "SRCROOT": { "description": { "text": "The scanned root." } } },
+            "originalUriBaseIds": { "SRCROOT": { "description": { "text": match &opts.repo_prefix {
+                Some(p) => format!("The root of the repository holding the scanned folder `{p}`."),
+                None => "The scanned root (the repository root when a repository holds it).".to_owned(),
+            } } } },
             "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": {

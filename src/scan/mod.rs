@@ -41,9 +41,19 @@ pub struct ScanOptions {
     /// holding them are scanned, with the skills their cross-skill checks need
     /// ([`changed`]); [`restrict_to_changed`] then keeps what concerns them.
     pub changed: Option<Vec<String>>,
+    /// Progress counters the caller may watch (skills analysed of skills found).
+    pub progress: Option<std::sync::Arc<Progress>>,
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
+}
+
+/// How far a scan is: skills found by the walk, and skills analysed. Written by the scan,
+/// read by whoever draws a progress bar (the CLI, on a terminal).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub total: std::sync::atomic::AtomicUsize,
+    pub done: std::sync::atomic::AtomicUsize,
 }
 
 /// Every rule id a scan can emit: the constants of [`ids::ALL`] plus the security
@@ -109,7 +119,13 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         _ => None,
     };
     let skills_ref = opts.profiles.wants("skills-ref");
-    let results = in_pool(&pool, || analyse_all(&skills, &shared, skills_ref));
+    if let Some(p) = &opts.progress {
+        p.total
+            .store(skills.len(), std::sync::atomic::Ordering::Relaxed);
+    }
+    let results = in_pool(&pool, || {
+        analyse_all(&skills, &shared, skills_ref, opts.progress.as_deref())
+    });
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());
@@ -284,6 +300,7 @@ fn analyse_all(
     skills: &[SkillDir],
     shared: &Shared<'_>,
     skills_ref: bool,
+    progress: Option<&Progress>,
 ) -> Vec<(analyze::Analysed, Option<crate::inventory::LoaderVerdict>)> {
     skills
         .par_iter()
@@ -298,6 +315,9 @@ fn analyse_all(
                     crate::loaders::skills_ref_verdict(&a.artifact, bytes.as_deref())
                 })
             });
+            if let Some(p) = progress {
+                p.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             (a, verdict)
         })
         .collect()

@@ -239,6 +239,10 @@ pub struct WorkspaceCmd {
     /// `skillguard-ignore` comments. Off by default: the author of a skill may be the attacker.
     #[arg(long, help_heading = "Policy")]
     pub trust_repo_config: bool,
+    /// Scan workspace entries that are symbolic links to folders as repositories, each
+    /// rooted at its link's target (links inside a repository still never leave it).
+    #[arg(long, help_heading = "Walk")]
+    pub follow_repo_links: bool,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -572,6 +576,7 @@ impl CommonArgs {
         Ok(ScanOptions {
             profiles,
             walk: WalkOptions {
+                follow_repo_links: false,
                 max_depth,
                 max_dirs: max_dirs.max(1),
                 threads,
@@ -904,16 +909,31 @@ fn build_policy(
     })
 }
 
+/// What only some scan commands set.
+#[derive(Default)]
+struct ScanExtras {
+    /// `scan-workspace --trust-repo-config`.
+    trust_repo_config: bool,
+    /// `scan --repo ROOT -- FILE…`: the files, relative to ROOT.
+    changed: Option<Vec<String>>,
+    /// `scan-workspace --follow-repo-links`.
+    follow_repo_links: bool,
+}
+
 /// A scan with its baseline steps: comparisons before the report, ledger and pin writes after.
 fn scan_with_baselines(
     mode: Mode,
     target: &Path,
     common: &CommonArgs,
-    trust_repo_config: bool,
-    changed: Option<Vec<String>>,
+    extra: ScanExtras,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
+    let ScanExtras {
+        trust_repo_config,
+        changed,
+        follow_repo_links,
+    } = extra;
     let operator = operator_config(mode, target, common)?;
     let opts = common.options(
         operator
@@ -953,6 +973,7 @@ fn scan_with_baselines(
         crate::baseline::Context::new(mode, target, args.root.as_deref(), common.hashing.hasher()?);
     let mut opts = opts.clone();
     opts.changed = changed;
+    opts.walk.follow_repo_links = follow_repo_links;
     if args.write && cx.ledger.exists() {
         // A hint only: a ledger that cannot be read here is reported by the append.
         cx.newest = cx.ledger.newest().ok().flatten();
@@ -1544,14 +1565,21 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 Mode::Repo if !cmd.paths.is_empty() => Some(changed_files(&target, &cmd.paths)?),
                 _ => None,
             };
-            scan_with_baselines(mode, &target, &cmd.common, false, changed, stdout, stderr)
+            let extra = ScanExtras {
+                changed,
+                ..ScanExtras::default()
+            };
+            scan_with_baselines(mode, &target, &cmd.common, extra, stdout, stderr)
         }
         Command::ScanWorkspace(cmd) => scan_with_baselines(
             Mode::Workspace,
             &cmd.dir,
             &cmd.common,
-            cmd.trust_repo_config,
-            None,
+            ScanExtras {
+                trust_repo_config: cmd.trust_repo_config,
+                follow_repo_links: cmd.follow_repo_links,
+                changed: None,
+            },
             stdout,
             stderr,
         ),

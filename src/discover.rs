@@ -37,6 +37,10 @@ pub struct WalkOptions {
     /// Extra skills roots (`.skillguard.toml` `[scan] roots`), relative to each repository
     /// root: attributed like a convention and walked with `conventions_only`.
     pub extra_roots: &'static [Convention],
+    /// Workspace scans: a workspace entry that is a symbolic link to a folder is scanned as
+    /// a repository, rooted at the link's target (`--follow-repo-links`). Links inside the
+    /// repositories still never leave their repository.
+    pub follow_repo_links: bool,
 }
 
 /// `/`-separated globs over relative paths: a pattern without `/` matches a name at any
@@ -78,6 +82,7 @@ impl PathGlobs {
 impl Default for WalkOptions {
     fn default() -> Self {
         WalkOptions {
+            follow_repo_links: false,
             max_depth: 12,
             max_dirs: 50_000,
             threads: 0,
@@ -589,9 +594,77 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
         }
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    // Repository folders by their real location: a link to one already scanned is not
+    // scanned twice.
+    let mut seen: BTreeMap<PathBuf, String> = names
+        .iter()
+        .filter(|(_, ft)| ft.is_dir())
+        .map(|(n, _)| (canon.join(n), n.clone()))
+        .collect();
     for (name, ft) in names {
         let abs = canon.join(&name);
         let idx = plan.groups.len();
+        let target = (ft.is_symlink() && opts.follow_repo_links)
+            .then(|| fs::canonicalize(&abs).ok())
+            .flatten()
+            .filter(|t| t.is_dir());
+        if let Some(t) = target {
+            if canon.starts_with(&t) {
+                plan.issues.push(WalkIssue {
+                    rule: ids::SYMLINK_ESCAPES_ROOT,
+                    rel: name.clone(),
+                    message: format!(
+                        "workspace entry `{name}` is a symlink to a folder that holds the workspace itself; it was not followed. Link to a repository instead."
+                    ),
+                    group: idx,
+                });
+                plan.groups.push(Group {
+                    repo: Some(name.clone()),
+                    boundary: canon.clone(),
+                    boundary_rel: String::new(),
+                    convention_roots: Vec::new(),
+                    absent_conventions: Vec::new(),
+                    error: Some("symbolic link to a folder holding the workspace".into()),
+                    conventions_apply: false,
+                });
+                continue;
+            }
+            if let Some(first) = seen.get(&t) {
+                plan.issues.push(WalkIssue {
+                    rule: ids::SYMLINKED_SKILL,
+                    rel: name.clone(),
+                    message: format!(
+                        "workspace entry `{name}` is a symlink to the repository already scanned as `{}`; it was not scanned twice.",
+                        first
+                    ),
+                    group: idx,
+                });
+                plan.groups.push(Group {
+                    repo: Some(name.clone()),
+                    boundary: t,
+                    boundary_rel: name,
+                    convention_roots: Vec::new(),
+                    absent_conventions: Vec::new(),
+                    error: Some("symbolic link to a repository already scanned".into()),
+                    conventions_apply: false,
+                });
+                continue;
+            }
+            seen.insert(t.clone(), name.clone());
+            // The repository is rooted at the link's target: its own links are judged
+            // against that folder, never the workspace.
+            let g = plan_repo_group(
+                &t,
+                &name,
+                Some(name.clone()),
+                idx,
+                opts.conventions_only,
+                opts.extra_roots,
+                &mut plan,
+            );
+            plan.groups.push(g);
+            continue;
+        }
         if ft.is_dir() {
             match fs::read_dir(&abs) {
                 Ok(_) => {
@@ -643,7 +716,7 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
                 },
                 rel: name.clone(),
                 message: format!(
-                    "workspace entry `{name}` is a symlink to `{}`; symlinked repositories are not followed. Clone the repository into the workspace instead.",
+                    "workspace entry `{name}` is a symlink to `{}`; symlinked repositories are not followed. Pass --follow-repo-links to scan it as a repository, or clone the repository into the workspace.",
                     info.target
                 ),
                 group: idx,

@@ -153,8 +153,27 @@ impl ScanResult {
         SeverityCounts::from_findings(&self.findings)
     }
 
+    /// Workspace scans: does `f` involve several repositories (a name collision, or drift
+    /// between copies, in different repositories)? Such a finding belongs to the workspace:
+    /// it is reported once, in a section of its own, and counted in no repository's totals,
+    /// so a repository's counts do not change with its neighbours.
+    pub fn is_cross_repo(&self, f: &Finding) -> bool {
+        if self.mode != Mode::Workspace {
+            return false;
+        }
+        let repo = |p: &str| p.split('/').next().unwrap_or("").to_owned();
+        let own = repo(&f.location.path);
+        f.related.iter().any(|r| repo(&r.location.path) != own)
+    }
+
+    /// The workspace's own findings ([`Self::is_cross_repo`]).
+    pub fn cross_repo(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| self.is_cross_repo(f))
+    }
+
     /// Recomputes each repository's finding counts from `findings` (a finding belongs to
-    /// the repository its path starts with, or to the only one).
+    /// the repository its path starts with, or to the only one; one that involves several
+    /// repositories to none).
     pub fn recount(&mut self) {
         let single = self.repos.len() == 1;
         for r in &mut self.repos {
@@ -162,6 +181,9 @@ impl ScanResult {
             r.counts = SeverityCounts::default();
         }
         for f in &self.findings {
+            if self.is_cross_repo(f) {
+                continue;
+            }
             let first = f.location.path.split('/').next().unwrap_or("");
             if let Some(r) = self.repos.iter_mut().find(|r| single || r.path == first) {
                 r.findings += 1;

@@ -108,9 +108,14 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     let mut loose: Vec<&Finding> = Vec::new();
     let listed = |f: &&Finding| opts.quiet.is_none_or(|t| f.severity >= t);
     let mut unlisted = 0usize;
+    let mut cross: Vec<&Finding> = Vec::new();
     for f in &r.findings {
         if !listed(&f) {
             unlisted += 1;
+            continue;
+        }
+        if opts.group_by == GroupBy::Skill && r.is_cross_repo(f) {
+            cross.push(f);
             continue;
         }
         match &f.skill_path {
@@ -226,6 +231,19 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         writeln!(out)?;
         writeln!(out, "{}", p.bold("outside any skill"))?;
         for f in loose {
+            if cap.admit(f) {
+                write_finding(out, &p, f)?;
+            }
+        }
+    }
+    if !cross.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{}",
+            p.bold("across repositories (counted in no repository's totals)")
+        )?;
+        for f in cross {
             if cap.admit(f) {
                 write_finding(out, &p, f)?;
             }
@@ -355,6 +373,10 @@ fn write_tail(
                 )?,
             }
         }
+        let cross = r.cross_repo().count();
+        if cross > 0 {
+            writeln!(out, "  across repositories: {cross} finding(s)")?;
+        }
     } else if let Some(g) = r.repos.first()
         && !g.conventions.is_empty()
     {
@@ -396,12 +418,7 @@ fn write_tail(
             ))
         )?;
     }
-    writeln!(
-        out,
-        "index: {}{}",
-        index.scan.explanation,
-        gate_note(index)
-    )?;
+    writeln!(out, "index: {}{}", index.scan.explanation, gate_note(index))?;
     let counts = r.counts();
     let per: Vec<String> = Severity::ALL
         .iter()

@@ -29,6 +29,10 @@ struct Doc<'a> {
     index: crate::index::ScanIndex<'a>,
     coverage: CoverageDto<'a>,
     repositories: &'a [RepoSummary],
+    /// Workspace scans: the findings that involve several repositories (collisions, drift
+    /// between copies), counted here and in no repository's totals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    across_repositories: Option<Across>,
     skills: Vec<SkillDto<'a>>,
     findings: Vec<FindingDto<'a>>,
     /// Findings a suppression or an acceptance took out of `findings`, with why.
@@ -56,6 +60,12 @@ struct SkillDto<'a> {
     artifact: &'a Artifact,
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<&'a crate::index::Index>,
+}
+
+#[derive(Serialize)]
+struct Across {
+    findings: usize,
+    counts: SeverityCounts,
 }
 
 #[derive(Serialize)]
@@ -219,6 +229,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         },
         coverage: (&r.coverage).into(),
         repositories: &r.repos,
+        across_repositories: (r.mode == crate::discover::Mode::Workspace).then(|| {
+            let counts = SeverityCounts::from_findings(r.cross_repo());
+            Across {
+                findings: counts.total(),
+                counts,
+            }
+        }),
         skills: r
             .artifacts
             .iter()

@@ -181,6 +181,13 @@ fn head(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
                     .unwrap_or_else(|| "scanned".into())
             );
         }
+        let cross = r.cross_repo().count();
+        if cross > 0 {
+            let _ = writeln!(
+                doc,
+                "| *across repositories* (collisions, drift between copies) | | | {cross} | counted in no repository |"
+            );
+        }
         doc.push('\n');
     }
 }

@@ -49,6 +49,9 @@ pub enum Command {
     /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
     /// the gates count only new ones.
     Accept(AcceptCmd),
+    /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
+    /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
+    Merge(MergeCmd),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
     Completions(CompletionsCmd),
     /// Print the man page (roff) of skillguard or of one subcommand to stdout.
@@ -239,12 +242,46 @@ pub struct WorkspaceCmd {
     /// `skillguard-ignore` comments. Off by default: the author of a skill may be the attacker.
     #[arg(long, help_heading = "Policy")]
     pub trust_repo_config: bool,
+    /// Scan only shard K of N (1-based): a partition of the repositories by the SHA-256 of
+    /// their names. Write each shard's report as JSON and join them with `skillguard merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, help_heading = "Walk")]
+    pub shard: Option<(u64, u64)>,
     /// Scan workspace entries that are symbolic links to folders as repositories, each
     /// rooted at its link's target (links inside a repository still never leave it).
     #[arg(long, help_heading = "Walk")]
     pub follow_repo_links: bool,
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeCmd {
+    /// JSON reports of `scan-workspace --shard K/N --format json`, one per shard.
+    #[arg(value_name = "REPORT.json", required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Report options and gates (`--format`, `-o`, `--fail-on`, `--fail-under-index`, …);
+    /// the walk, policy and baseline options do not apply to a merge.
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// `K/N` with 1 ≤ K ≤ N ≤ 100000.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}`: expected K/N, e.g. 2/8"))?;
+    let k: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: K is not a number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: N is not a number"))?;
+    if n == 0 || n > 100_000 || k == 0 || k > n {
+        return Err(format!("`{s}`: need 1 <= K <= N <= 100000"));
+    }
+    Ok((k, n))
 }
 
 #[derive(Debug, Args)]
@@ -492,6 +529,8 @@ pub enum Error {
     Config(#[from] crate::config::ConfigError),
     #[error(transparent)]
     Accepted(#[from] crate::policy::AcceptedError),
+    #[error(transparent)]
+    Merge(#[from] crate::merge::MergeError),
 }
 
 impl CommonArgs {
@@ -577,6 +616,7 @@ impl CommonArgs {
             profiles,
             walk: WalkOptions {
                 follow_repo_links: false,
+                shard: None,
                 max_depth,
                 max_dirs: max_dirs.max(1),
                 threads,
@@ -918,6 +958,8 @@ struct ScanExtras {
     changed: Option<Vec<String>>,
     /// `scan-workspace --follow-repo-links`.
     follow_repo_links: bool,
+    /// `scan-workspace --shard K/N`.
+    shard: Option<(u64, u64)>,
 }
 
 /// A scan with its baseline steps: comparisons before the report, ledger and pin writes after.
@@ -933,6 +975,7 @@ fn scan_with_baselines(
         trust_repo_config,
         changed,
         follow_repo_links,
+        shard,
     } = extra;
     let operator = operator_config(mode, target, common)?;
     let opts = common.options(
@@ -974,6 +1017,12 @@ fn scan_with_baselines(
     let mut opts = opts.clone();
     opts.changed = changed;
     opts.walk.follow_repo_links = follow_repo_links;
+    opts.walk.shard = shard;
+    if shard.is_some() && (args.write || args.save_pin.is_some()) {
+        return Err(Error::Usage(
+            "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with --shard".into(),
+        ));
+    }
     if args.write && cx.ledger.exists() {
         // A hint only: a ledger that cannot be read here is reported by the append.
         cx.newest = cx.ledger.newest().ok().flatten();
@@ -1452,6 +1501,48 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
     Ok(out)
 }
 
+/// `skillguard merge`: the shards' reports joined, the cross-repository checks recomputed,
+/// rendered and gated like a scan.
+fn run_merge(
+    cmd: &MergeCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let c = &cmd.common;
+    let args = c.baseline();
+    if args.write || args.save_pin.is_some() || args.check || args.check_pin.is_some() {
+        return Err(Error::Usage(
+            "baseline options apply to scans, not to a merge: run them on an unsharded scan".into(),
+        ));
+    }
+    let result = crate::merge::merge(&cmd.reports)?;
+    let threshold = c.threshold_with(None);
+    let trace = match &c.trace {
+        Some(p) => Some(crate::index::read_trace(p).map_err(Error::Trace)?),
+        None => None,
+    };
+    let mut index = crate::index::for_result(&result, trace.as_ref());
+    index.fail_under = c.fail_under_index.map(f64::from);
+    note(
+        stderr,
+        c.quiet,
+        &[format!(
+            "merged {} report(s): {} repositories, {} skill(s); drift, name collisions and look-alike names recomputed across all of them",
+            cmd.reports.len(),
+            result.repos.len(),
+            result.artifacts.len()
+        )],
+    )?;
+    emit_report(
+        &result,
+        std::sync::Arc::new(index),
+        c,
+        threshold,
+        stdout,
+        stderr,
+    )
+}
+
 /// `skillguard init`: the commented starter configuration, never over an existing file
 /// without `--force`.
 fn run_init(cmd: &InitCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
@@ -1578,6 +1669,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
             ScanExtras {
                 trust_repo_config: cmd.trust_repo_config,
                 follow_repo_links: cmd.follow_repo_links,
+                shard: cmd.shard,
                 changed: None,
             },
             stdout,
@@ -1585,6 +1677,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         ),
         Command::Init(cmd) => run_init(&cmd, stderr),
         Command::Accept(cmd) => run_accept(&cmd, stderr),
+        Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),

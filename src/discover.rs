@@ -41,6 +41,16 @@ pub struct WalkOptions {
     /// a repository, rooted at the link's target (`--follow-repo-links`). Links inside the
     /// repositories still never leave their repository.
     pub follow_repo_links: bool,
+    /// Workspace scans: `(k, n)` scans only the repositories of shard k of n
+    /// (`--shard K/N`, 1-based), a partition by the SHA-256 of each repository's name, so a
+    /// repository stays in its shard when others are added or removed.
+    pub shard: Option<(u64, u64)>,
+}
+
+/// The shard (0-based, of `n`) a workspace repository belongs to.
+pub fn shard_of(name: &str, n: u64) -> u64 {
+    let h = crate::hash::sha256_hex(name.as_bytes());
+    u64::from_str_radix(&h[..16], 16).unwrap_or(0) % n.max(1)
 }
 
 /// `/`-separated globs over relative paths: a pattern without `/` matches a name at any
@@ -83,6 +93,7 @@ impl Default for WalkOptions {
     fn default() -> Self {
         WalkOptions {
             follow_repo_links: false,
+            shard: None,
             max_depth: 12,
             max_dirs: 50_000,
             threads: 0,
@@ -594,6 +605,9 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
         }
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some((k, n)) = opts.shard {
+        names.retain(|(name, _)| shard_of(name, n) == k - 1);
+    }
     // Repository folders by their real location: a link to one already scanned is not
     // scanned twice.
     let mut seen: BTreeMap<PathBuf, String> = names

@@ -13,7 +13,9 @@ use sha2::{Digest, Sha256};
 use crate::catalog;
 
 /// Ordered severity: `info < low < medium < high < critical`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -96,7 +98,7 @@ impl fmt::Display for Confidence {
 
 /// A place in the scanned tree. `path` is relative to the scan root and uses `/`.
 /// `line` and `column` are 1-based; the column counts Unicode code points.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 pub struct Location {
     pub path: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -348,7 +350,7 @@ pub fn sort_findings(findings: &mut Vec<Finding>) {
 }
 
 /// Counts per severity, in ascending severity order.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SeverityCounts {
     pub info: usize,
     pub low: usize,

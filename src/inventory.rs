@@ -1,12 +1,12 @@
 //! The inventory model: artifacts (skills today; custom agents, prompt and
 //! instruction files and plugin manifests later) and the files that make them up.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Kind of customization artifact. Only skills are discovered so far; the other
 /// kinds are part of the model so reports and baselines need no reshaping when
 /// they arrive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ArtifactKind {
     /// A folder holding `SKILL.md`.
@@ -34,7 +34,7 @@ impl ArtifactKind {
 }
 
 /// What a file is, from its name and its first bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileKind {
     /// The artifact's entry file (`SKILL.md`).
@@ -72,7 +72,7 @@ impl FileKind {
 }
 
 /// Where a symbolic link points.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymlinkInfo {
     /// The link text as stored (lossy UTF-8).
     pub target: String,
@@ -83,7 +83,7 @@ pub struct SymlinkInfo {
     pub target_is_dir: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LinkState {
     /// Resolves inside the scanned root.
@@ -97,7 +97,7 @@ pub enum LinkState {
 }
 
 /// One file of an artifact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     /// Path relative to the artifact's directory, `/`-separated.
     pub path: String,
@@ -117,12 +117,12 @@ pub struct FileEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symlink: Option<SymlinkInfo>,
     /// Reached through a symlinked folder inside the skill.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub via_link: bool,
 }
 
 /// A discovered artifact and its inventory.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Artifact {
     pub kind: ArtifactKind,
     /// Directory relative to the scan base, `/`-separated.
@@ -168,7 +168,7 @@ pub struct Artifact {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
     /// How each harness profile loads this skill (the loader matrix).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing)]
     pub loaders: Vec<LoaderVerdict>,
 }
 
@@ -214,7 +214,7 @@ pub struct LoaderVerdict {
 }
 
 /// Files a harness exposes to the agent, and files present but not exposed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exposure {
     /// Readable through `read_skill_resource`.
     pub resources: Vec<String>,
@@ -224,7 +224,7 @@ pub struct Exposure {
     pub not_exposed: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LoadStatus {
     Loaded,

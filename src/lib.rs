@@ -31,6 +31,7 @@ pub mod index;
 pub mod inventory;
 pub mod linediff;
 pub mod loaders;
+pub mod merge;
 pub mod parse;
 pub mod policy;
 pub mod read;

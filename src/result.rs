@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::discover::Mode;
 use crate::finding::{Finding, SeverityCounts};
@@ -26,7 +26,7 @@ pub struct Coverage {
 }
 
 /// One convention root in a repository summary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConventionSummary {
     pub convention: String,
     pub path: String,
@@ -34,7 +34,7 @@ pub struct ConventionSummary {
 }
 
 /// Per-repository (or per scanned tree) summary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RepoSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repo: Option<String>,
@@ -44,7 +44,7 @@ pub struct RepoSummary {
     pub findings: usize,
     pub counts: SeverityCounts,
     pub conventions: Vec<ConventionSummary>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub absent_conventions: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

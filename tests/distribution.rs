@@ -450,7 +450,7 @@ fn ci_doc_workflow_is_complete() {
     let all = runs.join("\n");
     assert!(all.contains("cargo install --locked skillguard"), "install");
     assert!(all.contains("--format sarif"), "SARIF");
-    assert!(all.contains(r#"head -c 1000000 skillguard.md >> "$GITHUB_STEP_SUMMARY""#));
+    assert!(all.contains(r#"--max-bytes 1000000 >> "$GITHUB_STEP_SUMMARY""#));
     assert!(
         all.contains("--format github --fail-on high"),
         "annotations and gate"

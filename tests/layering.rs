@@ -39,6 +39,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("index", &["index"]),
     ("report", &["report"]),
     ("baseline", &["baseline"]),
+    ("merge", &["merge"]),
     ("cli", &["cli", "fuzzing"]),
     ("binaries", &["main"]),
 ];

@@ -6,7 +6,7 @@
 
 mod changed;
 mod contain;
-mod summary;
+pub mod summary;
 mod walk_issues;
 
 use std::collections::{BTreeMap, BTreeSet};

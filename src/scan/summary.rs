@@ -9,7 +9,7 @@ use crate::inventory::Artifact;
 use crate::result::{ConventionSummary, Coverage, RepoSummary};
 
 /// Coverage counts over every artifact.
-pub(super) fn coverage(artifacts: &[Artifact], mode: Mode) -> Coverage {
+pub fn coverage(artifacts: &[Artifact], mode: Mode) -> Coverage {
     let mut coverage = Coverage {
         discovered: artifacts.len(),
         ..Coverage::default()

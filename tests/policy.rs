@@ -373,7 +373,8 @@ fn inline_ignores_need_the_switch_and_a_reason() {
 fn accept_then_a_new_finding_blocks_exactly_that_one() {
     let t = tempfile::tempdir().unwrap();
     let repo = demo_in(t.path(), "r");
-    let gate = ["--fail-on", "medium"];
+    // The documented pre-commit gate.
+    let gate = ["--fail-on", "high"];
     let scan = |extra: &[&str]| {
         let mut a = vec!["scan", "--repo", s(&repo), "--format", "json"];
         a.extend_from_slice(&gate);
@@ -452,6 +453,26 @@ fn accept_then_a_new_finding_blocks_exactly_that_one() {
             .as_str()
             .unwrap()
             .contains("get.example.dev")
+    );
+    // The pre-commit hook's changed-files scan of the edited file blocks on it too.
+    let staged = run(&[
+        "scan",
+        "--repo",
+        s(&repo),
+        "--format",
+        "json",
+        "--quiet",
+        "--fail-on",
+        "high",
+        s(&skill),
+    ]);
+    assert_eq!(staged.status.code(), Some(1), "{}", err(&staged));
+    let v: serde_json::Value = serde_json::from_slice(&staged.stdout).unwrap();
+    assert_eq!(
+        v["findings"].as_array().unwrap().len(),
+        1,
+        "{:#?}",
+        v["findings"]
     );
     // Stale entries: remove a skill whose findings were accepted.
     fs::remove_dir_all(repo.join(".claude/skills/bad--name")).unwrap();

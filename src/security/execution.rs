@@ -451,7 +451,13 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
                 Severity::High,
                 format!("from `{host}` (a gist or a raw file of an arbitrary repository)"),
             ),
-            Origin::Unknown => (Severity::Medium, format!("from `{host}`")),
+            // Unreviewed code from a host that is not a vendor's published installer, run
+            // by the skill or its agent: high. In a reference document (read on demand,
+            // where security skills quote attacks) medium.
+            Origin::Unknown if scx.sources[si].is_reference_doc() => {
+                (Severity::Medium, format!("from `{host}`"))
+            }
+            Origin::Unknown => (Severity::High, format!("from `{host}`")),
             Origin::Unseen => (
                 Severity::Medium,
                 "from a URL the line does not show".to_owned(),

@@ -88,7 +88,8 @@ fn a_shell_grant_raises_the_download_and_run_it_enables() {
         Severity::Low
     );
 
-    // The look-alike grants only `Bash(deploy:*)`: the download-and-run stays medium.
+    // The look-alike grants only `Bash(deploy:*)`: the download-and-run (from a URL the line
+    // does not show: medium on its own) stays medium.
     let r = run(Mode::Path, "calibration/capability/narrow");
     let f = one(&r, "fetch-then-execute");
     assert_eq!(f.severity, Severity::Medium, "{f:#?}");

@@ -330,10 +330,11 @@ fn write_tail(
         writeln!(out)?;
         writeln!(out, "{}", p.bold("findings by rule"))?;
         let w = rules.iter().map(|c| c.rule.len()).max().unwrap_or(0);
+        let cw = rules.iter().map(|c| c.category.len()).max().unwrap_or(0);
         for c in &rules {
             writeln!(
                 out,
-                "  {:>6}  {:<w$}  {:<24}  {}",
+                "  {:>6}  {:<w$}  {:<cw$}  {}",
                 c.findings,
                 c.rule,
                 c.category,

@@ -47,7 +47,7 @@ pub enum Command {
     /// Write a commented starter `.skillguard.toml`.
     Init(InitCmd),
     /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
-    /// the gates count only new ones.
+    /// the gates count only new ones (default: the repository in the current directory).
     Accept(AcceptCmd),
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
@@ -1578,7 +1578,18 @@ fn run_init(cmd: &InitCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> 
 /// suppressions) become accepted, keeping the reasons of entries accepted before.
 fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
-    let (mode, target) = scan_target(&cmd.scan)?;
+    // `skillguard accept` alone accepts the repository in the current directory, as the
+    // adoption path of the README runs it.
+    let (mode, target) = if cmd.scan.repo.is_none() && cmd.scan.paths.is_empty() {
+        (Mode::Repo, PathBuf::from("."))
+    } else {
+        scan_target(&cmd.scan)?
+    };
+    if mode == Mode::Repo && !cmd.scan.paths.is_empty() {
+        return Err(Error::Usage(
+            "accept records every finding of the repository; it takes no changed files".into(),
+        ));
+    }
     let operator = operator_config(mode, &target, common)?;
     let opts = common.options(
         operator

@@ -1053,7 +1053,7 @@ fn scan_with_baselines(
             )
         });
     }
-    let policy = build_policy(
+    let mut policy = build_policy(
         &PolicyInput {
             mode,
             target,
@@ -1065,24 +1065,15 @@ fn scan_with_baselines(
         &result,
         &mut notes,
     )?;
+    // A shard sees some repositories: what it does not see cannot be judged unused.
+    policy.partial |= shard.is_some();
     notes.extend(crate::policy::apply(&mut result, &policy));
     note(stderr, common.quiet, &notes)?;
     // The index is computed after the drift findings were added, on the full result
-    // (never the --quiet view).
-    // Accepted findings are known debt, not false positives: the index still counts them
-    // (suppressions with a reason and deselected rules it does not).
-    let active = result.findings.len();
-    let accepted: Vec<crate::finding::Finding> = result
-        .suppressed
-        .iter()
-        .filter(|s| s.kind == crate::result::SuppressionKind::Accepted)
-        .map(|s| s.finding.clone())
-        .collect();
-    result.findings.extend(accepted);
+    // (never the --quiet view), accepted findings included (`index::for_result`).
     let mut index = crate::timing::time(crate::timing::Stage::Index, || {
         crate::index::for_result(&result, trace.as_ref())
     });
-    result.findings.truncate(active);
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
     // The snapshot and pin are prepared while the report renders (both only read the

@@ -662,7 +662,20 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
             name: &a.name,
         })
         .collect();
-    compute(&skills, &r.findings, trace)
+    // Accepted findings are known debt, not false positives: the index still counts them
+    // (findings suppressed with a reason, and deselected rules, it does not).
+    let accepted: Vec<&crate::finding::Finding> = r
+        .suppressed
+        .iter()
+        .filter(|s| s.kind == crate::result::SuppressionKind::Accepted)
+        .map(|s| &s.finding)
+        .collect();
+    if accepted.is_empty() {
+        return compute(&skills, &r.findings, trace);
+    }
+    let mut all: Vec<crate::finding::Finding> = r.findings.clone();
+    all.extend(accepted.into_iter().cloned());
+    compute(&skills, &all, trace)
 }
 
 impl Report {

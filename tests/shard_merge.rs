@@ -251,3 +251,64 @@ fn shards_are_stable_and_checked() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
 }
+
+/// Accepted findings travel through the shards' `suppressed` lists: the merged report, its
+/// counts and its index equal the unsharded scan's.
+#[test]
+fn accepted_findings_survive_the_merge() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let whole: Value =
+        serde_json::from_slice(&run(&["scan-workspace", ws, "--format", "json"]).stdout).unwrap();
+    let f = whole["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "name-invalid-chars")
+        .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let acc = out.path().join("accepted.json");
+    fs::write(
+        &acc,
+        serde_json::to_string_pretty(&serde_json::json!({
+            "format": "skillguard-accepted",
+            "version": 1,
+            "findings": [{
+                "fingerprint": f["fingerprint"],
+                "rule": "name-invalid-chars",
+                "path": f["location"]["path"],
+                "reason": "known",
+            }],
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    let acc = acc.to_str().unwrap();
+    let whole = run(&["scan-workspace", ws, "--format", "json", "--accepted", acc]).stdout;
+    let whole_v: Value = serde_json::from_slice(&whole).unwrap();
+    // One fingerprint: the same skill in three repositories (fingerprints leave the location out).
+    assert_eq!(whole_v["suppressed"].as_array().map(Vec::len), Some(3));
+    let mut reports = Vec::new();
+    for k in 1..=3 {
+        let p = out.path().join(format!("s{k}.json"));
+        run(&[
+            "scan-workspace",
+            ws,
+            "--shard",
+            &format!("{k}/3"),
+            "--format",
+            "json",
+            "--accepted",
+            acc,
+            "-o",
+            p.to_str().unwrap(),
+        ]);
+        reports.push(p.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(reports.iter().map(String::as_str));
+    assert_eq!(
+        String::from_utf8(run(&args).stdout).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+}

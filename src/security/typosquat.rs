@@ -42,7 +42,9 @@ struct List {
     /// most popular first. Two names within that many edits share one (symmetric deletion),
     /// so a name is compared with the few targets it shares one with instead of all of
     /// them (issue 12: ~6 s per MB of requirements when each name met all 1,200).
-    deletions: HashMap<String, Vec<u32>>,
+    /// Kept compact: (hash of the deletion, target), sorted; a hash collision only adds a
+    /// candidate, which the edit distance then rejects.
+    deletions: Vec<(u64, u32)>,
     /// The longest target that can be imitated by edits, in characters.
     longest: usize,
     known: HashSet<&'static str>,
@@ -51,6 +53,14 @@ struct List {
 
 /// The most edits a look-alike may have (`k` in [`lookalike`]).
 const MAX_EDITS: usize = 2;
+
+/// The index key of a deletion string.
+fn key(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
 
 /// Calls `f` with `s` and `s` minus one or (with `max` 2) two of its characters, every
 /// way, in one reused buffer (a name is looked up this way for every package named in a
@@ -90,7 +100,7 @@ fn build(text: &'static str) -> List {
         .map(|n| (*n, skeleton(n)))
         .collect();
     let mut by_skeleton = HashMap::new();
-    let mut index: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut index: Vec<(u64, u32)> = Vec::new();
     let mut longest = 0;
     for (i, (p, sk)) in targets.iter().enumerate() {
         by_skeleton.entry(sk.clone()).or_insert(i);
@@ -98,13 +108,12 @@ fn build(text: &'static str) -> List {
             continue;
         }
         longest = longest.max(p.chars().count());
-        each_deletion(p, MAX_EDITS, |d| {
-            let ids = index.entry(d.to_owned()).or_default();
-            if ids.last() != Some(&(i as u32)) {
-                ids.push(i as u32);
-            }
-        });
+        // Two edits are allowed only between names of 9 bytes or more.
+        let edits = if p.len() >= 9 { MAX_EDITS } else { 1 };
+        each_deletion(p, edits, |d| index.push((key(d), i as u32)));
     }
+    index.sort_unstable();
+    index.dedup();
     List {
         targets,
         by_skeleton,
@@ -229,9 +238,14 @@ pub fn lookalike(eco: Ecosystem, name: &str) -> Option<Lookalike> {
     let edits = if name.len() >= 9 { MAX_EDITS } else { 1 };
     let mut candidates: Vec<u32> = Vec::new();
     each_deletion(name, edits, |d| {
-        if let Some(ids) = list.deletions.get(d) {
-            candidates.extend_from_slice(ids);
-        }
+        let k = key(d);
+        let from = list.deletions.partition_point(|e| e.0 < k);
+        candidates.extend(
+            list.deletions[from..]
+                .iter()
+                .take_while(|e| e.0 == k)
+                .map(|e| e.1),
+        );
     });
     candidates.sort_unstable();
     candidates.dedup();

@@ -128,11 +128,11 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
 }
 
 /// The skill's name as a full analysis would find it (the frontmatter `name`, else the
-/// directory name), from its entry file alone.
-pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>) -> String {
+/// directory name), from its entry file's bytes alone ([`read::entry_bytes`]).
+pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>, bytes: Option<&[u8]>) -> String {
     let group = shared.groups.get(sd.group);
     let dir_name = dir_name(sd, group);
-    let Some(bytes) = read::entry_bytes(sd, shared) else {
+    let Some(bytes) = bytes else {
         return dir_name;
     };
     let mut cx = Cx {
@@ -143,7 +143,7 @@ pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>) -> String {
         files: &[],
         findings: Vec::new(),
     };
-    let doc = rules::parsing::parse_entry(&bytes, &mut cx);
+    let doc = rules::parsing::parse_entry(bytes, &mut cx);
     frontmatter_name(Some(&doc)).unwrap_or(dir_name)
 }
 

@@ -1443,17 +1443,10 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
     let canon_root = std::fs::canonicalize(root)
         .map_err(|e| Error::Usage(format!("{}: {e}", root.display())))?;
     let cwd = std::env::current_dir().unwrap_or_default();
-    let mut out = Vec::with_capacity(files.len());
-    for f in files {
-        let abs = if f.is_absolute() {
-            f.clone()
-        } else {
-            cwd.join(f)
-        };
-        // Resolve `.` and `..` lexically (the file may have been deleted), then the
-        // longest existing ancestor for links such as /tmp -> /private/tmp.
+    // `.` and `..` resolved lexically: the file may have been deleted.
+    let lexical = |p: &Path| {
         let mut norm = PathBuf::new();
-        for c in abs.components() {
+        for c in p.components() {
             match c {
                 std::path::Component::ParentDir => {
                     norm.pop();
@@ -1462,6 +1455,30 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
                 c => norm.push(c),
             }
         }
+        norm
+    };
+    let lexical_root = lexical(&cwd.join(root));
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let abs = if f.is_absolute() {
+            f.clone()
+        } else {
+            cwd.join(f)
+        };
+        let norm = lexical(&abs);
+        // Inside the root as written: the path as the repository names it. Links inside
+        // the repository are not followed here (the scan maps a changed file to the
+        // skills that reach it through a link).
+        if let Ok(rel) = norm.strip_prefix(&lexical_root) {
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            out.push(rel.join("/"));
+            continue;
+        }
+        // Otherwise the longest existing ancestor, resolved, for links above the
+        // repository such as /tmp -> /private/tmp.
         let mut base = norm.clone();
         let mut rest: Vec<std::ffi::OsString> = Vec::new();
         let resolved = loop {

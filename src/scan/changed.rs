@@ -4,14 +4,19 @@
 //!
 //! - the skills they are nested in, and the skills nested in them (`skill-nested`, the
 //!   loaders' "a SKILL.md above hides this one");
+//! - the skills of their convention root on which MAF's discovery fails for the whole root
+//!   (which drops every sibling);
+//! - the skills reached through a symlinked folder (a changed file under a link's target
+//!   changes the skill at the link, and the other way round);
 //! - every skill whose name is the same as a changed skill's, or confusable with it (one
 //!   edit apart, or the same skeleton): name collisions, shadowing, drift between copies
 //!   and look-alike names. Their names are read from their entry files alone, which costs
 //!   a small part of a scan.
 //!
 //! The report then keeps the findings that concern a changed skill
-//! ([`crate::result::Changed::concerns`]). A changed `.skillguard.toml` or accepted-findings
-//! file changes what every finding becomes, so it makes the scan a full one.
+//! ([`crate::result::Changed::concerns`]). A changed `.skillguard.toml`, accepted-findings
+//! file or `skills-lock.json` changes what every finding becomes (or the hash every skill is
+//! checked against), so it makes the scan a full one.
 
 use std::collections::BTreeSet;
 
@@ -23,7 +28,10 @@ use crate::result::Changed;
 
 /// Files whose change makes the scan a full one.
 fn changes_policy(file: &str) -> bool {
-    file == crate::config::FILE_NAME
+    // A lock file records the expected hash of every skill it names.
+    file == "skills-lock.json"
+        || file.ends_with("/skills-lock.json")
+        || file == crate::config::FILE_NAME
         || file.ends_with(&format!("/{}", crate::config::FILE_NAME))
         || file.starts_with(".skillguard/")
         || file.contains("/.skillguard/")
@@ -73,7 +81,25 @@ pub(super) fn select(
             }
         }
     };
-    let direct: BTreeSet<usize> = files.iter().filter_map(|f| owner(f)).collect();
+    // A file reached through a symlinked folder of the scan (a linked skill, or a linked
+    // convention root such as `.claude/skills -> ../agent-skills`) changes the skill at
+    // the link too, and a path given through the link changes the real one.
+    let mut paths: Vec<String> = files.clone();
+    for f in &files {
+        for (link, info) in shared.dir_links {
+            let Some(target) = info.resolved.as_deref() else {
+                continue;
+            };
+            let through = |from: &str, to: &str| {
+                f.strip_prefix(from)
+                    .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+                    .map(|rest| format!("{to}{rest}"))
+            };
+            paths.extend(through(target, link));
+            paths.extend(through(link, target));
+        }
+    }
+    let direct: BTreeSet<usize> = paths.iter().filter_map(|f| owner(f)).collect();
     let mut keep: BTreeSet<usize> = direct.clone();
     for &d in &direct {
         let rel = &skills[d].rel;
@@ -96,28 +122,49 @@ pub(super) fn select(
     }
     // Same or confusable names.
     if !direct.is_empty() && keep.len() < skills.len() {
-        let names: Vec<String> = skills
+        // Lower-cased both ways: the collision and shadowing checks fold Unicode case,
+        // the look-alike check ASCII case only (`İ` folds to two characters).
+        // And whether MAF's discovery fails for the whole root on this skill (a
+        // `compatibility` over 500 characters…): its siblings are then dropped too.
+        let read: Vec<((String, String), bool)> = skills
             .par_iter()
-            .map(|s| crate::analyze::skill_name(s, shared).to_lowercase())
-            .collect();
-        let wanted: Vec<(&str, String)> = direct
-            .iter()
-            .map(|&d| {
-                (
-                    names[d].as_str(),
-                    crate::security::typosquat::skeleton(&names[d]),
-                )
+            .map(|s| {
+                let bytes = crate::read::entry_bytes(s, shared);
+                let n = crate::analyze::skill_name(s, shared, bytes.as_deref());
+                let fails_root = bytes.as_deref().is_some_and(|b| {
+                    matches!(
+                        crate::loaders::maf::load_read(&crate::loaders::maf::read(b), ""),
+                        crate::loaders::maf::Load::RootFailure(_)
+                    )
+                });
+                ((n.to_lowercase(), n.to_ascii_lowercase()), fails_root)
             })
+            .collect();
+        let roots: BTreeSet<&Option<String>> =
+            direct.iter().map(|&d| &skills[d].convention_root).collect();
+        for (i, (_, fails_root)) in read.iter().enumerate() {
+            if *fails_root && roots.contains(&skills[i].convention_root) {
+                keep.insert(i);
+            }
+        }
+        let names: Vec<(String, String)> = read.into_iter().map(|r| r.0).collect();
+        let skeleton = crate::security::typosquat::skeleton;
+        let wanted: Vec<(&(String, String), String, String)> = direct
+            .iter()
+            .map(|&d| (&names[d], skeleton(&names[d].0), skeleton(&names[d].1)))
             .collect();
         for (i, n) in names.iter().enumerate() {
             if keep.contains(&i) {
                 continue;
             }
-            let sk = crate::security::typosquat::skeleton(n);
-            if wanted.iter().any(|(w, wsk)| {
-                *w == n.as_str()
-                    || *wsk == sk
-                    || crate::security::typosquat::distance_at_most(w, n, 1)
+            let (sk_u, sk_a) = (skeleton(&n.0), skeleton(&n.1));
+            if wanted.iter().any(|(w, wsk_u, wsk_a)| {
+                w.0 == n.0
+                    || w.1 == n.1
+                    || *wsk_u == sk_u
+                    || *wsk_a == sk_a
+                    || crate::security::typosquat::distance_at_most(&w.0, &n.0, 1)
+                    || crate::security::typosquat::distance_at_most(&w.1, &n.1, 1)
             }) {
                 keep.insert(i);
             }

@@ -623,6 +623,28 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
             .flatten()
             .filter(|t| t.is_dir());
         if let Some(t) = target {
+            if t.starts_with(&canon) && !seen.contains_key(&t) {
+                // Into the workspace itself: that folder is scanned (or left out) as part of
+                // the repository that holds it, never a second time under another name.
+                plan.issues.push(WalkIssue {
+                    rule: ids::SYMLINKED_SKILL,
+                    rel: name.clone(),
+                    message: format!(
+                        "workspace entry `{name}` is a symlink to a folder inside the workspace; it was not followed (that folder is scanned with the repository holding it)."
+                    ),
+                    group: idx,
+                });
+                plan.groups.push(Group {
+                    repo: Some(name.clone()),
+                    boundary: t,
+                    boundary_rel: name,
+                    convention_roots: Vec::new(),
+                    absent_conventions: Vec::new(),
+                    error: Some("symbolic link into the workspace; not followed".into()),
+                    conventions_apply: false,
+                });
+                continue;
+            }
             if canon.starts_with(&t) {
                 plan.issues.push(WalkIssue {
                     rule: ids::SYMLINK_ESCAPES_ROOT,

@@ -234,8 +234,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
         let summary = &v["summary"];
         // Every shard walked the same workspace folder: its hidden entries are the same.
         hidden = hidden.max(summary["hidden_entries_skipped"].as_u64().unwrap_or(0) as usize);
-        files += summary["files"].as_u64().unwrap_or(0) as usize;
-        bytes += summary["bytes"].as_u64().unwrap_or(0);
+        files = files.saturating_add(summary["files"].as_u64().unwrap_or(0) as usize);
+        bytes = bytes.saturating_add(summary["bytes"].as_u64().unwrap_or(0));
     }
     if mode.is_none() {
         return Err(invalid(first, "no report"));

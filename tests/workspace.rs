@@ -63,6 +63,8 @@ fn linked_repositories_are_scanned_on_request_and_stay_in_their_root() {
     // A second link to the same repository, and one to a folder holding the workspace.
     std::os::unix::fs::symlink(&ext, ws.join("tools-again")).unwrap();
     std::os::unix::fs::symlink(t.path(), ws.join("parent")).unwrap();
+    // And one into a sub-folder of another repository of the workspace.
+    std::os::unix::fs::symlink(ws.join("a/.claude"), ws.join("inner")).unwrap();
 
     let plain = scan(&ws, &[]);
     let rules = |v: &Value| -> Vec<(String, String)> {
@@ -111,6 +113,10 @@ fn linked_repositories_are_scanned_on_request_and_stay_in_their_root() {
         "{r:?}"
     );
     assert!(repo(&followed, "tools")["findings"].as_u64().unwrap() >= 2);
+    // The repository a link points into keeps its skills and findings.
+    assert_eq!(repo(&followed, "a")["skills"], repo(&plain, "a")["skills"]);
+    assert_eq!(repo(&followed, "a")["findings"], repo(&plain, "a")["findings"]);
+    assert!(r.iter().any(|(rule, p)| rule == "symlinked-skill" && p == "inner"), "{r:?}");
 }
 
 #[test]

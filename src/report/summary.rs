@@ -150,7 +150,12 @@ impl Cap {
 /// The group a finding is listed under.
 pub fn group_key(by: GroupBy, f: &Finding) -> String {
     match by {
-        GroupBy::Skill => f.skill_path.clone().unwrap_or_default(),
+        // A skill at the root of the scan is `.`; "" is outside every skill.
+        GroupBy::Skill => match f.skill_path.as_deref() {
+            Some("") => ".".to_owned(),
+            Some(p) => p.to_owned(),
+            None => String::new(),
+        },
         GroupBy::Rule => f.rule_id.to_owned(),
         GroupBy::File => f.location.path.clone(),
     }

@@ -265,6 +265,20 @@ pub struct MergeCmd {
     pub common: CommonArgs,
 }
 
+/// `--max-bytes`: 0 (no limit) or at least 4096, room for the report's summary.
+fn parse_max_bytes(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of bytes"))?;
+    if n != 0 && n < 4096 {
+        return Err(format!(
+            "{n} bytes is too small for a report's summary: give 0 (no limit) or at least 4096"
+        ));
+    }
+    Ok(n)
+}
+
 /// `K/N` with 1 ≤ K ≤ N ≤ 100000.
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s
@@ -354,8 +368,8 @@ pub struct CommonArgs {
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub max_findings_per_rule: Option<usize>,
     /// Markdown: keep the report under N bytes, cutting details first and saying what was
-    /// cut (default 1048576, GitHub's job-summary limit; 0: no limit).
-    #[arg(long, value_name = "N", help_heading = "Output")]
+    /// cut (default 1048576, GitHub's job-summary limit; 0: no limit; otherwise at least 4096).
+    #[arg(long, value_name = "N", value_parser = parse_max_bytes, help_heading = "Output")]
     pub max_bytes: Option<usize>,
     /// Never draw the progress bar (it is drawn only on a terminal, for console output
     /// without --quiet, outside CI).

@@ -194,6 +194,29 @@ fn markdown_puts_the_summary_first_and_stays_under_its_limit() {
             "the most severe groups come first"
         );
     }
+    // Below room for the summary: a usage error, not a report over its limit.
+    let o = run(&[
+        "scan",
+        "--repo",
+        root,
+        "--format",
+        "markdown",
+        "--max-bytes",
+        "2000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    // The smallest limit holds even when the summary alone is larger (long rule table).
+    let md = stdout(&run(&[
+        "scan",
+        "--repo",
+        root,
+        "--format",
+        "markdown",
+        "--max-bytes",
+        "4096",
+    ]));
+    assert!(md.len() <= 4096, "{}", md.len());
+    assert!(md.contains("Report cut"));
     // The default is GitHub's 1 MiB job-summary limit.
     let t = noisy(3000);
     let md = stdout(&run(&[

@@ -115,8 +115,15 @@ fn linked_repositories_are_scanned_on_request_and_stay_in_their_root() {
     assert!(repo(&followed, "tools")["findings"].as_u64().unwrap() >= 2);
     // The repository a link points into keeps its skills and findings.
     assert_eq!(repo(&followed, "a")["skills"], repo(&plain, "a")["skills"]);
-    assert_eq!(repo(&followed, "a")["findings"], repo(&plain, "a")["findings"]);
-    assert!(r.iter().any(|(rule, p)| rule == "symlinked-skill" && p == "inner"), "{r:?}");
+    assert_eq!(
+        repo(&followed, "a")["findings"],
+        repo(&plain, "a")["findings"]
+    );
+    assert!(
+        r.iter()
+            .any(|(rule, p)| rule == "symlinked-skill" && p == "inner"),
+        "{r:?}"
+    );
 }
 
 #[test]

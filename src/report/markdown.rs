@@ -61,6 +61,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }
     }
     for (name, block) in [
+        ("repositories", repos_table(r)),
         ("index per skill", index_table(r, opts)),
         ("skills", skills_table(r)),
         ("loader matrix", loader_matrix(r)),
@@ -87,6 +88,21 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             "> **Report cut** to stay under {limit} bytes (`--max-bytes`): {} not shown. The JSON and SARIF reports are complete.",
             what.join(" and ")
         );
+    }
+    // The head alone (counts, the per-rule table, the index) can pass a small limit: cut
+    // it at a line, and say so.
+    if doc.len() > limit {
+        const NOTE: &str = "\n> **Report cut** at the `--max-bytes` limit inside its summary; the JSON and SARIF reports are complete.\n";
+        let mut keep = limit.saturating_sub(NOTE.len()).min(doc.len());
+        while !doc.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        let cut = doc[..keep].rfind('\n').map_or(0, |i| i + 1);
+        doc.truncate(cut);
+        doc.push_str(NOTE);
+        if doc.len() > limit {
+            doc.clear();
+        }
     }
     out.write_all(doc.as_bytes())
 }
@@ -165,31 +181,42 @@ fn head(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
         let _ = writeln!(doc, "\nBy category: {}.\n", cats.join(" · "));
     }
     write_index(r, opts, doc);
-    if r.repos.iter().any(|g| g.repo.is_some()) {
-        doc.push_str("### Repositories\n\n| Repository | Skills | Excluded | Findings | Status |\n|---|---:|---:|---:|---|\n");
-        for g in &r.repos {
-            let _ = writeln!(
-                doc,
-                "| {} | {} | {} | {} | {} |",
-                escape_markdown(g.repo.as_deref().unwrap_or(".")),
-                g.skills,
-                g.excluded,
-                g.findings,
-                g.error
-                    .as_deref()
-                    .map(|e| format!("skipped: {}", escape_markdown(e)))
-                    .unwrap_or_else(|| "scanned".into())
-            );
-        }
-        let cross = r.cross_repo().count();
-        if cross > 0 {
-            let _ = writeln!(
-                doc,
-                "| *across repositories* (collisions, drift between copies) | | | {cross} | counted in no repository |"
-            );
-        }
-        doc.push('\n');
+}
+
+/// The repositories of a workspace scan, collapsed.
+fn repos_table(r: &ScanResult) -> String {
+    let mut doc = String::new();
+    if !r.repos.iter().any(|g| g.repo.is_some()) {
+        return doc;
     }
+    let _ = writeln!(
+        doc,
+        "<details><summary>Repositories ({})</summary>\n\n| Repository | Skills | Excluded | Findings | Status |\n|---|---:|---:|---:|---|",
+        r.repos.len()
+    );
+    for g in &r.repos {
+        let _ = writeln!(
+            doc,
+            "| {} | {} | {} | {} | {} |",
+            escape_markdown(g.repo.as_deref().unwrap_or(".")),
+            g.skills,
+            g.excluded,
+            g.findings,
+            g.error
+                .as_deref()
+                .map(|e| format!("skipped: {}", escape_markdown(e)))
+                .unwrap_or_else(|| "scanned".into())
+        );
+    }
+    let cross = r.cross_repo().count();
+    if cross > 0 {
+        let _ = writeln!(
+            doc,
+            "| *across repositories* (collisions, drift between copies) | | | {cross} | counted in no repository |"
+        );
+    }
+    doc.push_str("\n</details>\n\n");
+    doc
 }
 
 /// The findings in their groups, each group's findings most severe first; groups with the

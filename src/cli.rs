@@ -1537,7 +1537,29 @@ fn run_merge(
             "baseline options apply to scans, not to a merge: run them on an unsharded scan".into(),
         ));
     }
-    let result = crate::merge::merge(&cmd.reports)?;
+    if c.config.is_some() || c.accepted.is_some() {
+        return Err(Error::Usage(
+            "--config and --accepted apply to the shards' scans; merge takes only --select and --ignore".into(),
+        ));
+    }
+    for s in c.select.iter().chain(&c.ignore) {
+        if !crate::config::selector_known(s.trim()) {
+            return Err(Error::Usage(format!(
+                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
+                sanitize_line(s)
+            )));
+        }
+    }
+    let (mut result, mut notes) = crate::merge::merge(&cmd.reports)?;
+    // The shards' rule selection: give merge the --select/--ignore the shards had, and the
+    // recomputed rules follow it too.
+    let policy = crate::policy::Policy {
+        select: c.select.iter().map(|s| s.trim().to_owned()).collect(),
+        ignore: c.ignore.iter().map(|s| s.trim().to_owned()).collect(),
+        partial: true,
+        ..Default::default()
+    };
+    notes.extend(crate::policy::apply(&mut result, &policy));
     let threshold = c.threshold_with(None);
     let trace = match &c.trace {
         Some(p) => Some(crate::index::read_trace(p).map_err(Error::Trace)?),
@@ -1545,16 +1567,13 @@ fn run_merge(
     };
     let mut index = crate::index::for_result(&result, trace.as_ref());
     index.fail_under = c.fail_under_index.map(f64::from);
-    note(
-        stderr,
-        c.quiet,
-        &[format!(
-            "merged {} report(s): {} repositories, {} skill(s); drift, name collisions and look-alike names recomputed across all of them",
-            cmd.reports.len(),
-            result.repos.len(),
-            result.artifacts.len()
-        )],
-    )?;
+    notes.push(format!(
+        "merged {} report(s): {} repositories, {} skill(s); drift, name collisions and look-alike names recomputed across all of them",
+        cmd.reports.len(),
+        result.repos.len(),
+        result.artifacts.len()
+    ));
+    note(stderr, c.quiet, &notes)?;
     emit_report(
         &result,
         std::sync::Arc::new(index),

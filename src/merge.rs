@@ -44,6 +44,10 @@ pub enum MergeError {
     Invalid { path: String, message: String },
     #[error("give at least one report")]
     Empty,
+    #[error(
+        "the shard reports are incomplete: shard {0} missing (merge every shard of one `--shard K/N` run)"
+    )]
+    Incomplete(String),
 }
 
 fn invalid(path: &Path, message: impl Into<String>) -> MergeError {
@@ -167,8 +171,54 @@ fn artifact(path: &Path, v: &Value) -> Result<Artifact, MergeError> {
     Ok(a)
 }
 
-/// Merges the reports at `paths` into one result, the cross-repository checks recomputed.
-pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
+/// A set of shards is complete: every report a shard of the same N, each K once. Reports
+/// of unsharded scans (of different workspaces) merge only among themselves.
+fn check_shards(shards: &[(Option<(u64, u64)>, &PathBuf)]) -> Result<(), MergeError> {
+    let sharded: Vec<(u64, u64, &PathBuf)> = shards
+        .iter()
+        .filter_map(|(s, p)| s.map(|(k, n)| (k, n, *p)))
+        .collect();
+    if sharded.is_empty() {
+        return Ok(());
+    }
+    if let Some((_, p)) = shards.iter().find(|(s, _)| s.is_none()) {
+        return Err(invalid(
+            p,
+            "not a shard (no `--shard K/N`), merged with shard reports",
+        ));
+    }
+    let n = sharded[0].1;
+    let mut seen: BTreeMap<u64, &PathBuf> = BTreeMap::new();
+    for (k, m, p) in &sharded {
+        if *m != n {
+            return Err(invalid(
+                p,
+                format!(
+                    "shard {k}/{m}, but {} is a shard of {n}",
+                    sharded[0].2.display()
+                ),
+            ));
+        }
+        if let Some(other) = seen.insert(*k, p) {
+            return Err(invalid(
+                p,
+                format!("shard {k}/{n} is also {}", other.display()),
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Incomplete(missing.join(", ")));
+    }
+    Ok(())
+}
+
+/// Merges the reports at `paths` into one result, the cross-repository checks recomputed;
+/// with notes for stderr.
+pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError> {
     let first = paths.first().ok_or(MergeError::Empty)?;
     let mut mode: Option<String> = None;
     let mut target = String::new();
@@ -178,8 +228,27 @@ pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
     let mut repos: Vec<RepoSummary> = Vec::new();
     let mut owner: BTreeMap<String, PathBuf> = BTreeMap::new();
     let (mut hidden, mut files, mut bytes) = (0usize, 0usize, 0u64);
+    let mut notes: Vec<String> = Vec::new();
+    // (K, N) of each sharded report, by report.
+    let mut shards: Vec<(Option<(u64, u64)>, &PathBuf)> = Vec::new();
     for path in paths {
         let v = read_report(path)?;
+        let shard = match &v["shard"] {
+            Value::Null => None,
+            s => match (s["k"].as_u64(), s["n"].as_u64()) {
+                (Some(k), Some(n)) if k >= 1 && k <= n => Some((k, n)),
+                _ => return Err(invalid(path, "bad `shard`")),
+            },
+        };
+        shards.push((shard, path));
+        if mode.is_some() && v["target"].as_str() != Some(target.as_str()) {
+            notes.push(format!(
+                "{} scanned `{}`, the first report `{}`: check that every shard scanned the same workspace",
+                path.display(),
+                crate::text::sanitize_line(v["target"].as_str().unwrap_or("?")),
+                crate::text::sanitize_line(&target)
+            ));
+        }
         let m = str_field(path, &v, "mode")?.to_owned();
         if m != "workspace" {
             return Err(invalid(
@@ -240,6 +309,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
     if mode.is_none() {
         return Err(invalid(first, "no report"));
     }
+    check_shards(&shards)?;
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));
     let coverage = crate::scan::summary::coverage(&artifacts, Mode::Workspace);
@@ -255,6 +325,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
         bytes_scanned: bytes,
         suppressed,
         changed: None,
+        shard: None,
     };
     // The scan-wide checks, in the order a scan runs them.
     crate::security::permissions::check_scan(&mut result);
@@ -265,5 +336,5 @@ pub fn merge(paths: &[PathBuf]) -> Result<ScanResult, MergeError> {
         .suppressed
         .sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
     result.recount();
-    Ok(result)
+    Ok((result, notes))
 }

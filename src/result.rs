@@ -69,6 +69,9 @@ pub struct ScanResult {
     pub suppressed: Vec<Suppressed>,
     /// Changed-files mode (`scan --repo . -- FILE…`): what was given and scanned.
     pub changed: Option<Changed>,
+    /// `scan-workspace --shard K/N`: `(K, N)`, recorded in the JSON report so that
+    /// `skillguard merge` can tell a complete set of shards.
+    pub shard: Option<(u64, u64)>,
 }
 
 /// Changed-files mode: the files given, the skills holding them (the ones reported) and

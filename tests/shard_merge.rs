@@ -312,3 +312,54 @@ fn accepted_findings_survive_the_merge() {
         String::from_utf8(whole).unwrap()
     );
 }
+
+/// Found by review: a merge must refuse an incomplete set of shards, and follow the
+/// shards' rule selection for the rules it recomputes.
+#[test]
+fn incomplete_shards_are_refused_and_selection_is_kept() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let shard = |k: u32, n: u32, extra: &[&str]| {
+        let p = out.path().join(format!("s{k}-{n}{}.json", extra.len()));
+        let mut a = vec![
+            "scan-workspace".to_owned(),
+            ws.to_owned(),
+            "--shard".into(),
+            format!("{k}/{n}"),
+            "--format".into(),
+            "json".into(),
+            "-o".into(),
+            p.to_str().unwrap().to_owned(),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_owned()));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&a);
+        p.to_str().unwrap().to_owned()
+    };
+    let (a, b) = (shard(1, 3, &[]), shard(2, 3, &[]));
+    let o = bin().args(["merge", &a, &b]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shard 3/3 missing"));
+    let other = shard(2, 2, &[]);
+    let o = bin().args(["merge", &a, &other]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "shards of different N");
+
+    let sel = ["--select", "compliance"];
+    let whole = run(&[
+        "scan-workspace",
+        ws,
+        "--format",
+        "json",
+        "--select",
+        "compliance",
+    ])
+    .stdout;
+    let parts: Vec<String> = (1..=3).map(|k| shard(k, 3, &sel)).collect();
+    let mut args = vec!["merge", "--format", "json", "--select", "compliance"];
+    args.extend(parts.iter().map(String::as_str));
+    assert_eq!(
+        String::from_utf8(run(&args).stdout).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+}

@@ -20,6 +20,9 @@ struct Doc<'a> {
     tool: Tool,
     mode: &'static str,
     target: &'a str,
+    /// `scan-workspace --shard K/N`: which shard this report is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardDto>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fail_on: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +63,12 @@ struct SkillDto<'a> {
     artifact: &'a Artifact,
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<&'a crate::index::Index>,
+}
+
+#[derive(Serialize)]
+struct ShardDto {
+    k: u64,
+    n: u64,
 }
 
 #[derive(Serialize)]
@@ -213,6 +222,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         },
         mode: r.mode.as_str(),
         target: &r.target,
+        shard: r.shard.map(|(k, n)| ShardDto { k, n }),
         fail_on: opts.fail_on.map(|s| s.as_str()),
         fail_under_index: index.fail_under,
         index: index.scan_dto(),

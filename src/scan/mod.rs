@@ -173,6 +173,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         bytes_scanned,
         suppressed: Vec::new(),
         changed,
+        shard: opts.walk.shard,
     };
     timing::time(Stage::SecurityScanWide, || {
         crate::security::permissions::check_scan(&mut result)

@@ -249,6 +249,14 @@ def execution_curl_lines(root, name, n):
 
 
 @family
+def execution_call_prefixes(root, name, n):
+    # One line of call prefixes that data rules start at and never complete (review, after
+    # issue 12: an anchored search per start scanned to the end of the line).
+    text = fill(n, lambda i: "os.system(subprocess.run(")
+    script_skill(root, name, "scripts/run.py", text + "\n")
+
+
+@family
 def execution_long_line(root, name, n):
     # One long shell line: many commands chained, no newline.
     text = fill(n, lambda i: f"curl -s https://example.com/{i} | tee out{i} && rm -rf /tmp/x{i} && ")

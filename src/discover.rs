@@ -623,65 +623,53 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
             .flatten()
             .filter(|t| t.is_dir());
         if let Some(t) = target {
-            if t.starts_with(&canon) && !seen.contains_key(&t) {
+            // A link that is not followed: (rule, message, the group's error, its boundary).
+            let refused = if t.starts_with(&canon) && !seen.contains_key(&t) {
                 // Into the workspace itself: that folder is scanned (or left out) as part of
                 // the repository that holds it, never a second time under another name.
-                plan.issues.push(WalkIssue {
-                    rule: ids::SYMLINKED_SKILL,
-                    rel: name.clone(),
-                    message: format!(
+                Some((
+                    ids::SYMLINKED_SKILL,
+                    format!(
                         "workspace entry `{name}` is a symlink to a folder inside the workspace; it was not followed (that folder is scanned with the repository holding it)."
                     ),
-                    group: idx,
-                });
-                plan.groups.push(Group {
-                    repo: Some(name.clone()),
-                    boundary: t,
-                    boundary_rel: name,
-                    convention_roots: Vec::new(),
-                    absent_conventions: Vec::new(),
-                    error: Some("symbolic link into the workspace; not followed".into()),
-                    conventions_apply: false,
-                });
-                continue;
-            }
-            if canon.starts_with(&t) {
-                plan.issues.push(WalkIssue {
-                    rule: ids::SYMLINK_ESCAPES_ROOT,
-                    rel: name.clone(),
-                    message: format!(
+                    "symbolic link into the workspace; not followed",
+                    (t.clone(), name.clone()),
+                ))
+            } else if canon.starts_with(&t) {
+                Some((
+                    ids::SYMLINK_ESCAPES_ROOT,
+                    format!(
                         "workspace entry `{name}` is a symlink to a folder that holds the workspace itself; it was not followed. Link to a repository instead."
                     ),
-                    group: idx,
-                });
-                plan.groups.push(Group {
-                    repo: Some(name.clone()),
-                    boundary: canon.clone(),
-                    boundary_rel: String::new(),
-                    convention_roots: Vec::new(),
-                    absent_conventions: Vec::new(),
-                    error: Some("symbolic link to a folder holding the workspace".into()),
-                    conventions_apply: false,
-                });
-                continue;
-            }
-            if let Some(first) = seen.get(&t) {
+                    "symbolic link to a folder holding the workspace",
+                    (canon.clone(), String::new()),
+                ))
+            } else {
+                seen.get(&t).map(|first| {
+                    (
+                        ids::SYMLINKED_SKILL,
+                        format!(
+                            "workspace entry `{name}` is a symlink to the repository already scanned as `{first}`; it was not scanned twice."
+                        ),
+                        "symbolic link to a repository already scanned",
+                        (t.clone(), name.clone()),
+                    )
+                })
+            };
+            if let Some((rule, message, error, (boundary, boundary_rel))) = refused {
                 plan.issues.push(WalkIssue {
-                    rule: ids::SYMLINKED_SKILL,
+                    rule,
                     rel: name.clone(),
-                    message: format!(
-                        "workspace entry `{name}` is a symlink to the repository already scanned as `{}`; it was not scanned twice.",
-                        first
-                    ),
+                    message,
                     group: idx,
                 });
                 plan.groups.push(Group {
-                    repo: Some(name.clone()),
-                    boundary: t,
-                    boundary_rel: name,
+                    repo: Some(name),
+                    boundary,
+                    boundary_rel,
                     convention_roots: Vec::new(),
                     absent_conventions: Vec::new(),
-                    error: Some("symbolic link to a repository already scanned".into()),
+                    error: Some(error.into()),
                     conventions_apply: false,
                 });
                 continue;

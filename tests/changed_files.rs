@@ -3,6 +3,8 @@
 //! skills, cross-skill checks included (name collisions, shadowing, drift between copies,
 //! look-alike names, nesting), and nothing else.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
@@ -14,15 +16,7 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
 }
 
-fn skill(root: &Path, rel: &str, name: &str, body: &str) {
-    let d = root.join(rel);
-    fs::create_dir_all(&d).unwrap();
-    fs::write(
-        d.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: The {name} skill, for tests of changed files.\n---\n{body}\n"),
-    )
-    .unwrap();
-}
+use common::write_skill as skill;
 
 /// A repository with every cross-skill relation: copies that drift, a shadowed copy, a
 /// look-alike name, a nested skill, and skills that relate to nothing.

@@ -3,9 +3,10 @@
 //! including the checks that span repositories (drift between copies, name collisions,
 //! look-alike names), which no single shard can see.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -14,17 +15,7 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
 }
 
-fn skill(dir: &Path, rel: &str, name: &str, body: &str) {
-    let d = dir.join(rel);
-    fs::create_dir_all(&d).unwrap();
-    fs::write(
-        d.join("SKILL.md"),
-        format!(
-            "---\nname: {name}\ndescription: The {name} skill of a sharding test.\n---\n{body}\n"
-        ),
-    )
-    .unwrap();
-}
+use common::write_skill as skill;
 
 /// Twelve repositories: copies of one skill that drift across repositories, unrelated
 /// skills of one name, look-alike names, and ordinary findings.

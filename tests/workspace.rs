@@ -2,23 +2,14 @@
 //! request, each rooted at its target; findings that involve several repositories are
 //! reported once, in a section of their own, and counted in no repository's totals.
 
-use std::fs;
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn skill(dir: &Path, rel: &str, name: &str, body: &str) {
-    let d = dir.join(rel);
-    fs::create_dir_all(&d).unwrap();
-    fs::write(
-        d.join("SKILL.md"),
-        format!(
-            "---\nname: {name}\ndescription: The {name} skill of a workspace test.\n---\n{body}\n"
-        ),
-    )
-    .unwrap();
-}
+use common::write_skill as skill;
 
 fn scan(ws: &Path, extra: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))

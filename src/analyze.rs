@@ -118,6 +118,7 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
+        format: None,
     };
     Analysed {
         artifact,

@@ -195,6 +195,239 @@ pub fn matches(pattern: &str, rel: &str) -> bool {
     p.len() == r.len() && p.iter().zip(&r).all(|(a, b)| *a == "*" || a == b)
 }
 
+/// What kind of customisation file an artefact convention finds, and whose format it follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    /// VS Code / GitHub Copilot custom agent (`.agent.md`, `.github/agents/*.md`).
+    CopilotAgent,
+    /// Claude Code project subagent (`.claude/agents/**/*.md`).
+    ClaudeAgent,
+    /// Claude Code plugin subagent (`<plugin>/agents/**/*.md`): `hooks`, `mcpServers` and
+    /// `permissionMode` are ignored by the harness.
+    PluginAgent,
+    /// Gemini CLI subagent (`.gemini/agents/*.md`).
+    GeminiAgent,
+    /// Legacy VS Code chat mode (`*.chatmode.md`), to be renamed `.agent.md`.
+    ChatMode,
+    /// VS Code prompt file (`.github/prompts/*.prompt.md`).
+    Prompt,
+    /// Claude Code slash command (`.claude/commands/**/*.md`).
+    ClaudeCommand,
+    /// Instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, Copilot instructions).
+    Instructions,
+    /// MCP server configuration (`.mcp.json`, `.vscode/mcp.json`).
+    McpConfig,
+    /// Hook configuration (`hooks/hooks.json`, `.github/hooks/*.json`).
+    Hooks,
+    /// Harness settings read from the repository (`.claude/settings.json`, ...): hooks and
+    /// MCP servers inside.
+    Settings,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::CopilotAgent => "copilot-agent",
+            Format::ClaudeAgent => "claude-agent",
+            Format::PluginAgent => "plugin-agent",
+            Format::GeminiAgent => "gemini-agent",
+            Format::ChatMode => "chatmode",
+            Format::Prompt => "prompt",
+            Format::ClaudeCommand => "claude-command",
+            Format::Instructions => "instructions",
+            Format::McpConfig => "mcp-config",
+            Format::Hooks => "hooks",
+            Format::Settings => "settings",
+        }
+    }
+
+    /// Markdown with optional YAML frontmatter (else JSON).
+    pub fn is_markdown(self) -> bool {
+        !matches!(self, Format::McpConfig | Format::Hooks | Format::Settings)
+    }
+
+    /// A custom agent of some harness.
+    pub fn is_agent(self) -> bool {
+        matches!(
+            self,
+            Format::CopilotAgent
+                | Format::ClaudeAgent
+                | Format::PluginAgent
+                | Format::GeminiAgent
+                | Format::ChatMode
+        )
+    }
+}
+
+/// One customisation-artefact convention: a path pattern relative to a repository root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArtefactConvention {
+    /// Glob relative to the repository root (`*` one name, `**` any folders; `**/` first =
+    /// at any depth). `<plugin>/` = under a Claude Code plugin root.
+    pub pattern: &'static str,
+    pub format: Format,
+    /// Harnesses documented to read it.
+    pub harnesses: &'static [&'static str],
+    pub note: &'static str,
+}
+
+/// Agents, prompts, instructions, MCP and hook configurations, in precedence order: a file
+/// is attributed to the first pattern it matches (`docs/agents.md` documents the table; a
+/// test keeps them in sync).
+pub const ARTEFACTS: &[ArtefactConvention] = &[
+    ArtefactConvention {
+        pattern: ".github/agents/*.md",
+        format: Format::CopilotAgent,
+        harnesses: &[
+            "VS Code / GitHub Copilot",
+            "Copilot cloud agent",
+            "Copilot CLI",
+        ],
+        note: "`*.agent.md` and any `.md` in `.github/agents` are detected",
+    },
+    ArtefactConvention {
+        pattern: "**/.claude/agents/**/*.md",
+        format: Format::ClaudeAgent,
+        harnesses: &["Claude Code", "VS Code / GitHub Copilot"],
+        note: "recursive; every `.claude/agents` from the working directory up to the repository root, closest wins",
+    },
+    ArtefactConvention {
+        pattern: "<plugin>/agents/**/*.md",
+        format: Format::PluginAgent,
+        harnesses: &["Claude Code plugins"],
+        note: "a plugin root holds `.claude-plugin/plugin.json` or is listed in the marketplace; `hooks`, `mcpServers` and `permissionMode` are ignored",
+    },
+    ArtefactConvention {
+        pattern: ".gemini/agents/*.md",
+        format: Format::GeminiAgent,
+        harnesses: &["Gemini CLI"],
+        note: "Gemini CLI local subagents",
+    },
+    ArtefactConvention {
+        pattern: "**/*.agent.md",
+        format: Format::CopilotAgent,
+        harnesses: &["Waza", "VS Code (`chat.agentFilesLocations`)"],
+        note: "`agents/*.agent.md` and an `.agent.md` beside or instead of a `SKILL.md` (Waza: `SKILL.md` wins in the same folder)",
+    },
+    ArtefactConvention {
+        pattern: "**/*.chatmode.md",
+        format: Format::ChatMode,
+        harnesses: &["VS Code (legacy)"],
+        note: "legacy chat modes; rename to `.agent.md`",
+    },
+    ArtefactConvention {
+        pattern: ".github/prompts/**/*.prompt.md",
+        format: Format::Prompt,
+        harnesses: &["VS Code / GitHub Copilot"],
+        note: "prompt files",
+    },
+    ArtefactConvention {
+        pattern: "**/.claude/commands/**/*.md",
+        format: Format::ClaudeCommand,
+        harnesses: &["Claude Code"],
+        note: "project slash commands",
+    },
+    ArtefactConvention {
+        pattern: ".github/copilot-instructions.md",
+        format: Format::Instructions,
+        harnesses: &[
+            "VS Code / GitHub Copilot",
+            "Copilot cloud agent",
+            "Copilot CLI",
+        ],
+        note: "repository-wide Copilot instructions",
+    },
+    ArtefactConvention {
+        pattern: ".github/instructions/**/*.instructions.md",
+        format: Format::Instructions,
+        harnesses: &["VS Code / GitHub Copilot", "Copilot cloud agent"],
+        note: "path-specific instructions (`applyTo`)",
+    },
+    ArtefactConvention {
+        pattern: "**/AGENTS.md",
+        format: Format::Instructions,
+        harnesses: &[
+            "Codex",
+            "VS Code / GitHub Copilot",
+            "Copilot cloud agent",
+            "Cursor",
+            "OpenCode",
+            "Amp",
+        ],
+        note: "nested files apply to their folder",
+    },
+    ArtefactConvention {
+        pattern: "**/CLAUDE.md",
+        format: Format::Instructions,
+        harnesses: &["Claude Code", "VS Code / GitHub Copilot"],
+        note: "nested files load when Claude works in their folder",
+    },
+    ArtefactConvention {
+        pattern: "**/CLAUDE.local.md",
+        format: Format::Instructions,
+        harnesses: &["Claude Code"],
+        note: "personal project instructions (usually git-ignored)",
+    },
+    ArtefactConvention {
+        pattern: "**/GEMINI.md",
+        format: Format::Instructions,
+        harnesses: &["Gemini CLI"],
+        note: "Gemini CLI context file",
+    },
+    ArtefactConvention {
+        pattern: "**/.mcp.json",
+        format: Format::McpConfig,
+        harnesses: &[
+            "Claude Code",
+            "VS Code / GitHub Copilot",
+            "Claude Code plugins",
+        ],
+        note: "`mcpServers`; plugin MCP servers are implicitly trusted",
+    },
+    ArtefactConvention {
+        pattern: ".vscode/mcp.json",
+        format: Format::McpConfig,
+        harnesses: &["VS Code / GitHub Copilot"],
+        note: "`servers`",
+    },
+    ArtefactConvention {
+        pattern: "**/hooks/hooks.json",
+        format: Format::Hooks,
+        harnesses: &["Claude Code plugins"],
+        note: "plugin hooks",
+    },
+    ArtefactConvention {
+        pattern: ".github/hooks/*.json",
+        format: Format::Hooks,
+        harnesses: &["GitHub Copilot"],
+        note: "Copilot hooks",
+    },
+    ArtefactConvention {
+        pattern: "**/hooks.json",
+        format: Format::Hooks,
+        harnesses: &["GitHub Copilot", "Claude Code plugins"],
+        note: "hook configuration",
+    },
+    ArtefactConvention {
+        pattern: "**/.claude/settings.json",
+        format: Format::Settings,
+        harnesses: &["Claude Code"],
+        note: "project settings: `hooks`, `permissions`, MCP servers",
+    },
+    ArtefactConvention {
+        pattern: "**/.claude/settings.local.json",
+        format: Format::Settings,
+        harnesses: &["Claude Code"],
+        note: "local project settings",
+    },
+    ArtefactConvention {
+        pattern: ".gemini/settings.json",
+        format: Format::Settings,
+        harnesses: &["Gemini CLI"],
+        note: "workspace settings: `mcpServers`, `hooks`",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,22 +3,23 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Kind of customization artifact. Only skills are discovered so far; the other
-/// kinds are part of the model so reports and baselines need no reshaping when
-/// they arrive.
+/// Kind of customization artifact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ArtifactKind {
     /// A folder holding `SKILL.md`.
     Skill,
-    /// `.github/agents/*.agent.md`, `.claude/agents/**/*.md` (not yet discovered).
+    /// A custom agent: `.github/agents/*.agent.md`, `.claude/agents/**/*.md`, plugin
+    /// `agents/`, `.gemini/agents/*.md`, `*.chatmode.md`.
     Agent,
-    /// `*.prompt.md`, `.claude/commands/*.md` (not yet discovered).
+    /// `.github/prompts/*.prompt.md`, `.claude/commands/**/*.md`.
     Prompt,
-    /// `*.instructions.md`, `AGENTS.md`, `CLAUDE.md` (not yet discovered).
+    /// `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, Copilot instruction files.
     Instructions,
-    /// `.claude-plugin/plugin.json`, `.mcp.json`, `hooks/hooks.json` (not yet discovered).
-    PluginManifest,
+    /// `.mcp.json`, `.vscode/mcp.json`, MCP servers in harness settings.
+    McpConfig,
+    /// `hooks/hooks.json`, `hooks.json`, hooks in harness settings.
+    Hooks,
 }
 
 impl ArtifactKind {
@@ -28,9 +29,20 @@ impl ArtifactKind {
             ArtifactKind::Agent => "agent",
             ArtifactKind::Prompt => "prompt",
             ArtifactKind::Instructions => "instructions",
-            ArtifactKind::PluginManifest => "plugin-manifest",
+            ArtifactKind::McpConfig => "mcp-config",
+            ArtifactKind::Hooks => "hooks",
         }
     }
+
+    /// Every kind, in report order.
+    pub const ALL: [ArtifactKind; 6] = [
+        ArtifactKind::Skill,
+        ArtifactKind::Agent,
+        ArtifactKind::Prompt,
+        ArtifactKind::Instructions,
+        ArtifactKind::McpConfig,
+        ArtifactKind::Hooks,
+    ];
 }
 
 /// What a file is, from its name and its first bytes.
@@ -170,6 +182,10 @@ pub struct Artifact {
     /// How each harness profile loads this skill (the loader matrix).
     #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing)]
     pub loaders: Vec<LoaderVerdict>,
+    /// Agents, prompts, instructions, MCP and hook files: the format of the file
+    /// (`copilot-agent`, `claude-agent`, ...; `conventions::Format`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub format: Option<String>,
 }
 
 /// Provenance of a skill as recorded in a `skills-lock.json`.
@@ -353,6 +369,7 @@ pub(crate) mod tests {
             hash_incomplete: None,
             provenance: None,
             loaders: Vec::new(),
+            format: None,
         }
     }
 

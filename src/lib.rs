@@ -15,6 +15,7 @@
 //!   checks it; [`cli`] on top.
 #![forbid(unsafe_code)]
 
+pub mod agents;
 pub mod analyze;
 pub mod baseline;
 pub mod catalog;

@@ -314,6 +314,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));
     let coverage = crate::scan::summary::coverage(&artifacts, Mode::Workspace);
     let mut result = ScanResult {
+        agents: Vec::new(),
         mode: Mode::Workspace,
         target,
         artifacts,

@@ -57,6 +57,9 @@ pub struct ScanResult {
     /// The scanned path as given on the command line (information only).
     pub target: String,
     pub artifacts: Vec<Artifact>,
+    /// Custom agents, prompt and instruction files, MCP and hook configurations
+    /// (`crate::agents`), sorted by path.
+    pub agents: Vec<Artifact>,
     pub findings: Vec<Finding>,
     pub coverage: Coverage,
     pub repos: Vec<RepoSummary>,

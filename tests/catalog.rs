@@ -131,6 +131,19 @@ fn discovery_doc_lists_every_convention() {
     }
 }
 
+/// docs/agents.md lists every pattern of the artefact table.
+#[test]
+fn agents_doc_lists_every_artefact_pattern() {
+    let doc = fs::read_to_string(root().join("docs/agents.md")).unwrap();
+    for c in skillguard::conventions::ARTEFACTS {
+        assert!(
+            doc.contains(&format!("`{}`", c.pattern)),
+            "docs/agents.md lacks `{}`",
+            c.pattern
+        );
+    }
+}
+
 #[test]
 fn readme_rule_count_is_current() {
     let readme =

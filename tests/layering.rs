@@ -34,6 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("security", &["security"]),
     ("skill-hashes", &["skill_hashes"]),
     ("analyze", &["analyze"]),
+    ("agents", &["agents"]),
     ("scan", &["scan"]),
     ("policy", &["policy"]),
     ("index", &["index"]),

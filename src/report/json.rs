@@ -37,6 +37,9 @@ struct Doc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     across_repositories: Option<Across>,
     skills: Vec<SkillDto<'a>>,
+    /// Custom agents, prompt and instruction files, MCP and hook configurations.
+    #[serde(skip_serializing_if = "<[Artifact]>::is_empty")]
+    agents: &'a [Artifact],
     findings: Vec<FindingDto<'a>>,
     /// Findings a suppression or an acceptance took out of `findings`, with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -91,6 +94,9 @@ struct Summary {
     files: usize,
     bytes: u64,
     hidden_entries_skipped: usize,
+    /// Agents, prompts, instructions, MCP and hook configurations found, by kind.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    artefacts: std::collections::BTreeMap<&'static str, usize>,
     #[serde(skip_serializing_if = "is_zero")]
     suppressed: usize,
     /// Findings per rule: the most severe rule first, then the most frequent.
@@ -233,6 +239,10 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             files: r.files_scanned,
             bytes: r.bytes_scanned,
             hidden_entries_skipped: r.hidden_skipped,
+            artefacts: r.agents.iter().fold(Default::default(), |mut m, a| {
+                *m.entry(a.kind.as_str()).or_insert(0) += 1;
+                m
+            }),
             suppressed: r.suppressed.len(),
             by_category: super::summary::by_category(&by_rule),
             by_rule,
@@ -254,6 +264,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 index: index.skills.get(&a.path),
             })
             .collect(),
+        agents: &r.agents,
         findings: r.findings.iter().map(finding_dto).collect(),
         suppressed: r
             .suppressed

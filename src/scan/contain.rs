@@ -52,11 +52,34 @@ pub(super) fn internal_error(
         hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
+        format: None,
     };
     Analysed {
         artifact,
         findings: vec![f],
         loader_input: None,
         entry_bytes: None,
+    }
+}
+
+/// The record of a customisation file whose analysis panicked.
+pub(super) fn agent_internal_error(
+    af: &crate::agents::AgentFile,
+    groups: &[Group],
+) -> crate::agents::Analysed {
+    let name = crate::agents::stem(&af.rel).to_owned();
+    let f = Finding::new(
+        ids::INTERNAL_ERROR,
+        "skillguard failed while analysing this file; the rest was scanned. Please report this."
+            .to_owned(),
+        Location::file(af.rel.clone()),
+    )
+    .for_skill(Some(&name), Some(&af.rel), "panic");
+    let mut artifact = crate::agents::placeholder(af, groups);
+    artifact.excluded = true;
+    crate::agents::Analysed {
+        artifact,
+        findings: vec![f],
+        info: crate::agents::Info::default(),
     }
 }

@@ -61,6 +61,7 @@ pub struct Progress {
 pub fn rule_ids() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = ids::ALL.to_vec();
     v.extend(crate::security::rule_ids());
+    v.extend(crate::agents::RULES);
     v.sort_unstable();
     v.dedup();
     v
@@ -126,6 +127,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let results = in_pool(&pool, || {
         analyse_all(&skills, &shared, skills_ref, opts.progress.as_deref())
     });
+    let agent_results = in_pool(&pool, || {
+        analyse_agents(&entries, &groups, &skills, &shared)
+    });
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());
@@ -137,6 +141,14 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         skills_ref_verdicts.push(v);
         findings.extend(r.findings);
     }
+    let skill_names: BTreeSet<String> = artifacts.iter().map(|a| a.name.clone()).collect();
+    crate::agents::check_references(&agent_results, &skill_names, &mut findings);
+    let mut agents = Vec::with_capacity(agent_results.len());
+    for a in agent_results {
+        findings.extend(a.findings);
+        agents.push(a.artifact);
+    }
+    crate::agents::dedup(&mut findings);
 
     let loader_findings = timing::time(Stage::Loaders, || {
         in_pool(&pool, || {
@@ -165,6 +177,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         mode,
         target: target.display().to_string(),
         artifacts,
+        agents,
         findings,
         coverage,
         repos,
@@ -206,6 +219,9 @@ pub fn restrict_to_changed(result: &mut ScanResult) {
             .map(str::to_owned)
             .collect();
         result.artifacts.retain(|a| keep.contains(&a.path));
+        result
+            .agents
+            .retain(|a| changed.files.binary_search(&a.path).is_ok());
         result.coverage = summary::coverage(&result.artifacts, result.mode);
         result.files_scanned = result.artifacts.iter().map(|a| a.files.len()).sum();
         result.bytes_scanned = result.artifacts.iter().map(|a| a.total_bytes()).sum();
@@ -322,6 +338,29 @@ fn analyse_all(
             (a, verdict)
         })
         .collect()
+}
+
+/// Every customisation file (agents, prompts, instructions, MCP and hook configurations)
+/// found among the entries, analysed in parallel, sorted by path; a file whose analysis
+/// panics is left out with an `internal-error` finding.
+fn analyse_agents(
+    entries: &[Entry],
+    groups: &[Group],
+    skills: &[SkillDir],
+    shared: &Shared<'_>,
+) -> Vec<crate::agents::Analysed> {
+    let files = crate::agents::discover(entries, groups, skills);
+    let mut out: Vec<crate::agents::Analysed> = files
+        .par_iter()
+        .filter_map(|af| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::agents::analyze(af, shared)
+            }))
+            .unwrap_or_else(|_| Some(contain::agent_internal_error(af, shared.groups)))
+        })
+        .collect();
+    out.sort_by(|a, b| a.artifact.path.cmp(&b.artifact.path));
+    out
 }
 
 /// Loader profiles: which harness loads which skill, sharing the entry bytes read once

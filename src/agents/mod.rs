@@ -1,0 +1,1313 @@
+//! Custom agents and their neighbours: agent, prompt and instruction files, MCP and hook
+//! configurations. Found among the walked entries by the data table
+//! [`conventions::ARTEFACTS`], read and hashed by [`crate::read`], parsed with the same
+//! byte-exact frontmatter split and YAML tree as skills ([`rules::parsing`]), validated per
+//! harness, and run through the whole security engine ([`crate::security`]).
+//!
+//! A file inside a skill folder belongs to the skill (its security findings come from the
+//! skill's scan); only an `.agent.md` is also read as an agent there, for its frontmatter.
+
+pub mod tools;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::conventions::{self, ArtefactConvention, Format};
+use crate::discover::{Entry, EntryKind, Group, SkillDir};
+use crate::finding::{Finding, Location, Severity};
+use crate::inventory::{Artifact, ArtifactKind, FileKind};
+use crate::parse::yaml::{Node, NodeKind};
+use crate::read::{self, Shared};
+use crate::rules::{Cx, SkillDoc, ids};
+use crate::text::sanitize_line;
+use tools::Cap;
+
+pub const AGENT_IGNORED_BESIDE_SKILL: &str = "agent-ignored-beside-skill";
+pub const AGENT_EXCLUDED_BY_HARNESS: &str = "agent-excluded-by-harness";
+pub const AGENT_FIELD_INVALID: &str = "agent-field-invalid";
+pub const AGENT_UNKNOWN_KEY: &str = "agent-unknown-key";
+pub const AGENT_FIELD_IGNORED: &str = "agent-field-ignored";
+pub const AGENT_DESCRIPTION_MISSING: &str = "agent-description-missing";
+pub const AGENT_BODY_TOO_LONG: &str = "agent-body-too-long";
+pub const AGENT_TOOL_UNKNOWN: &str = "agent-tool-unknown";
+pub const AGENT_REFERENCE_BROKEN: &str = "agent-reference-broken";
+pub const AGENT_PERMISSION_BYPASS: &str = "agent-permission-bypass";
+pub const AGENT_EXECUTE_AND_WEB: &str = "agent-execute-and-web";
+pub const MCP_SERVER_UNPINNED: &str = "mcp-server-unpinned";
+pub const MCP_SERVER_INSECURE_TRANSPORT: &str = "mcp-server-insecure-transport";
+
+/// Every rule this module emits.
+pub const RULES: &[&str] = &[
+    AGENT_IGNORED_BESIDE_SKILL,
+    AGENT_EXCLUDED_BY_HARNESS,
+    AGENT_FIELD_INVALID,
+    AGENT_UNKNOWN_KEY,
+    AGENT_FIELD_IGNORED,
+    AGENT_DESCRIPTION_MISSING,
+    AGENT_BODY_TOO_LONG,
+    AGENT_TOOL_UNKNOWN,
+    AGENT_REFERENCE_BROKEN,
+    AGENT_PERMISSION_BYPASS,
+    AGENT_EXECUTE_AND_WEB,
+    MCP_SERVER_UNPINNED,
+    MCP_SERVER_INSECURE_TRANSPORT,
+];
+
+/// The Copilot cloud agent reads at most this many characters of an agent's body.
+pub const COPILOT_BODY_LIMIT: usize = 30_000;
+
+/// One customisation file found by the walk.
+#[derive(Debug, Clone)]
+pub struct AgentFile {
+    /// Path relative to the scan base.
+    pub rel: String,
+    pub group: usize,
+    /// Index into the walk's entries.
+    pub entry: usize,
+    pub convention: &'static ArtefactConvention,
+    /// The skill folder holding the file, if any.
+    pub in_skill: Option<String>,
+}
+
+fn parent(rel: &str) -> &str {
+    rel.rfind('/').map_or("", |i| &rel[..i])
+}
+
+fn file_name(rel: &str) -> &str {
+    rel.rfind('/').map_or(rel, |i| &rel[i + 1..])
+}
+
+/// Matches a table pattern against a repository-relative path (`*` one name or part of
+/// one, `**` any number of folders). Linear in the path for the table's patterns.
+fn glob(pattern: &str, path: &str) -> bool {
+    let p: Vec<&str> = pattern.split('/').collect();
+    let s: Vec<&str> = path.split('/').collect();
+    seg_match(&p, &s)
+}
+
+fn seg_match(p: &[&str], s: &[&str]) -> bool {
+    match p.first() {
+        None => s.is_empty(),
+        Some(&"**") => (0..=s.len()).any(|i| seg_match(&p[1..], &s[i..])),
+        Some(pat) => !s.is_empty() && name_match(pat, s[0]) && seg_match(&p[1..], &s[1..]),
+    }
+}
+
+/// One `*` at most per segment in the table (`*.agent.md`).
+fn name_match(pat: &str, name: &str) -> bool {
+    match pat.split_once('*') {
+        None => pat == name,
+        Some((a, b)) => name.len() >= a.len() + b.len() && name.starts_with(a) && name.ends_with(b),
+    }
+}
+
+/// Finds every customisation file among the entries.
+pub fn discover(entries: &[Entry], groups: &[Group], skills: &[SkillDir]) -> Vec<AgentFile> {
+    let skill_dirs: BTreeSet<&str> = skills.iter().map(|s| s.rel.as_str()).collect();
+    // Plugin roots: folders with `.claude-plugin/plugin.json`, and the manifest-derived
+    // plugin convention roots (`<root>/skills`).
+    let mut plugins: BTreeSet<String> = BTreeSet::new();
+    for e in entries {
+        if let Some(root) = e.rel.strip_suffix(".claude-plugin/plugin.json")
+            && (root.is_empty() || root.ends_with('/'))
+        {
+            plugins.insert(root.trim_end_matches('/').to_owned());
+        }
+    }
+    for g in groups {
+        for (root, conv) in &g.convention_roots {
+            if conv.path == conventions::PLUGIN || conv.path == "plugins/*/skills" {
+                plugins.insert(parent(root).to_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if !matches!(e.kind, EntryKind::File) {
+            continue;
+        }
+        let Some(g) = groups.get(e.group) else {
+            continue;
+        };
+        let in_repo = if g.boundary_rel.is_empty() {
+            e.rel.as_str()
+        } else {
+            match e
+                .rel
+                .strip_prefix(g.boundary_rel.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                Some(r) => r,
+                None => continue,
+            }
+        };
+        if in_repo
+            .split('/')
+            .any(|s| s == "node_modules" || s == ".git")
+        {
+            continue;
+        }
+        let in_skill = innermost(&skill_dirs, parent(&e.rel)).map(str::to_owned);
+        let plugin_agent = in_plugin_agents(&plugins, &e.rel);
+        let conv = conventions::ARTEFACTS.iter().find(|c| {
+            if c.pattern.starts_with("<plugin>") {
+                plugin_agent
+            } else {
+                glob(c.pattern, in_repo)
+            }
+        });
+        let Some(conv) = conv else {
+            continue;
+        };
+        // Inside a skill only an `.agent.md` (Waza) and a plugin's agents are agents.
+        if in_skill.is_some()
+            && !(file_name(&e.rel).ends_with(".agent.md") || conv.format == Format::PluginAgent)
+        {
+            continue;
+        }
+        out.push(AgentFile {
+            rel: e.rel.clone(),
+            group: e.group,
+            entry: i,
+            convention: conv,
+            in_skill,
+        });
+    }
+    out
+}
+
+/// The innermost skill folder holding `dir` (itself included).
+fn innermost<'a>(skills: &BTreeSet<&'a str>, dir: &str) -> Option<&'a str> {
+    let mut d = dir;
+    loop {
+        if let Some(s) = skills.get(d) {
+            return Some(s);
+        }
+        if d.is_empty() {
+            return None;
+        }
+        d = parent(d);
+    }
+}
+
+/// Is `rel` a Markdown file under `<plugin>/agents/`?
+fn in_plugin_agents(plugins: &BTreeSet<String>, rel: &str) -> bool {
+    if !rel.ends_with(".md") {
+        return false;
+    }
+    let mut d = parent(rel);
+    // The closest `agents` folder on the way up whose parent is a plugin root.
+    loop {
+        if file_name(d) == "agents" && plugins.contains(parent(d)) {
+            return true;
+        }
+        if d.is_empty() {
+            return false;
+        }
+        d = parent(d);
+    }
+}
+
+/// One analysed customisation file.
+pub struct Analysed {
+    pub artifact: Artifact,
+    pub findings: Vec<Finding>,
+    /// What cross-file checks need.
+    pub info: Info,
+}
+
+/// What the cross-file checks read of an agent.
+#[derive(Debug, Clone, Default)]
+pub struct Info {
+    pub format: Option<Format>,
+    pub name: String,
+    /// `agents:` and handoff targets, with their file positions.
+    pub refs: Vec<(String, u32, u32, &'static str)>,
+    /// Claude `skills:` preloads.
+    pub skills: Vec<(String, u32, u32)>,
+}
+
+/// The name an agent file gets without a `name` field: the file name without its suffix.
+pub fn stem(rel: &str) -> &str {
+    let n = file_name(rel);
+    for suffix in [
+        ".agent.md",
+        ".chatmode.md",
+        ".prompt.md",
+        ".instructions.md",
+        ".md",
+        ".json",
+    ] {
+        if let Some(s) = n.strip_suffix(suffix) {
+            return s;
+        }
+    }
+    n
+}
+
+/// Analyses one customisation file; `None` for a settings file holding neither hooks nor
+/// MCP servers (not an artefact).
+pub fn analyze(af: &AgentFile, shared: &Shared<'_>) -> Option<Analysed> {
+    let dir = parent(&af.rel).to_owned();
+    let name_in_dir = file_name(&af.rel).to_owned();
+    let sd = SkillDir {
+        rel: dir.clone(),
+        group: af.group,
+        entry: name_in_dir.clone(),
+        variants: Vec::new(),
+        nested_in: None,
+        nested_in_entry: None,
+        convention: None,
+        convention_root: None,
+        members: vec![af.entry],
+    };
+    let read::SkillFiles {
+        mut files,
+        entry: bytes,
+        pending,
+        ..
+    } = read::read_skill(&sd, shared);
+    let format = af.convention.format;
+    let fallback = stem(&af.rel).to_owned();
+    let mut cx = Cx {
+        skill: &fallback,
+        skill_path: &dir,
+        dir_name: &fallback,
+        entry_path: af.rel.clone(),
+        files: &[],
+        findings: Vec::new(),
+    };
+    for (rule, message, loc, anchor) in pending {
+        cx.emit(rule, message, loc, &anchor);
+    }
+    let mut info = Info {
+        format: Some(format),
+        name: fallback.clone(),
+        ..Info::default()
+    };
+    let mut kind = kind_of(format);
+    let mut frontmatter = serde_json::Value::Null;
+    let mut excluded = false;
+    if let Some(bytes) = bytes.as_deref() {
+        if format.is_markdown() {
+            let doc = crate::rules::parsing::parse_entry(bytes, &mut cx);
+            // Frontmatter is optional in agent, prompt and instruction files.
+            // strictyaml's limits concern skills-ref, which reads skills only.
+            cx.findings.retain(|f| {
+                f.rule_id != ids::FRONTMATTER_MISSING
+                    && f.rule_id != ids::YAML_STRICTYAML_INCOMPATIBLE
+            });
+            if let Some(n) = doc
+                .root()
+                .and_then(|r| r.get("name"))
+                .and_then(Node::as_str)
+                && !n.trim().is_empty()
+            {
+                info.name = n.trim().to_owned();
+            }
+            if let Some(r) = doc.root() {
+                frontmatter = r.to_json();
+            }
+            excluded = validate(af, &doc, &mut cx, &mut info);
+            if af.in_skill.is_none() || format == Format::PluginAgent {
+                security(&mut cx, Some(&doc), &files, bytes);
+            } else {
+                // The skill's scan reads the body; the frontmatter's hooks are ours.
+                hooks_only(&mut cx, &doc, &files, bytes);
+            }
+        } else {
+            let text = String::from_utf8_lossy(bytes);
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(v) => {
+                    if format == conventions::Format::Settings {
+                        kind = if v.get("hooks").is_some() {
+                            ArtifactKind::Hooks
+                        } else if v.get("mcpServers").is_some() {
+                            ArtifactKind::McpConfig
+                        } else {
+                            return None;
+                        };
+                    }
+                    mcp_checks(&mut cx, &text, &v);
+                    frontmatter = v;
+                }
+                Err(e) => cx.emit(
+                    AGENT_FIELD_INVALID,
+                    format!(
+                        "`{}` is not valid JSON ({}); the harness ignores the whole file. Fix the JSON.",
+                        sanitize_line(&af.rel),
+                        sanitize_line(&e.to_string())
+                    ),
+                    Location::at(af.rel.clone(), e.line() as u32, e.column() as u32),
+                    "json",
+                ),
+            }
+            let mut data = files.clone();
+            for f in &mut data {
+                f.kind = FileKind::Data;
+            }
+            let before = cx.findings.len();
+            security(&mut cx, None, &data, bytes);
+            // The file is an MCP or hook configuration: "configures an MCP server" is its
+            // kind, not a finding.
+            let mut i = before;
+            while i < cx.findings.len() {
+                if cx.findings[i].rule_id == crate::security::permissions::MCP_SERVER_REFERENCE {
+                    cx.findings.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+    if let Some(skill) = &af.in_skill
+        && format == Format::CopilotAgent
+        && *skill == dir
+        && shared.entries.iter().any(|e| {
+            parent(&e.rel) == dir && crate::discover::is_skill_file_name(file_name(&e.rel))
+        })
+    {
+        cx.emit(
+            AGENT_IGNORED_BESIDE_SKILL,
+            format!(
+                "`{}` sits beside a `SKILL.md`: Waza evaluates the `SKILL.md` of a folder and ignores the agent file. Move the agent to its own folder (or `agents/`) if it should be evaluated.",
+                sanitize_line(&af.rel)
+            ),
+            Location::file(af.rel.clone()),
+            "beside-skill",
+        );
+    }
+    let name = info.name.clone();
+    let mut findings: Vec<Finding> = cx
+        .findings
+        .into_iter()
+        .map(|f| {
+            let anchor = f.anchor.clone();
+            f.for_skill(Some(&name), Some(&af.rel), &anchor)
+        })
+        .collect();
+    crate::finding::sort_findings(&mut findings);
+    number(&mut findings, &name, &af.rel);
+    for f in &mut files {
+        f.kind = if format.is_markdown() {
+            FileKind::Entry
+        } else {
+            FileKind::Data
+        };
+    }
+    let group = shared.groups.get(af.group);
+    let artifact = Artifact {
+        kind,
+        path: af.rel.clone(),
+        repo: group.and_then(|g| g.repo.clone()),
+        convention: Some(af.convention.pattern.to_owned()),
+        convention_root: None,
+        entry: name_in_dir,
+        name,
+        dir_name: fallback,
+        frontmatter,
+        excluded,
+        symlink: None,
+        nested_in: af.in_skill.clone(),
+        content_hash: files
+            .first()
+            .and_then(|f| f.sha256.clone())
+            .map(|h| crate::hash::sha256_hex(format!("{}\n{h}\n", af.rel).as_bytes())),
+        files,
+        structural_fingerprint: None,
+        hash_incomplete: None,
+        provenance: None,
+        loaders: Vec::new(),
+        format: Some(format.as_str().to_owned()),
+    };
+    Some(Analysed {
+        artifact,
+        findings,
+        info,
+    })
+}
+
+/// An artifact record for a file whose analysis failed.
+pub fn placeholder(af: &AgentFile, groups: &[Group]) -> Artifact {
+    let name = stem(&af.rel).to_owned();
+    Artifact {
+        kind: kind_of(af.convention.format),
+        path: af.rel.clone(),
+        repo: groups.get(af.group).and_then(|g| g.repo.clone()),
+        convention: Some(af.convention.pattern.to_owned()),
+        convention_root: None,
+        entry: file_name(&af.rel).to_owned(),
+        name: name.clone(),
+        dir_name: name,
+        frontmatter: serde_json::Value::Null,
+        excluded: false,
+        symlink: None,
+        nested_in: af.in_skill.clone(),
+        files: Vec::new(),
+        structural_fingerprint: None,
+        content_hash: None,
+        hash_incomplete: None,
+        provenance: None,
+        loaders: Vec::new(),
+        format: Some(af.convention.format.as_str().to_owned()),
+    }
+}
+
+/// Findings of one rule on one anchor get `#1`, `#2`, ... so fingerprints stay unique.
+fn number(findings: &mut [Finding], name: &str, rel: &str) {
+    let mut seen: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
+    for f in findings.iter_mut() {
+        let n = seen.entry((f.rule_id, f.anchor.clone())).or_insert(0);
+        if *n > 0 {
+            let anchor = format!("{}#{}", f.anchor, n);
+            *f = f.clone().for_skill(Some(name), Some(rel), &anchor);
+        }
+        *n += 1;
+    }
+}
+
+fn kind_of(format: Format) -> ArtifactKind {
+    match format {
+        Format::CopilotAgent
+        | Format::ClaudeAgent
+        | Format::PluginAgent
+        | Format::GeminiAgent
+        | Format::ChatMode => ArtifactKind::Agent,
+        Format::Prompt | Format::ClaudeCommand => ArtifactKind::Prompt,
+        Format::Instructions => ArtifactKind::Instructions,
+        Format::McpConfig => ArtifactKind::McpConfig,
+        Format::Hooks | Format::Settings => ArtifactKind::Hooks,
+    }
+}
+
+/// The whole security engine over the one file.
+fn security(
+    cx: &mut Cx<'_>,
+    doc: Option<&SkillDoc>,
+    files: &[crate::inventory::FileEntry],
+    bytes: &[u8],
+) {
+    let Some(fe) = files.first() else {
+        return;
+    };
+    let raw = vec![(fe, bytes)];
+    let mut scx = crate::security::SecCx::new(cx, doc, raw);
+    crate::security::analyze(&mut scx);
+}
+
+/// An `.agent.md` inside a skill: the skill's scan covers the text; the frontmatter hooks
+/// are checked as a skill's are.
+fn hooks_only(
+    cx: &mut Cx<'_>,
+    doc: &SkillDoc,
+    files: &[crate::inventory::FileEntry],
+    bytes: &[u8],
+) {
+    if doc.root().and_then(|r| r.get("hooks")).is_none() {
+        return;
+    }
+    let before = cx.findings.len();
+    security(cx, Some(doc), files, bytes);
+    // Keep what the skill's scan of the same text cannot see: the hooks.
+    let mut i = before;
+    while i < cx.findings.len() {
+        if cx.findings[i].rule_id == crate::security::execution::FRONTMATTER_HOOKS {
+            i += 1;
+        } else {
+            cx.findings.remove(i);
+        }
+    }
+}
+
+/// Known frontmatter keys per format.
+fn known_keys(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::CopilotAgent | Format::ChatMode => &[
+            "description",
+            "name",
+            "argument-hint",
+            "tools",
+            "agents",
+            "model",
+            "user-invocable",
+            "user-invokable",
+            "disable-model-invocation",
+            "infer",
+            "target",
+            "mcp-servers",
+            "handoffs",
+            "hooks",
+            "metadata",
+        ],
+        Format::ClaudeAgent | Format::PluginAgent => &[
+            "name",
+            "description",
+            "tools",
+            "disallowedTools",
+            "model",
+            "permissionMode",
+            "maxTurns",
+            "skills",
+            "mcpServers",
+            "hooks",
+            "memory",
+            "background",
+            "effort",
+            "isolation",
+            "color",
+            "initialPrompt",
+        ],
+        Format::GeminiAgent => &[
+            "name",
+            "description",
+            "kind",
+            "tools",
+            "model",
+            "temperature",
+            "max_turns",
+            "timeout_mins",
+            "mcpServers",
+        ],
+        Format::Prompt => &[
+            "description",
+            "name",
+            "argument-hint",
+            "agent",
+            "mode",
+            "model",
+            "tools",
+        ],
+        Format::ClaudeCommand => &[
+            "description",
+            "allowed-tools",
+            "argument-hint",
+            "model",
+            "disable-model-invocation",
+        ],
+        Format::Instructions => &["name", "description", "applyTo", "excludeAgent"],
+        _ => &[],
+    }
+}
+
+/// Per-harness validation of a Markdown artefact; returns whether a harness drops it.
+fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) -> bool {
+    let format = af.convention.format;
+    let rel = af.rel.clone();
+    let at = |n: &Node| {
+        let (l, c) = doc.file_pos(n.pos);
+        Location::at(rel.clone(), l, c)
+    };
+    let top = Location::at(rel.clone(), 1, 1);
+    let root = doc.root();
+    let yaml_broken = doc.split.yaml.is_some() && doc.yaml.is_none();
+    let mut excluded = false;
+    // Claude Code skips these files silently (debug log only).
+    if matches!(format, Format::ClaudeAgent) {
+        let name = root.and_then(|r| r.get("name"));
+        let desc = root
+            .and_then(|r| r.get("description"))
+            .and_then(Node::as_str)
+            .is_some_and(|d| !d.trim().is_empty());
+        let cause = if yaml_broken {
+            Some("its frontmatter is not valid YAML".to_owned())
+        } else {
+            match name.and_then(Node::as_str) {
+                None => {
+                    Some("it has no `name` (Claude Code treats it as documentation)".to_owned())
+                }
+                Some(n) if n.starts_with('-') => {
+                    Some(format!("its `name` `{}` starts with `-`", sanitize_line(n)))
+                }
+                Some(n) if n.contains(':') => Some(format!(
+                    "its `name` `{}` contains `:` (reserved for plugin scope; refused since v2.1.218)",
+                    sanitize_line(n)
+                )),
+                Some(_) if !desc => Some("it has a `name` but no `description`".to_owned()),
+                Some(_) => None,
+            }
+        };
+        if let Some(cause) = cause {
+            excluded = true;
+            let loc = name.map(&at).unwrap_or_else(|| top.clone());
+            cx.emit(
+                AGENT_EXCLUDED_BY_HARNESS,
+                format!(
+                    "Claude Code skips `{}` without a word: {cause}. Give it a `name` of lowercase letters and hyphens and a `description`.",
+                    sanitize_line(&rel)
+                ),
+                loc,
+                "claude-skip",
+            );
+        } else if let Some(n) = name.and_then(Node::as_str)
+            && !n
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            cx.emit(
+                AGENT_FIELD_INVALID,
+                format!(
+                    "`name: {}` is not lowercase letters and hyphens, which Claude Code documents for subagent names. Rename it, for example `{}`.",
+                    sanitize_line(n),
+                    suggest_name(n)
+                ),
+                at(name.expect("name present")),
+                "name",
+            );
+        }
+    }
+    let Some(root) = root else {
+        if format == Format::CopilotAgent && doc.split.yaml.is_none() {
+            cx.emit(
+                AGENT_DESCRIPTION_MISSING,
+                format!(
+                    "`{}` has no frontmatter, so no `description`: the GitHub Copilot cloud agent requires one, and VS Code shows an empty placeholder. Add `---\\ndescription: …\\n---`.",
+                    sanitize_line(&rel)
+                ),
+                top,
+                "description",
+            );
+        }
+        return excluded;
+    };
+    let NodeKind::Map { entries, .. } = &root.kind else {
+        return excluded;
+    };
+    // Unknown keys.
+    let known = known_keys(format);
+    if !known.is_empty() {
+        for (k, _) in entries {
+            let Some(key) = k.as_str() else { continue };
+            if !known.contains(&key) {
+                cx.emit(
+                    AGENT_UNKNOWN_KEY,
+                    format!(
+                        "`{}` is not a field of a {} file; the harness ignores it. Remove it or move it into the body.",
+                        sanitize_line(key),
+                        format.as_str()
+                    ),
+                    at(k),
+                    &format!("key:{key}"),
+                );
+            }
+        }
+    }
+    if format.is_agent() || format == Format::Prompt {
+        check_agent_fields(af, root, cx, &at, info);
+    }
+    if format.is_agent()
+        && format != Format::ClaudeAgent
+        && root
+            .get("description")
+            .and_then(Node::as_str)
+            .is_none_or(|d| d.trim().is_empty())
+    {
+        cx.emit(
+            AGENT_DESCRIPTION_MISSING,
+            "the agent has no `description`: the GitHub Copilot cloud agent and Waza require one, and harnesses choose subagents by it. Say what the agent does and when to use it.".to_owned(),
+            root.get("description").map(&at).unwrap_or(top.clone()),
+            "description",
+        );
+    }
+    // Body limit of the Copilot cloud agent.
+    if format == Format::CopilotAgent {
+        let body = doc.body_text();
+        let n = body.chars().count();
+        if n > COPILOT_BODY_LIMIT {
+            let cut = body
+                .char_indices()
+                .nth(COPILOT_BODY_LIMIT)
+                .map_or(0, |(i, _)| i);
+            let (l, c) = doc.lines.position(&doc.text, doc.body_start + cut);
+            cx.emit(
+                AGENT_BODY_TOO_LONG,
+                format!(
+                    "the body is {n} characters; the GitHub Copilot cloud agent reads at most {COPILOT_BODY_LIMIT}, so everything from here on is lost there. Move detail into files the agent reads on demand."
+                ),
+                Location::at(rel.clone(), l, c),
+                "body",
+            );
+        }
+    }
+    excluded
+}
+
+fn suggest_name(n: &str) -> String {
+    let mut s = String::new();
+    for c in n.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            s.push(c);
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    s.trim_end_matches('-').to_owned()
+}
+
+fn is_bool(n: &Node) -> bool {
+    matches!(
+        &n.kind,
+        NodeKind::Scalar {
+            ty: crate::parse::yaml::ScalarType::Bool,
+            ..
+        }
+    )
+}
+
+/// The strings of a list, or of a comma-separated string.
+fn string_list(n: &Node) -> Option<Vec<(String, &Node)>> {
+    match &n.kind {
+        NodeKind::Seq { items, .. } => items
+            .iter()
+            .map(|i| i.as_str().map(|s| (s.trim().to_owned(), i)))
+            .collect(),
+        _ => n.as_str().map(|s| {
+            s.split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(|t| (t.to_owned(), n))
+                .collect()
+        }),
+    }
+}
+
+fn check_agent_fields(
+    af: &AgentFile,
+    root: &Node,
+    cx: &mut Cx<'_>,
+    at: &dyn Fn(&Node) -> Location,
+    info: &mut Info,
+) {
+    let format = af.convention.format;
+    let claude = matches!(format, Format::ClaudeAgent | Format::PluginAgent);
+    let invalid = |cx: &mut Cx<'_>, n: &Node, key: &str, why: String| {
+        cx.emit(AGENT_FIELD_INVALID, why, at(n), &format!("field:{key}"));
+    };
+    for key in [
+        "description",
+        "name",
+        "argument-hint",
+        "color",
+        "initialPrompt",
+        "label",
+    ] {
+        if let Some(n) = root.get(key)
+            && n.as_str().is_none()
+            && !n.is_null()
+        {
+            invalid(
+                cx,
+                n,
+                key,
+                format!(
+                    "`{key}` must be a string, not a {}; the harness drops or misreads it. Quote the value.",
+                    n.type_name()
+                ),
+            );
+        }
+    }
+    for key in [
+        "user-invocable",
+        "user-invokable",
+        "disable-model-invocation",
+        "infer",
+        "background",
+    ] {
+        if let Some(n) = root.get(key)
+            && !is_bool(n)
+        {
+            invalid(
+                cx,
+                n,
+                key,
+                format!(
+                    "`{key}` must be `true` or `false`, not a {}. Write a YAML boolean.",
+                    n.type_name()
+                ),
+            );
+        }
+    }
+    if let Some(n) = root.get("infer") {
+        cx.emit(
+            AGENT_FIELD_IGNORED,
+            "`infer` is deprecated (VS Code) and retired (GitHub Copilot). Use `user-invocable` and `disable-model-invocation` instead.".to_owned(),
+            at(n),
+            "field:infer",
+        );
+    }
+    if let Some(n) = root.get("target") {
+        match n.as_str() {
+            Some("vscode") | Some("github-copilot") => {}
+            _ => invalid(
+                cx,
+                n,
+                "target",
+                "`target` must be `vscode` or `github-copilot`; other values make the agent unavailable in both. Remove it to target both.".to_owned(),
+            ),
+        }
+    }
+    let on_github = root.get("target").and_then(Node::as_str) == Some("github-copilot");
+    if on_github {
+        for key in ["handoffs", "argument-hint"] {
+            if let Some(n) = root.get(key) {
+                cx.emit(
+                    AGENT_FIELD_IGNORED,
+                    format!("`{key}` is ignored on github.com, and this agent targets `github-copilot`. Remove it, or target `vscode`."),
+                    at(n),
+                    &format!("field:{key}"),
+                );
+            }
+        }
+    }
+    if format == Format::PluginAgent {
+        for key in ["hooks", "mcpServers", "permissionMode"] {
+            if let Some(n) = root.get(key) {
+                cx.emit(
+                    AGENT_FIELD_IGNORED,
+                    format!("Claude Code ignores `{key}` in plugin agents for security reasons, so this setting never applies. Move it to the plugin's own `hooks/hooks.json`, `.mcp.json` or the user's settings."),
+                    at(n),
+                    &format!("field:{key}"),
+                );
+            }
+        }
+    }
+    // model: a string (Claude: an alias or a full id), or a prioritised list (VS Code).
+    if let Some(n) = root.get("model") {
+        match (&n.kind, n.as_str()) {
+            (_, Some(m)) if claude => {
+                let ok = ["sonnet", "opus", "haiku", "fable", "inherit"].contains(&m)
+                    || m.starts_with("claude-");
+                if !ok {
+                    invalid(
+                        cx,
+                        n,
+                        "model",
+                        format!(
+                            "`model: {}` is not a Claude model: use `sonnet`, `opus`, `haiku`, `fable`, `inherit` or a full `claude-…` id.",
+                            sanitize_line(m)
+                        ),
+                    );
+                }
+            }
+            (
+                NodeKind::Scalar {
+                    ty: crate::parse::yaml::ScalarType::Str,
+                    ..
+                },
+                Some(_),
+            ) => {}
+            (NodeKind::Seq { items, .. }, _)
+                if !claude
+                    && format != Format::Prompt
+                    && items.iter().all(|i| i.as_str().is_some()) => {}
+            _ => invalid(
+                cx,
+                n,
+                "model",
+                format!(
+                    "`model` must be a string{}, not a {}.",
+                    if claude { "" } else { " or a list of strings" },
+                    n.type_name()
+                ),
+            ),
+        }
+    }
+    if let Some(n) = root.get("permissionMode") {
+        match n.as_str() {
+            Some("bypassPermissions") if format != Format::PluginAgent => cx.emit(
+                AGENT_PERMISSION_BYPASS,
+                "`permissionMode: bypassPermissions` runs every tool call of this agent without asking, including shell commands and file writes. Use `default` or `acceptEdits`, and grant only the tools it needs.".to_owned(),
+                at(n),
+                "permission-mode",
+            ),
+            Some(
+                "default" | "acceptEdits" | "auto" | "dontAsk" | "bypassPermissions" | "plan"
+                | "manual",
+            ) => {}
+            _ => invalid(
+                cx,
+                n,
+                "permissionMode",
+                "`permissionMode` must be one of `default`, `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions`, `plan`, `manual`.".to_owned(),
+            ),
+        }
+    }
+    // tools
+    let mut caps: BTreeSet<Cap> = BTreeSet::new();
+    let mut unrestricted_exec = false;
+    if let Some(n) = root.get("tools") {
+        let list = match (&n.kind, claude || format == Format::CopilotAgent) {
+            (NodeKind::Seq { .. }, _) => string_list(n),
+            (_, true) if n.as_str().is_some() => string_list(n),
+            _ => None,
+        };
+        match list {
+            None => invalid(
+                cx,
+                n,
+                "tools",
+                format!(
+                    "`tools` must be a list of tool names{}, not a {}; the harness ignores it and the agent gets its defaults.",
+                    if claude {
+                        " or a comma-separated string"
+                    } else {
+                        ""
+                    },
+                    n.type_name()
+                ),
+            ),
+            Some(list) => {
+                let mut reported = BTreeSet::new();
+                for (t, node) in list {
+                    match tools::capability(&t) {
+                        Some(c) => {
+                            caps.insert(c);
+                            if c == Cap::Execute && !tools::is_restricted(&t) {
+                                unrestricted_exec = true;
+                            }
+                        }
+                        None if reported.insert(t.clone()) => {
+                            let hint = tools::closest(&t)
+                                .map(|k| format!(" Did you mean `{k}`?"))
+                                .unwrap_or_default();
+                            cx.emit(
+                                AGENT_TOOL_UNKNOWN,
+                                format!(
+                                    "no harness knows the tool `{}`; GitHub Copilot ignores unknown tools and VS Code drops unavailable ones, so the agent runs without it.{hint}",
+                                    sanitize_line(&t)
+                                ),
+                                at(node),
+                                &format!("tool:{t}"),
+                            );
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+    }
+    let all = caps.contains(&Cap::All);
+    if (all || (unrestricted_exec && caps.contains(&Cap::Web)))
+        && let Some(n) = root.get("tools")
+    {
+        cx.emit(
+            AGENT_EXECUTE_AND_WEB,
+            format!(
+                "the agent is granted {} : it can fetch instructions or code from the web and run them, and send local data out. Split the work between two agents, or restrict the shell to the commands it needs (`Bash(git:*)`).",
+                if all { "every tool (`*`), shell and web access together" } else { "an unrestricted shell and web access together" }
+            ),
+            at(n),
+            "execute-and-web",
+        );
+    }
+    // agents and handoffs name other agents.
+    if let Some(n) = root.get("agents")
+        && let NodeKind::Seq { items, .. } = &n.kind
+    {
+        for i in items {
+            let name = i.as_str().or_else(|| i.get("name").and_then(Node::as_str));
+            if let Some(name) = name
+                && name != "*"
+            {
+                let (l, c) = pos_of(at(i));
+                info.refs.push((name.to_owned(), l, c, "agents"));
+            }
+        }
+    }
+    if let Some(n) = root.get("handoffs") {
+        match &n.kind {
+            NodeKind::Seq { items, .. } => {
+                for h in items {
+                    let target = h.get("agent").or_else(|| h.get("name"));
+                    match target.and_then(Node::as_str) {
+                        Some(t) => {
+                            let (l, c) = pos_of(at(target.expect("present")));
+                            info.refs.push((t.to_owned(), l, c, "handoffs"));
+                        }
+                        None => invalid(
+                            cx,
+                            h,
+                            "handoffs",
+                            "each handoff needs `label`, `agent` (the target agent's name) and `prompt`; this one names no agent, so it cannot be followed.".to_owned(),
+                        ),
+                    }
+                    if let Some(s) = h.get("send")
+                        && !is_bool(s)
+                    {
+                        invalid(
+                            cx,
+                            s,
+                            "handoffs",
+                            "`send` must be `true` or `false`.".to_owned(),
+                        );
+                    }
+                }
+            }
+            _ => invalid(
+                cx,
+                n,
+                "handoffs",
+                format!(
+                    "`handoffs` must be a list of `{{label, agent, prompt, send, model}}`, not a {}.",
+                    n.type_name()
+                ),
+            ),
+        }
+    }
+    if let Some(n) = root.get("mcp-servers")
+        && !matches!(n.kind, NodeKind::Map { .. } | NodeKind::Seq { .. })
+    {
+        invalid(
+            cx,
+            n,
+            "mcp-servers",
+            format!(
+                "`mcp-servers` must be a mapping of server names to MCP configurations, not a {}.",
+                n.type_name()
+            ),
+        );
+    }
+    for key in ["mcp-servers", "mcpServers"] {
+        if let Some(n) = root.get(key)
+            && let NodeKind::Map { entries, .. } = &n.kind
+        {
+            for (k, v) in entries {
+                if let Some(name) = k.as_str() {
+                    server_checks(cx, name, &v.to_json(), at(k));
+                }
+            }
+        }
+    }
+    if claude && let Some(n) = root.get("skills") {
+        match string_list(n) {
+            Some(list) => {
+                for (s, node) in list {
+                    let (l, c) = pos_of(at(node));
+                    info.skills.push((s, l, c));
+                }
+            }
+            None => invalid(
+                cx,
+                n,
+                "skills",
+                "`skills` must be a list of skill names.".to_owned(),
+            ),
+        }
+    }
+    let _ = af;
+}
+
+fn pos_of(l: Location) -> (u32, u32) {
+    (l.line.unwrap_or(1), l.column.unwrap_or(1))
+}
+
+/// MCP server checks of a JSON configuration (`mcpServers`, `servers`, and the same keys
+/// inside settings).
+fn mcp_checks(cx: &mut Cx<'_>, text: &str, v: &serde_json::Value) {
+    let lines = crate::text::LineIndex::new(text);
+    let rel = cx.entry_path.clone();
+    let servers = ["mcpServers", "servers", "mcp-servers"]
+        .iter()
+        .filter_map(|k| v.get(*k).and_then(|s| s.as_object()))
+        .flat_map(|m| m.iter());
+    for (name, cfg) in servers {
+        // The position of the server's key in the text (first occurrence).
+        let needle = format!("\"{name}\"");
+        let off = text.find(&needle).unwrap_or(0);
+        let (l, c) = lines.position(text, off);
+        server_checks(cx, name, cfg, Location::at(rel.clone(), l, c));
+    }
+}
+
+/// One MCP server's configuration: plain-HTTP URLs and unpinned packages.
+fn server_checks(cx: &mut Cx<'_>, name: &str, cfg: &serde_json::Value, loc: Location) {
+    {
+        if let Some(url) = cfg.get("url").and_then(|u| u.as_str())
+            && let Some(host) = url.strip_prefix("http://")
+        {
+            let host = host.split(['/', ':', '?']).next().unwrap_or("");
+            let local = host == "localhost" || host.starts_with("127.") || host == "[::1]";
+            if !local {
+                cx.emit(
+                    MCP_SERVER_INSECURE_TRANSPORT,
+                    format!(
+                        "MCP server `{}` is reached over plain HTTP (`{}`): its tool calls, results and any token in the headers travel unencrypted and can be altered on the way. Use `https://`.",
+                        sanitize_line(name),
+                        sanitize_line(&crate::text::truncate(url, 80))
+                    ),
+                    loc.clone(),
+                    &format!("mcp-http:{name}"),
+                );
+            }
+        }
+        let cmd = cfg.get("command").and_then(|c| c.as_str()).unwrap_or("");
+        let args: Vec<&str> = cfg
+            .get("args")
+            .and_then(|a| a.as_array())
+            .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+            .unwrap_or_default();
+        if let Some(pkg) = unpinned(cmd, &args) {
+            cx.emit(
+                MCP_SERVER_UNPINNED,
+                format!(
+                    "MCP server `{}` runs `{}` from the registry without a version, so every start may run different code, chosen by whoever publishes the package next. Pin it (`{}@1.2.3`, or `=={{version}}` for uvx).",
+                    sanitize_line(name),
+                    sanitize_line(&pkg),
+                    sanitize_line(&pkg)
+                ),
+                loc,
+                &format!("mcp-unpinned:{name}"),
+            );
+        }
+    }
+}
+
+/// The package an `npx`/`uvx`/`pnpm dlx`/`bunx` server runs without a version, if any.
+fn unpinned(cmd: &str, args: &[&str]) -> Option<String> {
+    let base = cmd.rsplit(['/', '\\']).next().unwrap_or(cmd);
+    let mut words: Vec<&str> = Vec::new();
+    words.extend(cmd.split_whitespace().skip(1));
+    words.extend(args.iter().copied());
+    let runner = match base.split_whitespace().next().unwrap_or("") {
+        "npx" | "npx.cmd" | "bunx" => "npm",
+        "uvx" | "pipx" => "py",
+        "pnpm" | "yarn" if words.first() == Some(&"dlx") => "npm",
+        _ => return None,
+    };
+    let pkg = words
+        .iter()
+        .find(|w| !w.starts_with('-') && **w != "dlx" && **w != "run")?;
+    let pinned = match runner {
+        "npm" => {
+            let at = if let Some(rest) = pkg.strip_prefix('@') {
+                rest.find('@').map(|i| i + 1)
+            } else {
+                pkg.find('@')
+            };
+            at.is_some_and(|i| {
+                let v = &pkg[i + 1..];
+                !v.is_empty() && v != "latest" && v.starts_with(|c: char| c.is_ascii_digit())
+            })
+        }
+        _ => pkg.contains("==") || pkg.contains('@'),
+    };
+    (!pinned).then(|| (*pkg).to_owned())
+}
+
+/// Cross-file checks: `agents:` and handoff targets that name no agent, Claude `skills`
+/// preloads that name no skill.
+pub fn check_references(
+    analysed: &[Analysed],
+    skill_names: &BTreeSet<String>,
+    findings: &mut Vec<Finding>,
+) {
+    let names: BTreeSet<&str> = analysed
+        .iter()
+        .filter(|a| a.artifact.kind == ArtifactKind::Agent)
+        .flat_map(|a| [a.info.name.as_str(), stem(&a.artifact.path)])
+        .collect();
+    for a in analysed {
+        let rel = &a.artifact.path;
+        for (target, l, c, field) in &a.info.refs {
+            if !names.contains(target.as_str()) {
+                let f = Finding::new(
+                    AGENT_REFERENCE_BROKEN,
+                    format!(
+                        "`{field}` names the agent `{}`, and no agent of that name is in this repository, so the harness cannot hand off to it. Fix the name or add the agent.",
+                        sanitize_line(target)
+                    ),
+                    Location::at(rel.clone(), *l, *c),
+                )
+                .for_skill(Some(&a.info.name), Some(rel), &format!("{field}:{target}"));
+                findings.push(f);
+            }
+        }
+        for (skill, l, c) in &a.info.skills {
+            if !skill_names.contains(skill) {
+                let f = Finding::new(
+                    AGENT_REFERENCE_BROKEN,
+                    format!(
+                        "`skills` preloads `{}`, and no skill of that name is in this repository, so Claude Code starts the agent without it. Fix the name or add the skill.",
+                        sanitize_line(skill)
+                    ),
+                    Location::at(rel.clone(), *l, *c),
+                )
+                .for_skill(Some(&a.info.name), Some(rel), &format!("skills:{skill}"));
+                findings.push(f);
+            }
+        }
+    }
+}
+
+/// Findings of the same rule at the same place from a skill's scan and an agent's (an
+/// `.agent.md` or plugin agent inside a skill folder): one cause, one finding; the higher
+/// severity stays.
+pub fn dedup(findings: &mut Vec<Finding>) {
+    type Place = (&'static str, String, Option<u32>, Option<u32>);
+    let mut best: BTreeMap<Place, (Severity, usize)> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        let k = (
+            f.rule_id,
+            f.location.path.clone(),
+            f.location.line,
+            f.location.column,
+        );
+        let e = best.entry(k).or_insert((f.severity, i));
+        if f.severity > e.0 {
+            *e = (f.severity, i);
+        }
+    }
+    if best.len() == findings.len() {
+        return;
+    }
+    let keep: BTreeSet<usize> = best.values().map(|(_, i)| *i).collect();
+    let mut i = 0;
+    findings.retain(|_| {
+        let k = keep.contains(&i);
+        i += 1;
+        k
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob(".github/agents/*.md", ".github/agents/x.agent.md"));
+        assert!(!glob(".github/agents/*.md", ".github/agents/a/x.md"));
+        assert!(glob("**/.claude/agents/**/*.md", ".claude/agents/y.md"));
+        assert!(glob(
+            "**/.claude/agents/**/*.md",
+            "sub/.claude/agents/a/b/y.md"
+        ));
+        assert!(glob("**/AGENTS.md", "AGENTS.md"));
+        assert!(glob("**/AGENTS.md", "a/b/AGENTS.md"));
+        assert!(!glob("**/AGENTS.md", "a/b/NOTAGENTS.md"));
+        assert!(glob("**/*.agent.md", "agents/z.agent.md"));
+    }
+
+    #[test]
+    fn unpinned_servers() {
+        assert_eq!(
+            unpinned("npx", &["-y", "some-mcp"]),
+            Some("some-mcp".into())
+        );
+        assert_eq!(unpinned("npx", &["-y", "some-mcp@1.2.3"]), None);
+        assert_eq!(
+            unpinned("npx", &["-y", "@scope/mcp"]),
+            Some("@scope/mcp".into())
+        );
+        assert_eq!(unpinned("npx", &["-y", "@scope/mcp@2.0.0"]), None);
+        assert_eq!(
+            unpinned("npx", &["-y", "some-mcp@latest"]),
+            Some("some-mcp@latest".into())
+        );
+        assert_eq!(
+            unpinned("uvx", &["mcp-server-git"]),
+            Some("mcp-server-git".into())
+        );
+        assert_eq!(unpinned("uvx", &["mcp-server-git==0.6.2"]), None);
+        assert_eq!(unpinned("node", &["server.js"]), None);
+    }
+}

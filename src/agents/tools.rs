@@ -1,0 +1,222 @@
+//! Tool names of agent files, normalised across harnesses (reference §5.2 alias table,
+//! Claude Code's tool names, VS Code's legacy flat names and `group/tool` names, MCP
+//! forms), and the capabilities they grant.
+
+/// What a tool lets an agent do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cap {
+    Execute,
+    Read,
+    Edit,
+    Search,
+    Agent,
+    Web,
+    Todo,
+    /// Known, but none of the above (VS Code `problems`, Claude `AskUserQuestion`, ...).
+    Other,
+    /// An MCP or extension tool (`server/tool`, `server/*`, `mcp__server__tool`).
+    Mcp,
+    /// Every tool (`*`).
+    All,
+}
+
+/// (lower-cased name, capability): the primary aliases, their compatible aliases, Claude
+/// Code's names, Waza's aliases and VS Code's flat names.
+const KNOWN: &[(&str, Cap)] = &[
+    ("execute", Cap::Execute),
+    ("shell", Cap::Execute),
+    ("bash", Cap::Execute),
+    ("powershell", Cap::Execute),
+    ("runcommand", Cap::Execute),
+    ("runcommands", Cap::Execute),
+    ("runinterminal", Cap::Execute),
+    ("runtasks", Cap::Execute),
+    ("runtests", Cap::Execute),
+    ("runnotebooks", Cap::Execute),
+    ("terminal", Cap::Execute),
+    ("bashoutput", Cap::Execute),
+    ("killshell", Cap::Execute),
+    ("killbash", Cap::Execute),
+    ("getterminaloutput", Cap::Execute),
+    ("terminallastcommand", Cap::Read),
+    ("terminalselection", Cap::Read),
+    ("read", Cap::Read),
+    ("notebookread", Cap::Read),
+    ("view", Cap::Read),
+    ("readfile", Cap::Read),
+    ("fileread", Cap::Read),
+    ("ls", Cap::Read),
+    ("problems", Cap::Read),
+    ("changes", Cap::Read),
+    ("testfailure", Cap::Read),
+    ("edit", Cap::Edit),
+    ("multiedit", Cap::Edit),
+    ("write", Cap::Edit),
+    ("notebookedit", Cap::Edit),
+    ("editfiles", Cap::Edit),
+    ("writefile", Cap::Edit),
+    ("filewrite", Cap::Edit),
+    ("createfile", Cap::Edit),
+    ("create", Cap::Edit),
+    ("str_replace", Cap::Edit),
+    ("str_replace_editor", Cap::Edit),
+    ("new", Cap::Edit),
+    ("search", Cap::Search),
+    ("grep", Cap::Search),
+    ("glob", Cap::Search),
+    ("codebase", Cap::Search),
+    ("codesearch", Cap::Search),
+    ("usages", Cap::Search),
+    ("searchresults", Cap::Search),
+    ("findtestfiles", Cap::Search),
+    ("filesearch", Cap::Search),
+    ("textsearch", Cap::Search),
+    ("agent", Cap::Agent),
+    ("custom-agent", Cap::Agent),
+    ("task", Cap::Agent),
+    ("runsubagent", Cap::Agent),
+    ("sendmessage", Cap::Agent),
+    ("teamcreate", Cap::Agent),
+    ("teamdelete", Cap::Agent),
+    ("taskcreate", Cap::Todo),
+    ("taskupdate", Cap::Todo),
+    ("tasklist", Cap::Todo),
+    ("taskget", Cap::Todo),
+    ("taskoutput", Cap::Todo),
+    ("taskstop", Cap::Todo),
+    ("web", Cap::Web),
+    ("websearch", Cap::Web),
+    ("webfetch", Cap::Web),
+    ("fetch", Cap::Web),
+    ("web_fetch", Cap::Web),
+    ("githubrepo", Cap::Web),
+    ("opensimplebrowser", Cap::Web),
+    ("todo", Cap::Todo),
+    ("todowrite", Cap::Todo),
+    ("todoread", Cap::Todo),
+    ("todos", Cap::Todo),
+    ("extensions", Cap::Other),
+    ("vscodeapi", Cap::Other),
+    ("think", Cap::Other),
+    ("memory", Cap::Other),
+    ("skill", Cap::Other),
+    ("slashcommand", Cap::Other),
+    ("askuserquestion", Cap::Other),
+    ("exitplanmode", Cap::Other),
+    ("enterplanmode", Cap::Other),
+    ("toolsearch", Cap::Other),
+    ("lsp", Cap::Other),
+    ("listmcpresourcestool", Cap::Mcp),
+    ("readmcpresourcetool", Cap::Mcp),
+];
+
+/// Tool groups of VS Code's `group/tool` names.
+const GROUPS: &[(&str, Cap)] = &[
+    ("execute", Cap::Execute),
+    ("read", Cap::Read),
+    ("edit", Cap::Edit),
+    ("search", Cap::Search),
+    ("agent", Cap::Agent),
+    ("web", Cap::Web),
+    ("todo", Cap::Todo),
+    ("vscode", Cap::Other),
+];
+
+/// The capability a tool name grants, or `None` when no harness knows it.
+pub fn capability(name: &str) -> Option<Cap> {
+    let n = name.trim();
+    if n == "*" {
+        return Some(Cap::All);
+    }
+    // Claude permission syntax: `Bash(git:*)` is a restricted Bash.
+    let base = n.split('(').next().unwrap_or(n).trim();
+    let lower = base.to_ascii_lowercase();
+    if let Some((_, c)) = KNOWN.iter().find(|(k, _)| *k == lower) {
+        return Some(*c);
+    }
+    if lower.starts_with("mcp__") && lower.len() > 5 {
+        return Some(Cap::Mcp);
+    }
+    if let Some((group, tool)) = lower.split_once('/') {
+        if group.is_empty() || tool.is_empty() {
+            return None;
+        }
+        if let Some((_, c)) = GROUPS.iter().find(|(g, _)| *g == group) {
+            return Some(*c);
+        }
+        // `server/tool`, `server/*`, `extension.id/tool`.
+        return Some(Cap::Mcp);
+    }
+    // An extension or MCP server id (`microsoft.docs.mcp`).
+    if lower.contains('.') && !lower.starts_with('.') && !lower.ends_with('.') {
+        return Some(Cap::Mcp);
+    }
+    None
+}
+
+/// Is this execute tool limited to some commands (`Bash(git:*)`)?
+pub fn is_restricted(name: &str) -> bool {
+    let n = name.trim();
+    n.contains('(') && n.ends_with(')') && !n.contains("(*)")
+}
+
+/// The known name closest to `name` (edit distance, case-insensitive), if close enough to
+/// be a likely typo.
+pub fn closest(name: &str) -> Option<&'static str> {
+    let lower = name.trim().to_ascii_lowercase();
+    if lower.len() > 64 {
+        return None;
+    }
+    let mut best: Option<(usize, &'static str)> = None;
+    for (k, _) in KNOWN.iter().chain(GROUPS) {
+        let d = distance(&lower, k);
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, k));
+        }
+    }
+    best.filter(|(d, k)| *d <= (k.len() / 3).max(2))
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance over bytes (both sides at most 64 bytes here).
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_groups_and_mcp_forms() {
+        assert_eq!(capability("Bash"), Some(Cap::Execute));
+        assert_eq!(capability("powershell"), Some(Cap::Execute));
+        assert_eq!(capability("Bash(git:*)"), Some(Cap::Execute));
+        assert!(is_restricted("Bash(git:*)"));
+        assert!(!is_restricted("Bash"));
+        assert_eq!(capability("WebFetch"), Some(Cap::Web));
+        assert_eq!(capability("web/fetch"), Some(Cap::Web));
+        assert_eq!(capability("execute/runInTerminal"), Some(Cap::Execute));
+        assert_eq!(capability("github/*"), Some(Cap::Mcp));
+        assert_eq!(capability("mcp__meigen__generate_image"), Some(Cap::Mcp));
+        assert_eq!(capability("microsoft.docs.mcp"), Some(Cap::Mcp));
+        assert_eq!(capability("*"), Some(Cap::All));
+        assert_eq!(capability("Task"), Some(Cap::Agent));
+        assert_eq!(capability("fileRead"), Some(Cap::Read));
+        assert_eq!(capability("Reed"), None);
+        assert_eq!(closest("Reed"), Some("read"));
+        assert_eq!(closest("WebFetsh"), Some("webfetch"));
+        assert_eq!(closest("completely-unrelated-tool"), None);
+    }
+}

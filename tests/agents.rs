@@ -237,3 +237,59 @@ fn clean_agents_scan_clean_and_parallel_equals_serial() {
         .unwrap();
     assert_eq!(String::from_utf8(j1.stdout).unwrap(), out);
 }
+
+#[test]
+fn a_subagent_dropped_for_its_yaml_is_one_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".claude/agents/x.md",
+        "---\nname: x\ndescription: a: b\n---\nB.\n",
+    );
+    write(
+        dir.path(),
+        ".claude/commands/c.md",
+        "---\ndescription: Fix: it\n---\nFix.\n",
+    );
+    let (_, out) = run(dir.path(), "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let f: Vec<(String, String, Vec<String>)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["location"]["path"].as_str().unwrap().to_owned(),
+                format!(
+                    "{} {}",
+                    f["rule_id"].as_str().unwrap(),
+                    f["severity"].as_str().unwrap()
+                ),
+                f["consequences"]
+                    .as_array()
+                    .map(|c| {
+                        c.iter()
+                            .map(|c| c["rule_id"].as_str().unwrap().to_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        f,
+        vec![
+            (
+                ".claude/agents/x.md".to_owned(),
+                "yaml-syntax-error high".to_owned(),
+                vec!["agent-excluded-by-harness".to_owned()]
+            ),
+            (
+                ".claude/commands/c.md".to_owned(),
+                "yaml-syntax-error medium".to_owned(),
+                vec![]
+            ),
+        ],
+        "{out}"
+    );
+}

@@ -308,6 +308,7 @@ pub fn analyze(af: &AgentFile, shared: &Shared<'_>) -> Option<Analysed> {
                 frontmatter = r.to_json();
             }
             excluded = validate(af, &doc, &mut cx, &mut info);
+            attach_yaml_consequence(&mut cx.findings, format);
             if af.in_skill.is_none() || format == Format::PluginAgent {
                 security(&mut cx, Some(&doc), &files, bytes);
             } else {
@@ -449,6 +450,31 @@ pub fn placeholder(af: &AgentFile, groups: &[Group]) -> Artifact {
         provenance: None,
         loaders: Vec::new(),
         format: Some(af.convention.format.as_str().to_owned()),
+    }
+}
+
+/// One cause, one finding: a Claude subagent that Claude Code skips because its YAML is
+/// invalid carries the exclusion as a consequence of the syntax error. Elsewhere an invalid
+/// frontmatter costs the file its metadata, not its loading: medium.
+fn attach_yaml_consequence(findings: &mut Vec<Finding>, format: Format) {
+    let Some(y) = findings
+        .iter()
+        .position(|f| f.rule_id == ids::YAML_SYNTAX_ERROR)
+    else {
+        return;
+    };
+    if format != Format::ClaudeAgent {
+        findings[y].severity = Severity::Medium;
+        return;
+    }
+    if let Some(x) = findings
+        .iter()
+        .position(|f| f.rule_id == AGENT_EXCLUDED_BY_HARNESS)
+    {
+        let ex = findings.remove(x);
+        let y = if x < y { y - 1 } else { y };
+        let c = crate::finding::Consequence::of(&ex, Some("claude-code".to_owned()));
+        findings[y].consequences.push(c);
     }
 }
 

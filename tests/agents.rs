@@ -293,3 +293,43 @@ fn a_subagent_dropped_for_its_yaml_is_one_finding() {
         "{out}"
     );
 }
+
+#[test]
+fn identical_copies_and_plugin_agents_are_not_identity_conflicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    let agent = "---\nname: reviewer\ndescription: Reviews code\n---\nReview.\n";
+    write(r, ".github/agents/reviewer.agent.md", agent);
+    write(r, ".claude/agents/reviewer.md", agent);
+    for p in ["a", "b"] {
+        write(
+            r,
+            &format!("plugins/{p}/.claude-plugin/plugin.json"),
+            &format!("{{\"name\": \"{p}\"}}"),
+        );
+        write(
+            r,
+            &format!("plugins/{p}/agents/helper.md"),
+            &format!("---\nname: helper\ndescription: Helps with {p}\nmodel: sonnet\n---\n{p}\n"),
+        );
+    }
+    let (_, out) = run(r, "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0, "{out}");
+    assert_eq!(v["summary"]["artefacts"]["agent"], 4);
+    // An edit to one copy makes them differ.
+    write(
+        r,
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Bash\n---\nReview.\n",
+    );
+    let (_, out) = run(r, "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let rules: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, vec!["agent-identity-conflict"], "{out}");
+}

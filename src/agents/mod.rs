@@ -34,6 +34,8 @@ pub const AGENT_PERMISSION_BYPASS: &str = "agent-permission-bypass";
 pub const AGENT_EXECUTE_AND_WEB: &str = "agent-execute-and-web";
 pub const MCP_SERVER_UNPINNED: &str = "mcp-server-unpinned";
 pub const MCP_SERVER_INSECURE_TRANSPORT: &str = "mcp-server-insecure-transport";
+pub const AGENT_HANDOFF_ESCALATION: &str = "agent-handoff-escalation";
+pub const AGENT_IDENTITY_CONFLICT: &str = "agent-identity-conflict";
 
 /// Every rule this module emits.
 pub const RULES: &[&str] = &[
@@ -50,6 +52,8 @@ pub const RULES: &[&str] = &[
     AGENT_EXECUTE_AND_WEB,
     MCP_SERVER_UNPINNED,
     MCP_SERVER_INSECURE_TRANSPORT,
+    AGENT_HANDOFF_ESCALATION,
+    AGENT_IDENTITY_CONFLICT,
 ];
 
 /// The Copilot cloud agent reads at most this many characters of an agent's body.
@@ -224,6 +228,10 @@ pub struct Info {
     pub refs: Vec<(String, u32, u32, &'static str)>,
     /// Claude `skills:` preloads.
     pub skills: Vec<(String, u32, u32)>,
+    /// What the declared `tools` grant (`None`: no `tools`, so the harness's defaults, all).
+    pub caps: Option<BTreeSet<Cap>>,
+    /// Handoffs with `send: true` (submitted without the user): target and position.
+    pub sends: Vec<(String, u32, u32)>,
 }
 
 /// The name an agent file gets without a `name` field: the file name without its suffix.
@@ -1011,6 +1019,9 @@ fn check_agent_fields(
             }
         }
     }
+    if root.get("tools").is_some() {
+        info.caps = Some(caps.clone());
+    }
     let all = caps.contains(&Cap::All);
     if (all || (unrestricted_exec && caps.contains(&Cap::Web)))
         && let Some(n) = root.get("tools")
@@ -1048,6 +1059,9 @@ fn check_agent_fields(
                         Some(t) => {
                             let (l, c) = pos_of(at(target.expect("present")));
                             info.refs.push((t.to_owned(), l, c, "handoffs"));
+                            if h.get("send").and_then(Node::as_str) == Some("true") {
+                                info.sends.push((t.to_owned(), l, c));
+                            }
                         }
                         None => invalid(
                             cx,
@@ -1261,6 +1275,95 @@ pub fn check_references(
                 findings.push(f);
             }
         }
+    }
+}
+
+/// What `target` may do that `source` may not (tools that matter for escalation).
+fn broader(source: &Option<BTreeSet<Cap>>, target: &Option<BTreeSet<Cap>>) -> Vec<&'static str> {
+    let grants = |c: &Option<BTreeSet<Cap>>, cap: Cap| {
+        c.as_ref()
+            .is_none_or(|s| s.contains(&cap) || s.contains(&Cap::All))
+    };
+    [
+        (Cap::Execute, "execute"),
+        (Cap::Edit, "edit"),
+        (Cap::Web, "web"),
+        (Cap::Mcp, "MCP tools"),
+    ]
+    .into_iter()
+    .filter(|(cap, _)| grants(target, *cap) && !grants(source, *cap))
+    .map(|(_, n)| n)
+    .collect()
+}
+
+/// Handoff escalation and agents of one identity that differ.
+pub fn check_agents(analysed: &[Analysed], findings: &mut Vec<Finding>) {
+    let agents: Vec<&Analysed> = analysed
+        .iter()
+        .filter(|a| a.artifact.kind == ArtifactKind::Agent && !a.artifact.excluded)
+        .collect();
+    let mut by_name: BTreeMap<&str, Vec<&Analysed>> = BTreeMap::new();
+    for a in &agents {
+        by_name.entry(a.info.name.as_str()).or_default().push(a);
+    }
+    for a in &agents {
+        let rel = &a.artifact.path;
+        for (target, l, c) in &a.info.sends {
+            let Some(t) = by_name.get(target.as_str()).and_then(|v| v.first()) else {
+                continue;
+            };
+            let more = broader(&a.info.caps, &t.info.caps);
+            if more.is_empty() {
+                continue;
+            }
+            let f = Finding::new(
+                AGENT_HANDOFF_ESCALATION,
+                format!(
+                    "a `send: true` handoff passes control to `{}` without the user confirming, and `{}` may use {} that this agent may not: whatever steers this agent (a prompt injection in what it read) reaches those tools. Set `send: false` so the user reviews the handoff, or narrow the target's `tools`.",
+                    sanitize_line(target),
+                    sanitize_line(target),
+                    more.join(", ")
+                ),
+                Location::at(rel.clone(), *l, *c),
+            )
+            .with_related(
+                Location::file(t.artifact.path.clone()),
+                "the target agent".to_owned(),
+            )
+            .for_skill(Some(&a.info.name), Some(rel), &format!("send:{target}"));
+            findings.push(f);
+        }
+    }
+    for (name, group) in &by_name {
+        // Plugin agents are namespaced by their plugin (`plugin:agent`): no conflict.
+        let group: Vec<&&Analysed> = group
+            .iter()
+            .filter(|a| a.info.format != Some(Format::PluginAgent))
+            .collect();
+        let hashes: BTreeSet<Option<&String>> = group
+            .iter()
+            .map(|a| a.artifact.files.first().and_then(|f| f.sha256.as_ref()))
+            .collect();
+        if group.len() < 2 || hashes.len() < 2 {
+            continue;
+        }
+        let first = group[0];
+        let mut f = Finding::new(
+            AGENT_IDENTITY_CONFLICT,
+            format!(
+                "{} agent files are named `{}` and their contents differ: which one runs depends on the harness and the folder it starts in (Claude Code takes the closest `.claude/agents`, Copilot dedups by file name). Keep one definition, or give each a name of its own.",
+                group.len(),
+                sanitize_line(name)
+            ),
+            Location::file(first.artifact.path.clone()),
+        );
+        for other in &group[1..] {
+            f = f.with_related(
+                Location::file(other.artifact.path.clone()),
+                "another agent of the same name".to_owned(),
+            );
+        }
+        findings.push(f.for_skill(Some(name), Some(&first.artifact.path), "identity"));
     }
 }
 

@@ -143,6 +143,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     }
     let skill_names: BTreeSet<String> = artifacts.iter().map(|a| a.name.clone()).collect();
     crate::agents::check_references(&agent_results, &skill_names, &mut findings);
+    crate::agents::check_agents(&agent_results, &mut findings);
     let mut agents = Vec::with_capacity(agent_results.len());
     for a in agent_results {
         findings.extend(a.findings);

@@ -333,3 +333,45 @@ fn identical_copies_and_plugin_agents_are_not_identity_conflicts() {
         .collect();
     assert_eq!(rules, vec!["agent-identity-conflict"], "{out}");
 }
+
+#[test]
+fn body_references_that_resolve_to_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(r, "src/main.rs", "fn main() {}\n");
+    write(
+        r,
+        ".github/agents/a.agent.md",
+        "---\ndescription: d\n---\nUse #tool:web/fetch and #tool:Reed. See #file:src/main.rs and #file:../../src/main.rs, also #file:docs/missing.md and #file:../../../../etc/passwd.\n\n```\n#tool:nope inside code\n```\n",
+    );
+    let (_, out) = run(r, "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let got: Vec<(u64, u64, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "agent-reference-broken")
+        .map(|f| {
+            (
+                f["location"]["line"].as_u64().unwrap(),
+                f["location"]["column"].as_u64().unwrap(),
+                f["message"]
+                    .as_str()
+                    .unwrap()
+                    .split('`')
+                    .nth(1)
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (4, 25, "#tool:Reed".to_owned()),
+            (4, 93, "#file:docs/missing.md".to_owned()),
+            (4, 119, "#file:../../../../etc/passwd".to_owned()),
+        ],
+        "{out}"
+    );
+}

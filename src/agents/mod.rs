@@ -254,7 +254,11 @@ pub fn stem(rel: &str) -> &str {
 
 /// Analyses one customisation file; `None` for a settings file holding neither hooks nor
 /// MCP servers (not an artefact).
-pub fn analyze(af: &AgentFile, shared: &Shared<'_>) -> Option<Analysed> {
+pub fn analyze(
+    af: &AgentFile,
+    shared: &Shared<'_>,
+    paths: &std::collections::HashSet<&str>,
+) -> Option<Analysed> {
     let dir = parent(&af.rel).to_owned();
     let name_in_dir = file_name(&af.rel).to_owned();
     let sd = SkillDir {
@@ -317,6 +321,13 @@ pub fn analyze(af: &AgentFile, shared: &Shared<'_>) -> Option<Analysed> {
             }
             excluded = validate(af, &doc, &mut cx, &mut info);
             attach_yaml_consequence(&mut cx.findings, format);
+            if format.is_agent() || matches!(format, Format::Prompt | Format::ChatMode) {
+                let root = shared
+                    .groups
+                    .get(af.group)
+                    .map_or("", |g| g.boundary_rel.as_str());
+                body_references(&doc, &mut cx, &dir, root, paths);
+            }
             if af.in_skill.is_none() || format == Format::PluginAgent {
                 security(&mut cx, Some(&doc), &files, bytes);
             } else {
@@ -459,6 +470,117 @@ pub fn placeholder(af: &AgentFile, groups: &[Group]) -> Artifact {
         loaders: Vec::new(),
         format: Some(af.convention.format.as_str().to_owned()),
     }
+}
+
+/// `#tool:name` and `#file:path` in the body (outside code blocks) that resolve to nothing:
+/// a tool no harness knows, a file that is not in the repository.
+fn body_references(
+    doc: &SkillDoc,
+    cx: &mut Cx<'_>,
+    dir: &str,
+    root: &str,
+    paths: &std::collections::HashSet<&str>,
+) {
+    let body = doc.body_text();
+    let mut fence: Option<&str> = None;
+    let mut off = doc.body_start.min(doc.text.len());
+    for line in body.split_inclusive('\n') {
+        let start = off;
+        off += line.len();
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+            continue;
+        }
+        for (kind, needle) in [("tool", "#tool:"), ("file", "#file:")] {
+            let mut from = 0;
+            while let Some(i) = line[from..].find(needle) {
+                let s = from + i + needle.len();
+                let end = line[s..]
+                    .find(|c: char| {
+                        c.is_whitespace()
+                            || matches!(
+                                c,
+                                '`' | '"' | '\'' | '<' | '>' | '(' | ')' | '[' | ']' | ','
+                            )
+                    })
+                    .map_or(line.len(), |e| s + e);
+                from = end.max(s);
+                let target = line[s..end].trim_end_matches(['.', ':', ';', '!', '?']);
+                if target.is_empty() {
+                    continue;
+                }
+                let missing = match kind {
+                    "tool" => tools::capability(target).is_none(),
+                    _ => !file_exists(target, dir, root, paths),
+                };
+                if !missing {
+                    continue;
+                }
+                let (l, c) = doc.lines.position(&doc.text, start + s - needle.len());
+                let why = if kind == "tool" {
+                    let hint = tools::closest(target)
+                        .map(|k| format!(" Did you mean `{k}`?"))
+                        .unwrap_or_default();
+                    format!(
+                        "`#tool:{}` names a tool no harness knows, so the reference resolves to nothing.{hint}",
+                        sanitize_line(target)
+                    )
+                } else {
+                    format!(
+                        "`#file:{}` names a file that is not in the repository (relative to the agent's folder or the repository root), so the agent gets no context from it. Fix the path or remove the reference.",
+                        sanitize_line(target)
+                    )
+                };
+                cx.emit(
+                    AGENT_REFERENCE_BROKEN,
+                    why,
+                    Location::at(cx.entry_path.clone(), l, c),
+                    &format!("{kind}:{target}"),
+                );
+            }
+        }
+    }
+}
+
+/// Does `target` name a walked file or folder, relative to `dir` or to the repository root
+/// `root` (both relative to the scan base)? A path that climbs out of the scan base does not.
+fn file_exists(
+    target: &str,
+    dir: &str,
+    root: &str,
+    paths: &std::collections::HashSet<&str>,
+) -> bool {
+    let t = target.trim_start_matches("./");
+    [dir, root].iter().any(|base| {
+        let joined = if t.starts_with('/') {
+            format!("{root}{t}")
+        } else if base.is_empty() {
+            t.to_owned()
+        } else {
+            format!("{base}/{t}")
+        };
+        let mut parts: Vec<&str> = Vec::new();
+        for seg in joined.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    if parts.pop().is_none() {
+                        return false;
+                    }
+                }
+                s => parts.push(s),
+            }
+        }
+        let p = parts.join("/");
+        paths.contains(p.as_str())
+    })
 }
 
 /// One cause, one finding: a Claude subagent that Claude Code skips because its YAML is

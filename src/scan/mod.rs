@@ -351,11 +351,24 @@ fn analyse_agents(
     shared: &Shared<'_>,
 ) -> Vec<crate::agents::Analysed> {
     let files = crate::agents::discover(entries, groups, skills);
+    // Every walked path and the folders above them, for `#file:` references.
+    let mut paths: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    if !files.is_empty() {
+        for e in entries {
+            let mut p = e.rel.as_str();
+            while paths.insert(p) {
+                match p.rfind('/') {
+                    Some(i) => p = &p[..i],
+                    None => break,
+                }
+            }
+        }
+    }
     let mut out: Vec<crate::agents::Analysed> = files
         .par_iter()
         .filter_map(|af| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::agents::analyze(af, shared)
+                crate::agents::analyze(af, shared, &paths)
             }))
             .unwrap_or_else(|_| Some(contain::agent_internal_error(af, shared.groups)))
         })

@@ -223,6 +223,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     let mut mode: Option<String> = None;
     let mut target = String::new();
     let mut artifacts: Vec<Artifact> = Vec::new();
+    let mut agents: Vec<Artifact> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
     let mut suppressed: Vec<Suppressed> = Vec::new();
     let mut repos: Vec<RepoSummary> = Vec::new();
@@ -278,6 +279,9 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
         for s in v["skills"].as_array().into_iter().flatten() {
             artifacts.push(artifact(path, s)?);
         }
+        for s in v["agents"].as_array().into_iter().flatten() {
+            agents.push(artifact(path, s)?);
+        }
         for f in v["findings"].as_array().into_iter().flatten() {
             let f = finding(path, f)?;
             if !RECOMPUTED.contains(&f.rule_id) {
@@ -311,10 +315,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     }
     check_shards(&shards)?;
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    agents.sort_by(|a, b| a.path.cmp(&b.path));
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));
     let coverage = crate::scan::summary::coverage(&artifacts, Mode::Workspace);
     let mut result = ScanResult {
-        agents: Vec::new(),
+        agents,
         mode: Mode::Workspace,
         target,
         artifacts,

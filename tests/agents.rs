@@ -375,3 +375,60 @@ fn body_references_that_resolve_to_nothing() {
         "{out}"
     );
 }
+
+#[test]
+fn workspace_agents_are_per_repository_and_shards_merge_back() {
+    let ws = tempfile::tempdir().unwrap();
+    let w = ws.path().join("ws");
+    for (repo, tools) in [("one", "Read"), ("two", "Read, Bash"), ("three", "Grep")] {
+        let r = w.join(repo);
+        write(
+            &r,
+            ".claude/agents/reviewer.md",
+            &format!(
+                "---\nname: reviewer\ndescription: Reviews code\ntools: {tools}\n---\nReview.\n"
+            ),
+        );
+        write(
+            &r,
+            ".github/agents/planner.agent.md",
+            "---\ndescription: Plans\nhandoffs:\n  - label: Go\n    agent: reviewer\n    prompt: Review it.\n---\nPlan.\n",
+        );
+    }
+    let scan = |extra: &[&str]| -> Value {
+        let mut c = bin();
+        c.args(["scan-workspace", w.to_str().unwrap(), "--format", "json"]);
+        c.args(extra);
+        serde_json::from_slice(&c.output().unwrap().stdout).unwrap()
+    };
+    let whole = scan(&[]);
+    // Same names in different repositories are neither conflicts nor broken references.
+    assert_eq!(whole["findings"].as_array().unwrap().len(), 0, "{whole}");
+    assert_eq!(whole["agents"].as_array().unwrap().len(), 6);
+    let out = tempfile::tempdir().unwrap();
+    let mut reports = Vec::new();
+    for k in 1..=2 {
+        let p = out.path().join(format!("s{k}.json"));
+        let st = bin()
+            .args([
+                "scan-workspace",
+                w.to_str().unwrap(),
+                "--shard",
+                &format!("{k}/2"),
+            ])
+            .args(["--format", "json", "-o", p.to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(st.code().is_some_and(|c| c < 2));
+        reports.push(p);
+    }
+    let merged = bin()
+        .args(["merge", "--format", "json"])
+        .args(&reports)
+        .output()
+        .unwrap();
+    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    for key in ["agents", "findings", "summary"] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+}

@@ -1362,15 +1362,19 @@ pub fn check_references(
     skill_names: &BTreeSet<String>,
     findings: &mut Vec<Finding>,
 ) {
-    let names: BTreeSet<&str> = analysed
+    // Agents are named within their repository (workspace scans hold many).
+    let names: BTreeSet<(Option<&str>, &str)> = analysed
         .iter()
         .filter(|a| a.artifact.kind == ArtifactKind::Agent)
-        .flat_map(|a| [a.info.name.as_str(), stem(&a.artifact.path)])
+        .flat_map(|a| {
+            let repo = a.artifact.repo.as_deref();
+            [(repo, a.info.name.as_str()), (repo, stem(&a.artifact.path))]
+        })
         .collect();
     for a in analysed {
         let rel = &a.artifact.path;
         for (target, l, c, field) in &a.info.refs {
-            if !names.contains(target.as_str()) {
+            if !names.contains(&(a.artifact.repo.as_deref(), target.as_str())) {
                 let f = Finding::new(
                     AGENT_REFERENCE_BROKEN,
                     format!(
@@ -1424,14 +1428,19 @@ pub fn check_agents(analysed: &[Analysed], findings: &mut Vec<Finding>) {
         .iter()
         .filter(|a| a.artifact.kind == ArtifactKind::Agent && !a.artifact.excluded)
         .collect();
-    let mut by_name: BTreeMap<&str, Vec<&Analysed>> = BTreeMap::new();
+    // Agents are named within their repository (workspace scans hold many).
+    let mut by_name: BTreeMap<(Option<&str>, &str), Vec<&Analysed>> = BTreeMap::new();
     for a in &agents {
-        by_name.entry(a.info.name.as_str()).or_default().push(a);
+        by_name
+            .entry((a.artifact.repo.as_deref(), a.info.name.as_str()))
+            .or_default()
+            .push(a);
     }
     for a in &agents {
         let rel = &a.artifact.path;
         for (target, l, c) in &a.info.sends {
-            let Some(t) = by_name.get(target.as_str()).and_then(|v| v.first()) else {
+            let key = (a.artifact.repo.as_deref(), target.as_str());
+            let Some(t) = by_name.get(&key).and_then(|v| v.first()) else {
                 continue;
             };
             let more = broader(&a.info.caps, &t.info.caps);
@@ -1456,7 +1465,7 @@ pub fn check_agents(analysed: &[Analysed], findings: &mut Vec<Finding>) {
             findings.push(f);
         }
     }
-    for (name, group) in &by_name {
+    for ((_, name), group) in &by_name {
         // Plugin agents are namespaced by their plugin (`plugin:agent`): no conflict.
         let group: Vec<&&Analysed> = group
             .iter()

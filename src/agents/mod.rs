@@ -396,6 +396,7 @@ pub fn analyze(
             "beside-skill",
         );
     }
+    reword(&mut cx.findings, kind);
     let name = info.name.clone();
     let mut findings: Vec<Finding> = cx
         .findings
@@ -581,6 +582,24 @@ fn file_exists(
         let p = parts.join("/");
         paths.contains(p.as_str())
     })
+}
+
+/// Messages written for skills, said of the file they are really about.
+fn reword(findings: &mut [Finding], kind: ArtifactKind) {
+    let what = kind.as_str();
+    for f in findings {
+        if f.rule_id == ids::YAML_SYNTAX_ERROR {
+            f.message = f.message.replace(
+                "Strict loaders drop this skill and Claude Code loads it with empty metadata.",
+                &format!("Harnesses read this {what} file without its metadata (Claude Code skips a subagent)."),
+            );
+        } else if f.rule_id == crate::security::execution::FRONTMATTER_HOOKS {
+            f.message = f.message.replace(
+                "while the skill is active",
+                &format!("while the {what} is active"),
+            );
+        }
+    }
 }
 
 /// One cause, one finding: a Claude subagent that Claude Code skips because its YAML is

@@ -331,7 +331,7 @@ fn entry_unreadable_findings(
 /// The findings under the skill's final name, sorted; repeats of one rule, file and
 /// anchor (one broken link per line) are numbered in file order so every finding keeps a
 /// distinct fingerprint.
-fn numbered(raw: Vec<Finding>, name: &str, skill_path: &str) -> Vec<Finding> {
+pub fn numbered(raw: Vec<Finding>, name: &str, skill_path: &str) -> Vec<Finding> {
     let mut findings: Vec<Finding> = raw
         .into_iter()
         .map(|f| {

@@ -369,22 +369,14 @@ pub fn analyze(
             security(&mut cx, None, &data, bytes);
             // The file is an MCP or hook configuration: "configures an MCP server" is its
             // kind, not a finding.
-            let mut i = before;
-            while i < cx.findings.len() {
-                if cx.findings[i].rule_id == crate::security::permissions::MCP_SERVER_REFERENCE {
-                    cx.findings.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
+            keep_new(&mut cx.findings, before, |f| {
+                f.rule_id != crate::security::permissions::MCP_SERVER_REFERENCE
+            });
         }
     }
     if let Some(skill) = &af.in_skill
         && format == Format::CopilotAgent
         && *skill == dir
-        && shared.entries.iter().any(|e| {
-            parent(&e.rel) == dir && crate::discover::is_skill_file_name(file_name(&e.rel))
-        })
     {
         cx.emit(
             AGENT_IGNORED_BESIDE_SKILL,
@@ -398,16 +390,7 @@ pub fn analyze(
     }
     reword(&mut cx.findings, kind);
     let name = info.name.clone();
-    let mut findings: Vec<Finding> = cx
-        .findings
-        .into_iter()
-        .map(|f| {
-            let anchor = f.anchor.clone();
-            f.for_skill(Some(&name), Some(&af.rel), &anchor)
-        })
-        .collect();
-    crate::finding::sort_findings(&mut findings);
-    number(&mut findings, &name, &af.rel);
+    let findings = crate::analyze::numbered(cx.findings, &name, &af.rel);
     for f in &mut files {
         f.kind = if format.is_markdown() {
             FileKind::Entry
@@ -415,30 +398,18 @@ pub fn analyze(
             FileKind::Data
         };
     }
-    let group = shared.groups.get(af.group);
+    let content_hash = files
+        .first()
+        .and_then(|f| f.sha256.as_ref())
+        .map(|h| crate::hash::sha256_hex(format!("{}\n{h}\n", af.rel).as_bytes()));
     let artifact = Artifact {
         kind,
-        path: af.rel.clone(),
-        repo: group.and_then(|g| g.repo.clone()),
-        convention: Some(af.convention.pattern.to_owned()),
-        convention_root: None,
-        entry: name_in_dir,
         name,
-        dir_name: fallback,
         frontmatter,
         excluded,
-        symlink: None,
-        nested_in: af.in_skill.clone(),
-        content_hash: files
-            .first()
-            .and_then(|f| f.sha256.clone())
-            .map(|h| crate::hash::sha256_hex(format!("{}\n{h}\n", af.rel).as_bytes())),
         files,
-        structural_fingerprint: None,
-        hash_incomplete: None,
-        provenance: None,
-        loaders: Vec::new(),
-        format: Some(format.as_str().to_owned()),
+        content_hash,
+        ..placeholder(af, shared.groups)
     };
     Some(Analysed {
         artifact,
@@ -627,19 +598,6 @@ fn attach_yaml_consequence(findings: &mut Vec<Finding>, format: Format) {
     }
 }
 
-/// Findings of one rule on one anchor get `#1`, `#2`, ... so fingerprints stay unique.
-fn number(findings: &mut [Finding], name: &str, rel: &str) {
-    let mut seen: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
-    for f in findings.iter_mut() {
-        let n = seen.entry((f.rule_id, f.anchor.clone())).or_insert(0);
-        if *n > 0 {
-            let anchor = format!("{}#{}", f.anchor, n);
-            *f = f.clone().for_skill(Some(name), Some(rel), &anchor);
-        }
-        *n += 1;
-    }
-}
-
 fn kind_of(format: Format) -> ArtifactKind {
     match format {
         Format::CopilotAgent
@@ -683,14 +641,16 @@ fn hooks_only(
     let before = cx.findings.len();
     security(cx, Some(doc), files, bytes);
     // Keep what the skill's scan of the same text cannot see: the hooks.
-    let mut i = before;
-    while i < cx.findings.len() {
-        if cx.findings[i].rule_id == crate::security::execution::FRONTMATTER_HOOKS {
-            i += 1;
-        } else {
-            cx.findings.remove(i);
-        }
-    }
+    keep_new(&mut cx.findings, before, |f| {
+        f.rule_id == crate::security::execution::FRONTMATTER_HOOKS
+    });
+}
+
+/// Keeps, of the findings from `from` on, those `keep` accepts (the earlier ones all stay).
+fn keep_new(findings: &mut Vec<Finding>, from: usize, keep: impl Fn(&Finding) -> bool) {
+    let mut tail = findings.split_off(from.min(findings.len()));
+    tail.retain(keep);
+    findings.append(&mut tail);
 }
 
 /// Known frontmatter keys per format.
@@ -1274,7 +1234,6 @@ fn check_agent_fields(
             ),
         }
     }
-    let _ = af;
 }
 
 fn pos_of(l: Location) -> (u32, u32) {

@@ -195,6 +195,9 @@ pub fn matches(pattern: &str, rel: &str) -> bool {
     p.len() == r.len() && p.iter().zip(&r).all(|(a, b)| *a == "*" || a == b)
 }
 
+/// How much of an agent's body the GitHub Copilot cloud agent reads (characters).
+pub const COPILOT_BODY_LIMIT: usize = 30_000;
+
 /// What kind of customisation file an artefact convention finds, and whose format it follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {

@@ -497,6 +497,9 @@ pub fn skill_efficiency(t: &Trace, name: &str) -> AxisValue {
 pub struct SkillRef<'a> {
     pub path: &'a str,
     pub name: &'a str,
+    /// An agent, prompt, instruction, MCP or hook file rather than a skill: indexed the same
+    /// way, listed apart ([`Report::agents`]); a disclosure trace names skills only.
+    pub agent: bool,
 }
 
 /// The index of every skill and of the scan.
@@ -505,6 +508,8 @@ pub struct Report {
     pub scan: Index,
     /// By skill path.
     pub skills: BTreeMap<String, Index>,
+    /// By path: agents, prompts, instructions, MCP and hook files.
+    pub agents: BTreeMap<String, Index>,
     /// Findings outside any skill (not info) that no index counts.
     pub unscored_findings: usize,
     /// The trace-level efficiency metric, when a trace was supplied and measured.
@@ -519,6 +524,9 @@ pub struct ScanIndex<'a> {
     #[serde(flatten)]
     pub index: &'a Index,
     pub skills_scored: usize,
+    /// Agent, prompt, instruction, MCP and hook files with an index.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub agents_scored: usize,
     pub unscored_findings: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency_metric: Option<&'a Efficiency>,
@@ -528,7 +536,12 @@ pub struct ScanIndex<'a> {
     pub below: Option<Vec<&'a str>>,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 const NO_TRACE: &str = "no disclosure trace supplied";
+const AGENT_TRACE: &str = "a disclosure trace measures skills only";
 
 /// Skills a finding belongs to: its own, and for `cross-location-content-drift`
 /// every location the finding lists (each copy is equally suspect).
@@ -566,6 +579,7 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
         }
     }
     let mut out = BTreeMap::new();
+    let mut agents_out = BTreeMap::new();
     let mut compliance_vals = Vec::new();
     let mut security_vals = Vec::new();
     let mut failed = 0usize;
@@ -595,12 +609,15 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
             (AxisValue::Measured(c), AxisValue::Measured(sec))
         };
         let e = match trace {
+            _ if s.agent => AxisValue::NotMeasured(AGENT_TRACE.into()),
             Some(t) => skill_efficiency(t, s.name),
             None => AxisValue::NotMeasured(NO_TRACE.into()),
         };
-        out.insert(s.path.to_owned(), combine(&c, &sec, &e, ["", "", ""]));
+        let into = if s.agent { &mut agents_out } else { &mut out };
+        into.insert(s.path.to_owned(), combine(&c, &sec, &e, ["", "", ""]));
     }
     let n = compliance_vals.len();
+    let n_agents = skills.iter().filter(|s| s.agent).count();
     let none_why = if skills.is_empty() {
         "no skill was scanned".to_owned()
     } else {
@@ -622,15 +639,22 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
             Err(why) => (AxisValue::NotMeasured(why), None),
         },
     };
-    let c_detail = if n == 1 {
-        "1 skill".to_owned()
+    let what = if n_agents == 0 {
+        if n == 1 {
+            "1 skill".to_owned()
+        } else {
+            format!("{n} skills")
+        }
     } else {
-        format!("mean of {n} skills")
+        match skills.len() - n_agents {
+            0 => format!("{n_agents} agent file(s)"),
+            k => format!("{k} skill(s) and {n_agents} agent file(s)"),
+        }
     };
-    let s_detail = if n == 1 {
-        "1 skill".to_owned()
+    let (c_detail, s_detail) = if n == 1 {
+        (what.clone(), what)
     } else {
-        format!("lowest of {n} skills")
+        (format!("mean of {what}"), format!("lowest of {what}"))
     };
     let mut scan = combine(&c, &sec, &e, [&c_detail, &s_detail, "whole trace"]);
     if failed > 0 {
@@ -646,6 +670,7 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
     Report {
         scan,
         skills: out,
+        agents: agents_out,
         unscored_findings: unscored,
         efficiency: eff,
         fail_under: None,
@@ -660,7 +685,13 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
         .map(|a| SkillRef {
             path: &a.path,
             name: &a.name,
+            agent: false,
         })
+        .chain(r.agents.iter().map(|a| SkillRef {
+            path: &a.path,
+            name: &a.name,
+            agent: true,
+        }))
         .collect();
     // Accepted findings are known debt, not false positives: the index still counts them
     // (findings suppressed with a reason, and deselected rules, it does not).
@@ -679,10 +710,12 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
 }
 
 impl Report {
-    /// Skills (by path) below `n` or without an index: what fails `--fail-under-index`.
+    /// Skills and agent files (by path) below `n` or without an index: what fails
+    /// `--fail-under-index`.
     pub fn below(&self, n: f64) -> Vec<&str> {
         self.skills
             .iter()
+            .chain(&self.agents)
             .filter(|(_, i)| i.score.is_none_or(|s| s < n))
             .map(|(p, _)| p.as_str())
             .collect()
@@ -701,6 +734,7 @@ impl Report {
         ScanIndex {
             index: &self.scan,
             skills_scored: self.skills.values().filter(|i| i.score.is_some()).count(),
+            agents_scored: self.agents.values().filter(|i| i.score.is_some()).count(),
             unscored_findings: self.unscored_findings,
             efficiency_metric: self.efficiency.as_ref(),
             fail_under: self.fail_under,
@@ -744,7 +778,11 @@ mod tests {
     }
 
     fn sk(path: &str) -> SkillRef<'_> {
-        SkillRef { path, name: path }
+        SkillRef {
+            path,
+            name: path,
+            agent: false,
+        }
     }
 
     fn trace(json: &str) -> Trace {

@@ -432,3 +432,176 @@ fn workspace_agents_are_per_repository_and_shards_merge_back() {
         assert_eq!(merged[key], whole[key], "{key}");
     }
 }
+
+/// The loader matrix of agents: which harness loads each file and why not, precedence and
+/// de-duplication, with a Security Index per agent file, in JSON, console and Markdown.
+#[test]
+fn agent_loader_matrix_and_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    let agent =
+        |name: &str, desc: &str| format!("---\nname: {name}\ndescription: {desc}\n---\nBody.\n");
+    write(r, ".github/agents/rev.agent.md", &agent("rev", "Reviews."));
+    // Same Copilot identity (file name without `.md`), another name.
+    write(r, ".github/agents/rev.md", &agent("rev2", "Reviews too."));
+    write(
+        r,
+        ".github/agents/local.agent.md",
+        "---\nname: local\ndescription: VS Code only.\ntarget: vscode\n---\nx\n",
+    );
+    write(
+        r,
+        ".github/agents/nodesc.agent.md",
+        "---\nname: nodesc\n---\nx\n",
+    );
+    write(r, ".claude/agents/rev.md", &agent("rev", "Claude copy."));
+    write(
+        r,
+        ".claude/agents/sub/doc.md",
+        "---\ndescription: no name\n---\nx\n",
+    );
+    write(
+        r,
+        "pkg/.claude/agents/rev.md",
+        &agent("rev", "Package copy."),
+    );
+    write(r, ".gemini/agents/g.md", &agent("Bad Name", "Gemini."));
+    write(
+        r,
+        "agents/waza.agent.md",
+        &agent("waza", "Evaluated by Waza only."),
+    );
+    let (_, out) = run(r, "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let verdict = |path: &str, profile: &str| -> Option<(String, String)> {
+        let a = v["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["path"] == path)
+            .unwrap_or_else(|| panic!("{path} not in agents"));
+        a["loaders"].as_array().and_then(|l| {
+            l.iter().find(|x| x["profile"] == profile).map(|x| {
+                (
+                    x["status"].as_str().unwrap().to_owned(),
+                    x["cause"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+        })
+    };
+    let status = |path: &str, profile: &str| verdict(path, profile).map(|(s, _)| s);
+    let s = |x: &str| Some(x.to_owned());
+    assert_eq!(
+        status(".github/agents/rev.agent.md", "vscode-agents"),
+        s("loaded")
+    );
+    assert_eq!(
+        status(".github/agents/rev.agent.md", "copilot-agents"),
+        s("loaded")
+    );
+    assert_eq!(
+        status(".github/agents/rev.agent.md", "claude-code-agents"),
+        None
+    );
+    let (st, why) = verdict(".github/agents/rev.md", "copilot-agents").unwrap();
+    assert_eq!(st, "shadowed");
+    assert!(why.contains(".github/agents/rev.agent.md"), "{why}");
+    assert_eq!(
+        status(".github/agents/rev.md", "vscode-agents"),
+        s("loaded")
+    );
+    assert_eq!(
+        status(".github/agents/local.agent.md", "copilot-agents"),
+        s("excluded")
+    );
+    assert_eq!(
+        status(".github/agents/local.agent.md", "vscode-agents"),
+        s("loaded")
+    );
+    let (st, why) = verdict(".github/agents/nodesc.agent.md", "copilot-agents").unwrap();
+    assert_eq!(st, "excluded");
+    assert!(why.contains("description"), "{why}");
+    // VS Code reads `.claude/agents` too; `.github/agents` comes first for one name.
+    assert_eq!(
+        status(".claude/agents/rev.md", "vscode-agents"),
+        s("shadowed")
+    );
+    let (st, why) = verdict(".claude/agents/rev.md", "claude-code-agents").unwrap();
+    assert_eq!(st, "loaded");
+    assert!(why.contains("closest"), "{why}");
+    let (st, why) = verdict("pkg/.claude/agents/rev.md", "claude-code-agents").unwrap();
+    assert_eq!(st, "loaded");
+    assert!(why.contains("starts in `pkg/`"), "{why}");
+    assert_eq!(
+        status(".claude/agents/sub/doc.md", "claude-code-agents"),
+        s("excluded")
+    );
+    assert_eq!(status(".claude/agents/sub/doc.md", "vscode-agents"), None);
+    assert_eq!(
+        status(".gemini/agents/g.md", "gemini-cli-agents"),
+        s("excluded")
+    );
+    assert_eq!(status("agents/waza.agent.md", "vscode-agents"), None);
+    let by = &v["summary"]["artefacts_by_harness"];
+    assert_eq!(by["copilot-agents"]["loaded"], 1, "{by}");
+    assert_eq!(by["copilot-agents"]["excluded"], 2, "{by}");
+    assert_eq!(by["copilot-agents"]["shadowed"], 1, "{by}");
+    // The Gemini name is one finding at the name.
+    let f: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["location"]["path"] == ".gemini/agents/g.md")
+        .collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0]["rule_id"], "agent-excluded-by-harness");
+    assert_eq!(f[0]["location"]["line"], 2);
+    // Every agent file has an index; one with a finding scores below one without.
+    let index = |p: &str| {
+        v["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["path"] == p)
+            .unwrap()["index"]["score"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(index(".github/agents/rev.agent.md"), 100.0);
+    assert!(index(".gemini/agents/g.md") < 100.0);
+    assert_eq!(v["index"]["agents_scored"], 9);
+    assert_eq!(v["index"]["unscored_findings"], 0);
+    // Console: the agents' own section, with verdicts and causes.
+    let (_, text) = run(r, "console");
+    let section = text
+        .split("agents, prompts, instructions, MCP and hook files")
+        .nth(1)
+        .expect("agent section");
+    assert!(section.contains("loaders: loaded by vscode-agents; shadowed in copilot-agents"));
+    assert!(section.contains("claude-code-agents: only when Claude Code starts in `pkg/`"));
+    assert!(section.contains("index: 100/100 (A)"));
+    // Markdown: the agent loader matrix and index.
+    let (_, md) = run(r, "markdown");
+    assert!(md.contains("Agent loader matrix"), "{md}");
+    assert!(
+        md.contains("| .github/agents/rev.md | ✓ | ≈ |  |  |"),
+        "{md}"
+    );
+    assert!(md.contains("Index per agent file (9)"));
+    // --profile restricts agents too.
+    let out = bin()
+        .args(["scan", "--repo", ".", "--format", "json", "--no-config"])
+        .args(["--profile", "gemini-cli-agents"])
+        .current_dir(r)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let profiles: std::collections::BTreeSet<&str> = v["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["loaders"].as_array().into_iter().flatten())
+        .map(|l| l["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(profiles, ["gemini-cli-agents"].into_iter().collect());
+}

@@ -56,8 +56,7 @@ pub const RULES: &[&str] = &[
     AGENT_IDENTITY_CONFLICT,
 ];
 
-/// The Copilot cloud agent reads at most this many characters of an agent's body.
-pub const COPILOT_BODY_LIMIT: usize = 30_000;
+pub use crate::conventions::COPILOT_BODY_LIMIT;
 
 /// One customisation file found by the walk.
 #[derive(Debug, Clone)]
@@ -232,6 +231,16 @@ pub struct Info {
     pub caps: Option<BTreeSet<Cap>>,
     /// Handoffs with `send: true` (submitted without the user): target and position.
     pub sends: Vec<(String, u32, u32)>,
+    /// What the loader profiles read ([`crate::loaders::agents`]).
+    pub has_name: bool,
+    pub yaml_broken: bool,
+    pub description: bool,
+    pub target: Option<String>,
+    pub body_chars: usize,
+    /// Why Claude Code skips the file silently, if it does.
+    pub claude_skip: Option<String>,
+    /// The repository (or scanned folder) root, relative to the scan base.
+    pub root: String,
 }
 
 /// The name an agent file gets without a `name` field: the file name without its suffix.
@@ -294,6 +303,10 @@ pub fn analyze(
     let mut info = Info {
         format: Some(format),
         name: fallback.clone(),
+        root: shared
+            .groups
+            .get(af.group)
+            .map_or_else(String::new, |g| g.boundary_rel.clone()),
         ..Info::default()
     };
     let mut kind = kind_of(format);
@@ -318,7 +331,18 @@ pub fn analyze(
             }
             if let Some(r) = doc.root() {
                 frontmatter = r.to_json();
+                info.has_name = r
+                    .get("name")
+                    .and_then(Node::as_str)
+                    .is_some_and(|n| !n.trim().is_empty());
+                info.description = r
+                    .get("description")
+                    .and_then(Node::as_str)
+                    .is_some_and(|d| !d.trim().is_empty());
+                info.target = r.get("target").and_then(Node::as_str).map(str::to_owned);
             }
+            info.yaml_broken = doc.split.yaml.is_some() && doc.yaml.is_none();
+            info.body_chars = doc.body_text().chars().count();
             excluded = validate(af, &doc, &mut cx, &mut info);
             attach_yaml_consequence(&mut cx.findings, format);
             if format.is_agent() || matches!(format, Format::Prompt | Format::ChatMode) {
@@ -762,6 +786,7 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
         };
         if let Some(cause) = cause {
             excluded = true;
+            info.claude_skip = Some(cause.clone());
             let loc = name.map(&at).unwrap_or_else(|| top.clone());
             cx.emit(
                 AGENT_EXCLUDED_BY_HARNESS,
@@ -786,6 +811,37 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
                 ),
                 at(name.expect("name present")),
                 "name",
+            );
+        }
+    }
+    // Gemini CLI refuses an agent without a slug `name` (its description has a rule of its
+    // own, and invalid YAML is `yaml-syntax-error`).
+    if format == Format::GeminiAgent && !yaml_broken {
+        let name = root.and_then(|r| r.get("name"));
+        let cause = match name.and_then(Node::as_str).map(str::trim) {
+            None | Some("") => Some("it has no `name`".to_owned()),
+            Some(n)
+                if !n.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'
+                }) =>
+            {
+                Some(format!(
+                    "its `name` `{}` is not a slug of `a-z`, `0-9`, `-` and `_`",
+                    sanitize_line(n)
+                ))
+            }
+            Some(_) => None,
+        };
+        if let Some(cause) = cause {
+            excluded = true;
+            cx.emit(
+                AGENT_EXCLUDED_BY_HARNESS,
+                format!(
+                    "Gemini CLI does not load `{}`: {cause}. Give it a `name` of lowercase letters, digits, `-` and `_`.",
+                    sanitize_line(&rel)
+                ),
+                name.map(&at).unwrap_or_else(|| top.clone()),
+                "gemini-skip",
             );
         }
     }
@@ -1331,6 +1387,40 @@ fn unpinned(cmd: &str, args: &[&str]) -> Option<String> {
         _ => pkg.contains("==") || pkg.contains('@'),
     };
     (!pinned).then(|| (*pkg).to_owned())
+}
+
+/// Which agent harness loads each agent file ([`crate::loaders::agents`]), under the
+/// selected profiles; prompts, instructions, MCP and hook files get no verdicts.
+pub fn loader_verdicts(analysed: &mut [Analysed], sel: &crate::loaders::Selection) {
+    use crate::loaders::agents::{AgentView, evaluate};
+    let idx: Vec<usize> = (0..analysed.len())
+        .filter(|&i| analysed[i].artifact.kind == ArtifactKind::Agent)
+        .collect();
+    let cells = {
+        let views: Vec<AgentView<'_>> = idx
+            .iter()
+            .map(|&i| {
+                let a = &analysed[i];
+                AgentView {
+                    path: &a.artifact.path,
+                    root: &a.info.root,
+                    repo: a.artifact.repo.as_deref(),
+                    format: a.info.format.unwrap_or(Format::CopilotAgent),
+                    name: &a.info.name,
+                    has_name: a.info.has_name,
+                    yaml_broken: a.info.yaml_broken,
+                    description: a.info.description,
+                    target: a.info.target.as_deref(),
+                    body_chars: a.info.body_chars,
+                    claude_skip: a.info.claude_skip.as_deref(),
+                }
+            })
+            .collect();
+        evaluate(&views, sel)
+    };
+    for (i, c) in idx.into_iter().zip(cells) {
+        analysed[i].artifact.loaders = c;
+    }
 }
 
 /// Cross-file checks: `agents:` and handoff targets that name no agent, Claude `skills`

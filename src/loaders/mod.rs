@@ -6,6 +6,7 @@
 //! profiles share the one read of each entry file made by the analysis, and the
 //! harness profiles its one parse ([`Parsed`]).
 
+pub mod agents;
 pub mod harness;
 pub mod maf;
 pub mod skills_ref;
@@ -52,6 +53,7 @@ pub fn profiles() -> Vec<Profile> {
         },
     ];
     v.extend(harness::HARNESSES.iter().map(|h| h.profile()));
+    v.extend(agents::PROFILES.iter().copied());
     v
 }
 

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use super::summary::{Cap, GroupBy, by_category, by_rule, group_key, severities};
 use super::{RenderOptions, VERSION};
 use crate::finding::{Finding, Severity};
-use crate::inventory::LoadStatus;
+use crate::inventory::{Artifact, LoadStatus};
 use crate::result::ScanResult;
 use crate::text::{sanitize, sanitize_line};
 
@@ -93,9 +93,14 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     let p = Paint { on: opts.color };
     let index = opts.index_for(r);
     let excluded = r.artifacts.iter().filter(|a| a.excluded).count();
+    let agents = if r.agents.is_empty() {
+        String::new()
+    } else {
+        format!(", {} agent file(s)", r.agents.len())
+    };
     writeln!(
         out,
-        "skillguard {VERSION}: {} scan of {}: {} skill(s) ({} excluded by strict loaders), {} file(s)",
+        "skillguard {VERSION}: {} scan of {}: {} skill(s) ({} excluded by strict loaders){agents}, {} file(s)",
         r.mode.as_str(),
         sanitize_line(&r.target),
         r.artifacts.len(),
@@ -132,96 +137,24 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     }
     for a in &r.artifacts {
         let fs = by_skill.remove(a.path.as_str()).unwrap_or_default();
-        if opts.quiet.is_some() && fs.is_empty() {
-            continue;
-        }
-        let status = if a.excluded { "  EXCLUDED" } else { "" };
+        write_artifact(out, &p, opts, a, index.skills.get(&a.path), fs, &mut cap)?;
+    }
+    let shown: Vec<(&Artifact, Vec<&Finding>)> = r
+        .agents
+        .iter()
+        .map(|a| (a, by_skill.remove(a.path.as_str()).unwrap_or_default()))
+        .filter(|(_, fs)| opts.quiet.is_none() || !fs.is_empty())
+        .collect();
+    if !shown.is_empty() {
         writeln!(out)?;
-        let conv = a
-            .convention
-            .as_deref()
-            .map(|c| format!(", {c}"))
-            .unwrap_or_default();
-        let path_shown = if a.path.is_empty() {
-            "."
-        } else {
-            a.path.as_str()
-        };
         writeln!(
             out,
-            "{}  {}{}",
-            p.bold(&sanitize_line(path_shown)),
-            p.dim(&format!(
-                "({}{conv}, {} file(s){})",
-                sanitize_line(&a.name),
-                a.files.len(),
-                a.provenance
-                    .as_ref()
-                    .map(|pv| format!(", from {}", sanitize_line(&pv.label())))
-                    .unwrap_or_default()
-            )),
-            if a.excluded {
-                p.bold(status)
-            } else {
-                String::new()
-            }
+            "{}",
+            p.bold("agents, prompts, instructions, MCP and hook files")
         )?;
-        if !a.loaders.is_empty() {
-            let pick = |st: LoadStatus| -> Vec<&str> {
-                a.loaders
-                    .iter()
-                    .filter(|v| v.status == st)
-                    .map(|v| v.profile)
-                    .collect()
-            };
-            let mut parts = Vec::new();
-            for (label, st) in [
-                ("loaded by", LoadStatus::Loaded),
-                ("excluded by", LoadStatus::Excluded),
-                ("shadowed in", LoadStatus::Shadowed),
-            ] {
-                let ids = pick(st);
-                if !ids.is_empty() {
-                    parts.push(format!("{label} {}", ids.join(", ")));
-                }
-            }
-            writeln!(
-                out,
-                "  {}",
-                p.dim(&format!("loaders: {}", parts.join("; ")))
-            )?;
-            let maf = a.loaders.iter().find(|v| v.profile == "maf");
-            if let Some(e) = maf
-                .and_then(|v| v.exposes.as_ref())
-                .filter(|e| !e.not_exposed.is_empty())
-            {
-                let hidden: Vec<&str> = e.not_exposed.iter().take(5).map(String::as_str).collect();
-                let more = e.not_exposed.len() - hidden.len();
-                let tail = if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                };
-                let line = format!(
-                    "maf exposes {} resource(s) and {} script(s); present but not exposed: {}{tail}",
-                    e.resources.len(),
-                    e.scripts.len(),
-                    hidden.join(", ")
-                );
-                writeln!(out, "  {}", p.dim(&sanitize_line(&line)))?;
-            }
-        }
-        if let Some(i) = index.skills.get(&a.path) {
-            writeln!(out, "  index: {}", crate::index::Report::short(i))?;
-        }
-        if fs.is_empty() {
-            writeln!(out, "  {}", p.dim("no findings"))?;
-        }
-        for f in fs {
-            if cap.admit(f) {
-                write_finding(out, &p, f)?;
-            }
-        }
+    }
+    for (a, fs) in shown {
+        write_artifact(out, &p, opts, a, index.agents.get(&a.path), fs, &mut cap)?;
     }
     // Findings whose skill path did not match an artifact (should not happen) join the loose ones.
     for (_, fs) in by_skill {
@@ -250,6 +183,124 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }
     }
     write_tail(r, opts, &p, &index, out, unlisted, &cap)
+}
+
+/// One skill or agent file: its heading, loaders, index and findings.
+fn write_artifact(
+    out: &mut dyn Write,
+    p: &Paint,
+    opts: &RenderOptions,
+    a: &Artifact,
+    index: Option<&crate::index::Index>,
+    fs: Vec<&Finding>,
+    cap: &mut Cap,
+) -> io::Result<()> {
+    // Agent files say what they are: `agent copilot-agent: reviewer`.
+    let kind = match (a.kind, &a.format) {
+        (crate::inventory::ArtifactKind::Skill, _) => String::new(),
+        (k, Some(f)) if k.as_str() != f => format!("{} {}: ", k.as_str(), sanitize_line(f)),
+        (k, _) => format!("{}: ", k.as_str()),
+    };
+    if opts.quiet.is_some() && fs.is_empty() {
+        return Ok(());
+    }
+    let status = if a.excluded { "  EXCLUDED" } else { "" };
+    writeln!(out)?;
+    let conv = a
+        .convention
+        .as_deref()
+        .map(|c| format!(", {c}"))
+        .unwrap_or_default();
+    let path_shown = if a.path.is_empty() {
+        "."
+    } else {
+        a.path.as_str()
+    };
+    writeln!(
+        out,
+        "{}  {}{}",
+        p.bold(&sanitize_line(path_shown)),
+        p.dim(&format!(
+            "({kind}{}{conv}, {} file(s){})",
+            sanitize_line(&a.name),
+            a.files.len(),
+            a.provenance
+                .as_ref()
+                .map(|pv| format!(", from {}", sanitize_line(&pv.label())))
+                .unwrap_or_default()
+        )),
+        if a.excluded {
+            p.bold(status)
+        } else {
+            String::new()
+        }
+    )?;
+    if !a.loaders.is_empty() {
+        let pick = |st: LoadStatus| -> Vec<&str> {
+            a.loaders
+                .iter()
+                .filter(|v| v.status == st)
+                .map(|v| v.profile)
+                .collect()
+        };
+        let mut parts = Vec::new();
+        for (label, st) in [
+            ("loaded by", LoadStatus::Loaded),
+            ("excluded by", LoadStatus::Excluded),
+            ("shadowed in", LoadStatus::Shadowed),
+        ] {
+            let ids = pick(st);
+            if !ids.is_empty() {
+                parts.push(format!("{label} {}", ids.join(", ")));
+            }
+        }
+        writeln!(
+            out,
+            "  {}",
+            p.dim(&format!("loaders: {}", parts.join("; ")))
+        )?;
+        // Agent files: how each harness takes them (a skill's causes are its findings).
+        if a.kind != crate::inventory::ArtifactKind::Skill {
+            for v in &a.loaders {
+                if let Some(c) = &v.cause {
+                    let line = format!("{}: {}", v.profile, sanitize_line(c));
+                    writeln!(out, "    {}", p.dim(&line))?;
+                }
+            }
+        }
+        let maf = a.loaders.iter().find(|v| v.profile == "maf");
+        if let Some(e) = maf
+            .and_then(|v| v.exposes.as_ref())
+            .filter(|e| !e.not_exposed.is_empty())
+        {
+            let hidden: Vec<&str> = e.not_exposed.iter().take(5).map(String::as_str).collect();
+            let more = e.not_exposed.len() - hidden.len();
+            let tail = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            let line = format!(
+                "maf exposes {} resource(s) and {} script(s); present but not exposed: {}{tail}",
+                e.resources.len(),
+                e.scripts.len(),
+                hidden.join(", ")
+            );
+            writeln!(out, "  {}", p.dim(&sanitize_line(&line)))?;
+        }
+    }
+    if let Some(i) = index {
+        writeln!(out, "  index: {}", crate::index::Report::short(i))?;
+    }
+    if fs.is_empty() {
+        writeln!(out, "  {}", p.dim("no findings"))?;
+    }
+    for f in fs {
+        if cap.admit(f) {
+            write_finding(out, p, f)?;
+        }
+    }
+    Ok(())
 }
 
 /// Findings under one heading per rule (most severe rule first) or per file.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{RenderOptions, VERSION};
 use crate::catalog;
 use crate::finding::{Finding, Location, SeverityCounts};
-use crate::inventory::Artifact;
+use crate::inventory::{Artifact, LoadStatus};
 use crate::result::{Coverage, RepoSummary, ScanResult};
 
 /// Current JSON format version.
@@ -38,8 +38,8 @@ struct Doc<'a> {
     across_repositories: Option<Across>,
     skills: Vec<SkillDto<'a>>,
     /// Custom agents, prompt and instruction files, MCP and hook configurations.
-    #[serde(skip_serializing_if = "<[Artifact]>::is_empty")]
-    agents: &'a [Artifact],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    agents: Vec<SkillDto<'a>>,
     findings: Vec<FindingDto<'a>>,
     /// Findings a suppression or an acceptance took out of `findings`, with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -59,13 +59,26 @@ struct SuppressionDto<'a> {
     reason: &'a str,
 }
 
-/// A skill of the inventory with its index.
+/// A skill or agent file of the inventory with its index.
 #[derive(Serialize)]
 struct SkillDto<'a> {
     #[serde(flatten)]
     artifact: &'a Artifact,
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<&'a crate::index::Index>,
+}
+
+fn with_index<'a>(
+    items: &'a [Artifact],
+    index: &'a std::collections::BTreeMap<String, crate::index::Index>,
+) -> Vec<SkillDto<'a>> {
+    items
+        .iter()
+        .map(|a| SkillDto {
+            artifact: a,
+            index: index.get(&a.path),
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -97,6 +110,10 @@ struct Summary {
     /// Agents, prompts, instructions, MCP and hook configurations found, by kind.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     artefacts: std::collections::BTreeMap<&'static str, usize>,
+    /// Agent files per agent harness profile and verdict (`loaded`, `excluded`, `shadowed`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    artefacts_by_harness:
+        std::collections::BTreeMap<&'static str, std::collections::BTreeMap<LoadStatus, usize>>,
     #[serde(skip_serializing_if = "is_zero")]
     suppressed: usize,
     /// Findings per rule: the most severe rule first, then the most frequent.
@@ -243,6 +260,13 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 *m.entry(a.kind.as_str()).or_insert(0) += 1;
                 m
             }),
+            artefacts_by_harness: r.agents.iter().flat_map(|a| &a.loaders).fold(
+                Default::default(),
+                |mut m, v| {
+                    *m.entry(v.profile).or_default().entry(v.status).or_insert(0) += 1;
+                    m
+                },
+            ),
             suppressed: r.suppressed.len(),
             by_category: super::summary::by_category(&by_rule),
             by_rule,
@@ -256,15 +280,8 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 counts,
             }
         }),
-        skills: r
-            .artifacts
-            .iter()
-            .map(|a| SkillDto {
-                artifact: a,
-                index: index.skills.get(&a.path),
-            })
-            .collect(),
-        agents: &r.agents,
+        skills: with_index(&r.artifacts, &index.skills),
+        agents: with_index(&r.agents, &index.agents),
         findings: r.findings.iter().map(finding_dto).collect(),
         suppressed: r
             .suppressed

@@ -62,9 +62,22 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     }
     for (name, block) in [
         ("repositories", repos_table(r)),
-        ("index per skill", index_table(r, opts)),
+        ("index per skill", index_table(r, opts, false)),
+        ("index per agent file", index_table(r, opts, true)),
         ("skills", skills_table(r)),
-        ("loader matrix", loader_matrix(r)),
+        (
+            "loader matrix",
+            loader_matrix(&r.artifacts, "Loader matrix", "Skill", "a same-named skill"),
+        ),
+        (
+            "agent loader matrix",
+            loader_matrix(
+                &r.agents,
+                "Agent loader matrix",
+                "Agent file",
+                "another file of the same identity",
+            ),
+        ),
     ] {
         if block.is_empty() {
             continue;
@@ -318,13 +331,18 @@ fn skills_table(r: &ScanResult) -> String {
     doc
 }
 
-/// Which harness loads which skill.
-fn loader_matrix(r: &ScanResult) -> String {
+/// Which harness loads which skill (or agent file).
+fn loader_matrix(
+    items: &[crate::inventory::Artifact],
+    title: &str,
+    head: &str,
+    shadow: &str,
+) -> String {
     let mut doc = String::new();
     let profiles: Vec<&str> = crate::loaders::profiles()
         .iter()
         .filter(|p| {
-            r.artifacts
+            items
                 .iter()
                 .any(|a| a.loaders.iter().any(|v| v.profile == p.id))
         })
@@ -333,10 +351,16 @@ fn loader_matrix(r: &ScanResult) -> String {
     if profiles.is_empty() {
         return doc;
     }
-    doc.push_str("<details><summary>Loader matrix</summary>\n\n✓ loaded · ✗ excluded (see the findings) · ≈ shadowed by a same-named skill · blank: the harness does not read that folder\n\n");
-    let _ = writeln!(doc, "| Skill | {} |", profiles.join(" | "));
+    let _ = writeln!(
+        doc,
+        "<details><summary>{title}</summary>\n\n✓ loaded · ✗ excluded (see the findings) · ≈ shadowed by {shadow} · blank: the harness does not read that folder\n"
+    );
+    let _ = writeln!(doc, "| {head} | {} |", profiles.join(" | "));
     let _ = writeln!(doc, "|---|{}", "---|".repeat(profiles.len()));
-    for a in &r.artifacts {
+    for a in items
+        .iter()
+        .filter(|a| !a.loaders.is_empty() || a.kind == crate::inventory::ArtifactKind::Skill)
+    {
         let cells: Vec<&str> = profiles
             .iter()
             .map(
@@ -376,22 +400,28 @@ fn write_index(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
     );
 }
 
-/// The index of every skill, collapsed.
-fn index_table(r: &ScanResult, opts: &RenderOptions) -> String {
+/// The index of every skill (or agent file), collapsed.
+fn index_table(r: &ScanResult, opts: &RenderOptions, agents: bool) -> String {
     use crate::index::fmt_score;
     let mut doc = String::new();
-    if r.artifacts.is_empty() {
+    let (items, what, head) = if agents {
+        (&r.agents, "agent file", "Name")
+    } else {
+        (&r.artifacts, "skill", "Skill")
+    };
+    if items.is_empty() {
         return doc;
     }
     let index = opts.index_for(r);
+    let scores = if agents { &index.agents } else { &index.skills };
     let cell = |v: Option<f64>| v.map(fmt_score).unwrap_or_else(|| "not measured".into());
     let _ = writeln!(
         doc,
-        "<details><summary>Index per skill ({})</summary>\n\n| Skill | Path | Index | Grade | Compliance | Security | Efficiency |\n|---|---|---:|---|---:|---:|---:|",
-        r.artifacts.len()
+        "<details><summary>Index per {what} ({})</summary>\n\n| {head} | Path | Index | Grade | Compliance | Security | Efficiency |\n|---|---|---:|---|---:|---:|---:|",
+        items.len()
     );
-    for a in &r.artifacts {
-        let Some(i) = index.skills.get(&a.path) else {
+    for a in items {
+        let Some(i) = scores.get(&a.path) else {
             continue;
         };
         let _ = writeln!(

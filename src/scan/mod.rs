@@ -127,9 +127,10 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let results = in_pool(&pool, || {
         analyse_all(&skills, &shared, skills_ref, opts.progress.as_deref())
     });
-    let agent_results = in_pool(&pool, || {
+    let mut agent_results = in_pool(&pool, || {
         analyse_agents(&entries, &groups, &skills, &shared)
     });
+    crate::agents::loader_verdicts(&mut agent_results, &opts.profiles);
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());

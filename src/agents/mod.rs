@@ -7,6 +7,7 @@
 //! A file inside a skill folder belongs to the skill (its security findings come from the
 //! skill's scan); only an `.agent.md` is also read as an agent there, for its frontmatter.
 
+mod commands;
 pub mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -390,7 +391,7 @@ pub fn analyze(
                 f.kind = FileKind::Data;
             }
             let before = cx.findings.len();
-            security(&mut cx, None, &data, bytes);
+            json_security(&mut cx, &data, bytes, &text);
             // The file is an MCP or hook configuration: "configures an MCP server" is its
             // kind, not a finding.
             keep_new(&mut cx.findings, before, |f| {
@@ -648,6 +649,31 @@ fn security(
     };
     let raw = vec![(fe, bytes)];
     let mut scx = crate::security::SecCx::new(cx, doc, raw);
+    crate::security::analyze(&mut scx);
+}
+
+/// The security engine over a JSON configuration, plus its command strings read as a shell
+/// script at their own places ([`commands::overlay`]): a hook or MCP server that fetches and
+/// runs code is found like a script that does.
+fn json_security(cx: &mut Cx<'_>, files: &[crate::inventory::FileEntry], bytes: &[u8], text: &str) {
+    use crate::security::{Lang, Source};
+    let Some(fe) = files.first() else {
+        return;
+    };
+    let mut scx = crate::security::SecCx::new(cx, None, vec![(fe, bytes)]);
+    if let Some(o) = commands::overlay(text)
+        && let Some(rel) = scx.sources.first().map(|s| s.rel.clone())
+    {
+        scx.sources.push(Source::new(
+            fe.path.as_str(),
+            rel,
+            FileKind::Script,
+            Lang::Shell,
+            false,
+            std::borrow::Cow::Owned(o),
+            false,
+        ));
+    }
     crate::security::analyze(&mut scx);
 }
 
@@ -921,6 +947,16 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
     excluded
 }
 
+/// `a string`, `an integer`: a YAML node's type with its article.
+fn a_type(n: &Node) -> String {
+    let t = n.type_name();
+    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {t}")
+    } else {
+        format!("a {t}")
+    }
+}
+
 fn suggest_name(n: &str) -> String {
     let mut s = String::new();
     for c in n.chars() {
@@ -990,8 +1026,8 @@ fn check_agent_fields(
                 n,
                 key,
                 format!(
-                    "`{key}` must be a string, not a {}; the harness drops or misreads it. Quote the value.",
-                    n.type_name()
+                    "`{key}` must be a string, not {}; the harness drops or misreads it. Quote the value.",
+                    a_type(n)
                 ),
             );
         }
@@ -1011,8 +1047,8 @@ fn check_agent_fields(
                 n,
                 key,
                 format!(
-                    "`{key}` must be `true` or `false`, not a {}. Write a YAML boolean.",
-                    n.type_name()
+                    "`{key}` must be `true` or `false`, not {}. Write a YAML boolean.",
+                    a_type(n)
                 ),
             );
         }
@@ -1095,9 +1131,9 @@ fn check_agent_fields(
                 n,
                 "model",
                 format!(
-                    "`model` must be a string{}, not a {}.",
+                    "`model` must be a string{}, not {}.",
                     if claude { "" } else { " or a list of strings" },
-                    n.type_name()
+                    a_type(n)
                 ),
             ),
         }
@@ -1137,13 +1173,13 @@ fn check_agent_fields(
                 n,
                 "tools",
                 format!(
-                    "`tools` must be a list of tool names{}, not a {}; the harness ignores it and the agent gets its defaults.",
+                    "`tools` must be a list of tool names{}, not {}; the harness ignores it and the agent gets its defaults.",
                     if claude {
                         " or a comma-separated string"
                     } else {
                         ""
                     },
-                    n.type_name()
+                    a_type(n)
                 ),
             ),
             Some(list) => {
@@ -1186,7 +1222,7 @@ fn check_agent_fields(
         cx.emit(
             AGENT_EXECUTE_AND_WEB,
             format!(
-                "the agent is granted {} : it can fetch instructions or code from the web and run them, and send local data out. Split the work between two agents, or restrict the shell to the commands it needs (`Bash(git:*)`).",
+                "the agent is granted {}: it can fetch instructions or code from the web and run them, and send local data out. Split the work between two agents, or restrict the shell to the commands it needs (`Bash(git:*)`).",
                 if all { "every tool (`*`), shell and web access together" } else { "an unrestricted shell and web access together" }
             ),
             at(n),
@@ -1244,8 +1280,8 @@ fn check_agent_fields(
                 n,
                 "handoffs",
                 format!(
-                    "`handoffs` must be a list of `{{label, agent, prompt, send, model}}`, not a {}.",
-                    n.type_name()
+                    "`handoffs` must be a list of `{{label, agent, prompt, send, model}}`, not {}.",
+                    a_type(n)
                 ),
             ),
         }
@@ -1258,8 +1294,8 @@ fn check_agent_fields(
             n,
             "mcp-servers",
             format!(
-                "`mcp-servers` must be a mapping of server names to MCP configurations, not a {}.",
-                n.type_name()
+                "`mcp-servers` must be a mapping of server names to MCP configurations, not {}.",
+                a_type(n)
             ),
         );
     }

@@ -583,19 +583,50 @@ fn file_exists(
 /// Messages written for skills, said of the file they are really about.
 fn reword(findings: &mut [Finding], kind: ArtifactKind) {
     let what = kind.as_str();
+    let noun = match kind {
+        ArtifactKind::Skill | ArtifactKind::Agent => "agent",
+        ArtifactKind::Prompt => "prompt",
+        ArtifactKind::Instructions => "instruction file",
+        ArtifactKind::McpConfig => "MCP configuration",
+        ArtifactKind::Hooks => "hook configuration",
+    };
     for f in findings {
         if f.rule_id == ids::YAML_SYNTAX_ERROR {
             f.message = f.message.replace(
                 "Strict loaders drop this skill and Claude Code loads it with empty metadata.",
                 &format!("Harnesses read this {what} file without its metadata (Claude Code skips a subagent)."),
             );
-        } else if f.rule_id == crate::security::execution::FRONTMATTER_HOOKS {
-            f.message = f.message.replace(
-                "while the skill is active",
-                &format!("while the {what} is active"),
-            );
+        } else if !RULES.contains(&f.rule_id) {
+            // The shared engine speaks of "the skill": say what the file is, outside the
+            // quoted evidence (between backticks), which stays as found.
+            f.message = outside_backticks(&f.message, |t| {
+                t.replace("The skill's ", &format!("The {noun}'s "))
+                    .replace("the skill's ", &format!("the {noun}'s "))
+                    .replace("The skill ", &format!("The {noun} "))
+                    .replace("the skill ", &format!("the {noun} "))
+                    .replace("the skill,", &format!("the {noun},"))
+                    .replace("the skill.", &format!("the {noun}."))
+                    .replace("A skill ", &format!("A {noun} "))
+                    .replace("a published skill", &format!("a published {noun}"))
+            });
         }
     }
+}
+
+/// Applies `f` to the parts of `text` outside backtick-quoted spans.
+fn outside_backticks(text: &str, f: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 0 {
+            out.push_str(&f(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// One cause, one finding: a Claude subagent that Claude Code skips because its YAML is
@@ -1635,6 +1666,27 @@ pub fn dedup(findings: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_messages_name_the_file_kind_and_keep_the_evidence() {
+        let mut f = vec![Finding::new(
+            crate::security::execution::FRONTMATTER_HOOKS,
+            "The skill runs `the skill does x` while the skill is active.",
+            Location::file("a.md"),
+        )];
+        reword(&mut f, ArtifactKind::Hooks);
+        assert_eq!(
+            f[0].message,
+            "The hook configuration runs `the skill does x` while the hook configuration is active."
+        );
+        let mut g = vec![Finding::new(
+            AGENT_REFERENCE_BROKEN,
+            "no skill of that name; the skill is",
+            Location::file("a.md"),
+        )];
+        reword(&mut g, ArtifactKind::Agent);
+        assert_eq!(g[0].message, "no skill of that name; the skill is");
+    }
 
     #[test]
     fn globs() {

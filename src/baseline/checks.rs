@@ -418,27 +418,6 @@ pub fn check_ledger(
     Ok(out)
 }
 
-fn find(parent: &mut [usize], i: usize) -> usize {
-    let mut r = i;
-    while parent[r] != r {
-        r = parent[r];
-    }
-    let mut c = i;
-    while parent[c] != r {
-        let n = parent[c];
-        parent[c] = r;
-        c = n;
-    }
-    r
-}
-
-fn union(parent: &mut [usize], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra.max(rb)] = ra.min(rb);
-    }
-}
-
 /// Drift between copies of one skill name (`--repo` and workspace scans). `history` maps a
 /// location (relative to the scan base) to every content hash the ledger recorded there.
 pub fn cross_location(
@@ -466,7 +445,7 @@ pub fn cross_location(
             continue;
         }
         let n = members.len();
-        let mut parent: Vec<usize> = (0..n).collect();
+        let mut sets = crate::disjoint::Disjoint::new(n);
         let contents: Vec<BTreeSet<&str>> = members
             .iter()
             .map(|a| {
@@ -491,15 +470,11 @@ pub fn cross_location(
                 };
                 let shared_history = !contents[i].is_disjoint(&contents[j]);
                 if same_repo || same_source || shared_history {
-                    union(&mut parent, i, j);
+                    sets.union(i, j);
                 }
             }
         }
-        let mut clusters: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for i in 0..n {
-            let r = find(&mut parent, i);
-            clusters.entry(r).or_default().push(i);
-        }
+        let clusters = sets.groups();
         let describe = |idx: &[usize]| -> (String, serde_json::Value) {
             let shown: Vec<String> = idx
                 .iter()
@@ -554,7 +529,7 @@ pub fn cross_location(
             }
             f.for_skill(Some(&first.name), Some(&first.path), anchor)
         };
-        for idx in clusters.values() {
+        for idx in &clusters {
             let distinct: BTreeSet<&str> = idx
                 .iter()
                 .filter_map(|&i| members[i].content_hash.as_deref())

@@ -127,9 +127,18 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let results = in_pool(&pool, || {
         analyse_all(&skills, &shared, skills_ref, opts.progress.as_deref())
     });
-    let agent_results = in_pool(&pool, || {
+    let mut agent_results = in_pool(&pool, || {
         analyse_agents(&entries, &groups, &skills, &shared)
     });
+    // Before the cross-agent checks, which compare contents as baselines do.
+    let hasher = Hasher::new(opts.hash.clone()).unwrap_or_default();
+    for a in &mut agent_results {
+        a.artifact.content_hash = hasher.file_content_hash(&a.artifact);
+        if a.artifact.content_hash.is_none() {
+            a.artifact.hash_incomplete =
+                Some("the file could not be read or is over the hash limit".into());
+        }
+    }
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());

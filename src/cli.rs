@@ -1345,10 +1345,12 @@ fn approve(
         hash: pins.hash_options.clone(),
         ..ScanOptions::default()
     };
-    // A skill of that name under PATH (a folder); else the agent files of that name.
-    let result = match skill_path.is_dir() {
-        true => Some(scan::scan(Mode::Path, skill_path, &opts)?),
-        false => None,
+    // A skill of that name under PATH; else the agent files of that name (PATH may then be
+    // an agent file, which a skill scan refuses).
+    let result = match scan::scan(Mode::Path, skill_path, &opts) {
+        Ok(r) => Some(r),
+        Err(_) if skill_path.is_file() => None,
+        Err(e) => return Err(e.into()),
     };
     let key = name.to_lowercase();
     let hits: Vec<&crate::inventory::Artifact> = result

@@ -677,6 +677,14 @@ fn pins_hold_agent_content_hashes_and_report_changed_agents() {
     );
     let o = scan_json(&r, &gate);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // A skill is still approved through its SKILL.md (a file path, like an agent's).
+    let o = approve(&r, "notes", "skills/notes/SKILL.md", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        out(&o).starts_with("approved `notes`: structural="),
+        "{}",
+        out(&o)
+    );
     // Nothing of that name: exit 2, the file untouched.
     let before = fs::read(r.join("pins.json")).unwrap();
     let o = approve(&r, "nobody", ".", &[]);

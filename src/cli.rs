@@ -1445,8 +1445,8 @@ fn approve(
 /// `baseline approve` of agent files: every agent, prompt, instructions, MCP or hook file at
 /// or under PATH whose name (or file name without its suffix) is NAME, found by a scan of
 /// the repository that holds PATH (the ledger's home), and keyed by its location there. A
-/// file already pinned under a longer location that ends with it (a workspace pin file,
-/// `repo/.github/agents/…`) is updated under that key.
+/// file already pinned under its location in a workspace (`repo-a/.github/agents/…`, where
+/// the home's path ends in `/repo-a`) is updated under that key.
 fn approve_agents(
     name: &str,
     path: &Path,
@@ -1476,6 +1476,7 @@ fn approve_agents(
             path.display()
         )));
     }
+    let home_s = home.to_string_lossy().replace('\\', "/");
     let mut out = Vec::new();
     for a in hits {
         if let Some(why) = &a.hash_incomplete {
@@ -1484,11 +1485,15 @@ fn approve_agents(
                 checks::subject(a)
             )));
         }
+        // `repo-a/.github/agents/x.agent.md` for a home that ends in `/repo-a`.
         let suffix = format!("/{}", a.path);
         let longer: Vec<&String> = pins
             .agents
             .keys()
-            .filter(|k| k.ends_with(&suffix))
+            .filter(|k| {
+                k.strip_suffix(&suffix)
+                    .is_some_and(|prefix| home_s.ends_with(&format!("/{prefix}")))
+            })
             .collect();
         let key = match longer[..] {
             [k] if !pins.agents.contains_key(&a.path) => k.clone(),

@@ -746,3 +746,118 @@ fn check_baseline_covers_agents() {
             .any(|f| f["location"]["path"] == ".gemini/agents/reviewer.md")
     );
 }
+
+#[test]
+fn agenteval_imports_predate_agent_recording_and_still_verify() {
+    let (_t, r) = repo();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/agenteval/ledger");
+    let o = run(
+        &r,
+        &["baseline", "import-agenteval", fixture.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    record(&r, &["--write-baseline"]);
+    let o = run(&r, &["baseline", "verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let l = json(&run(&r, &["baseline", "list", "--format", "json"]));
+    let agents: Vec<&Value> = l["snapshots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["agents"])
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            &Value::Null,
+            &Value::Null,
+            &Value::Null,
+            &serde_json::json!(5)
+        ]
+    );
+    let d = json(&run(&r, &["baseline", "diff", "--format", "json"]));
+    assert_eq!(d["diff"]["agents"], Value::Null);
+    assert!(
+        d["diff"]["agents_note"]
+            .as_str()
+            .unwrap()
+            .contains("snapshot #3 predates agent recording"),
+        "{d:#}"
+    );
+    // The imported snapshots parse as before: they have no `agents` array at all.
+    let first = load(&snapshots(&r)[0]);
+    assert!(first.get("agents").is_none() && first["imported"].is_object());
+}
+
+#[test]
+fn workspace_pins_key_agents_by_repository_and_approve_updates_them_in_place() {
+    let t = tempfile::tempdir().unwrap();
+    let ws = t.path().join("ws");
+    for r in ["repo-a", "repo-b"] {
+        fs::create_dir_all(ws.join(r).join(".git")).unwrap();
+        write(&ws.join(r), ".github/agents/reviewer.agent.md", REVIEWER);
+    }
+    let scan = |extra: &[&str]| {
+        let mut args = vec![
+            "scan-workspace",
+            ".",
+            "--no-config",
+            "-q",
+            "--format",
+            "json",
+            "-o",
+            "../report.json",
+        ];
+        args.extend_from_slice(extra);
+        run(&ws, &args)
+    };
+    let o = scan(&["--save-manifest-baseline", "../pins.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let keys = |p: &Path| -> Vec<String> {
+        load(p)["agents"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let pins = t.path().join("pins.json");
+    let both = [
+        "repo-a/.github/agents/reviewer.agent.md",
+        "repo-b/.github/agents/reviewer.agent.md",
+    ];
+    assert_eq!(keys(&pins), both);
+    write(
+        &ws.join("repo-a"),
+        ".github/agents/reviewer.agent.md",
+        &format!("{REVIEWER}More.\n"),
+    );
+    let o = scan(&["--manifest-baseline", "../pins.json", "--fail-on-drift"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let v = load(&t.path().join("report.json"));
+    let f = findings(&v, "manifest-changed-since-baseline");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0]["location"]["path"], both[0]);
+    // Approved from inside repo-a: the workspace key is updated, no new key appears.
+    let o = run(
+        &ws.join("repo-a"),
+        &[
+            "baseline",
+            "approve",
+            "reviewer",
+            "--skill-path",
+            ".",
+            "--baseline",
+            "../../pins.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        out(&o).contains("(pinned as repo-a/.github/agents/reviewer.agent.md)"),
+        "{}",
+        out(&o)
+    );
+    assert_eq!(keys(&pins), both);
+    let o = scan(&["--manifest-baseline", "../pins.json", "--fail-on-drift"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+}

@@ -861,3 +861,27 @@ fn workspace_pins_key_agents_by_repository_and_approve_updates_them_in_place() {
     let o = scan(&["--manifest-baseline", "../pins.json", "--fail-on-drift"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
 }
+
+#[test]
+fn a_malformed_agents_array_is_a_corrupt_snapshot_naming_the_file() {
+    let (_t, r) = repo();
+    record(&r, &["--write-baseline"]);
+    record(&r, &["--write-baseline"]);
+    let f = snapshots(&r).remove(1);
+    let t = fs::read_to_string(&f).unwrap();
+    let i = t.find("\"agents\":[").unwrap();
+    fs::write(&f, format!("{}\"agents\":7}}\n", &t[..i])).unwrap();
+    for args in [
+        &["baseline", "diff"][..],
+        &["baseline", "list"][..],
+        &["baseline", "history", "reviewer"][..],
+    ] {
+        let o = run(&r, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", out(&o));
+        let e = err(&o);
+        assert!(
+            e.contains(f.file_name().unwrap().to_str().unwrap()) && e.contains("corrupt"),
+            "{args:?}: {e}"
+        );
+    }
+}

@@ -1299,6 +1299,16 @@ fn run_baseline(
     }
 }
 
+/// One pin `baseline approve` writes.
+struct Approval {
+    /// An agent file's pin (keyed by location), else a skill's (keyed by name).
+    agent: bool,
+    key: String,
+    pin: crate::baseline::pin::Pin,
+    /// The line printed once it is written (` -> FILE` follows).
+    line: String,
+}
+
 fn approve(
     name: &str,
     skill_path: &Path,
@@ -1335,24 +1345,45 @@ fn approve(
         hash: pins.hash_options.clone(),
         ..ScanOptions::default()
     };
-    let result = scan::scan(Mode::Path, skill_path, &opts)?;
+    // A skill of that name under PATH; else the agent files of that name (PATH may then be
+    // an agent file, which a skill scan refuses).
+    let result = match scan::scan(Mode::Path, skill_path, &opts) {
+        Ok(r) => Some(r),
+        Err(_) if skill_path.is_file() => None,
+        Err(e) => return Err(e.into()),
+    };
     let key = name.to_lowercase();
     let hits: Vec<&crate::inventory::Artifact> = result
-        .artifacts
         .iter()
+        .flat_map(|r| &r.artifacts)
         .filter(|a| a.name.to_lowercase() == key)
         .collect();
     let contents: std::collections::BTreeSet<_> =
         hits.iter().map(|a| a.content_hash.clone()).collect();
-    let a = match (hits.first(), contents.len()) {
-        (None, _) => {
-            return Err(Error::Usage(format!(
-                "skill `{}` not found under {}; nothing was written",
-                sanitize_line(name),
-                skill_path.display()
-            )));
+    let home = record::home(Mode::Path, skill_path);
+    let approvals = match (hits.first(), contents.len()) {
+        (None, _) => approve_agents(name, skill_path, &home, &opts, &hasher, &pins, &pin_note)?,
+        (Some(a), 1) => {
+            let loc = record::location(
+                &record::relative_root(&home, &record::scan_base(Mode::Path, skill_path)),
+                &a.path,
+            );
+            let mut p = pin::pin_of(a, &hasher, Some(loc));
+            p.note = pin_note.or_else(|| pins.skills.get(&key).and_then(|old| old.note.clone()));
+            let structural = p.structural.clone().unwrap_or_default();
+            let content = p.content.clone().unwrap_or_default();
+            vec![Approval {
+                agent: false,
+                key,
+                line: format!(
+                    "approved `{}`: structural={}… content={}…",
+                    sanitize_line(&a.name),
+                    &structural[..12.min(structural.len())],
+                    &content[..12.min(content.len())],
+                ),
+                pin: p,
+            }]
         }
-        (Some(a), 1) => *a,
         (Some(_), _) => {
             let locs: Vec<String> = hits
                 .iter()
@@ -1367,22 +1398,15 @@ fn approve(
             )));
         }
     };
-    let home = record::home(Mode::Path, skill_path);
-    let loc = record::location(
-        &record::relative_root(&home, &record::scan_base(Mode::Path, skill_path)),
-        &a.path,
-    );
-    let mut p = pin::pin_of(a, &hasher, Some(loc));
-    p.note = pin_note.or_else(|| pins.skills.get(&key).and_then(|old| old.note.clone()));
-    if a.excluded {
+    if let Some(a) = hits.first()
+        && a.excluded
+    {
         writeln!(
             stderr,
             "skillguard: note: `{}` is excluded by a strict loader; it is pinned anyway",
             sanitize_line(&a.name)
         )?;
     }
-    let structural = p.structural.clone().unwrap_or_default();
-    let content = p.content.clone().unwrap_or_default();
     crate::baseline::prepare_pin_dir(baseline, &home)?;
     // Read-modify-write under a lock: the scan above ran unlocked, so re-read the pin file
     // now; another approval may have landed meanwhile, and it must be kept.
@@ -1399,21 +1423,104 @@ fn approve(
         }
         pins = now;
     }
-    pins.skills.insert(key, p);
+    for a in &approvals {
+        let map = if a.agent {
+            &mut pins.agents
+        } else {
+            &mut pins.skills
+        };
+        map.insert(a.key.clone(), a.pin.clone());
+    }
     let bytes = pins.to_bytes();
     write_atomic(baseline, |w| w.write_all(&bytes)).map_err(|e| Error::Output {
         path: baseline.display().to_string(),
         source: e,
     })?;
-    writeln!(
-        stdout,
-        "approved `{}`: structural={}… content={}… -> {}",
-        sanitize_line(&a.name),
-        &structural[..12.min(structural.len())],
-        &content[..12.min(content.len())],
-        baseline.display()
-    )?;
+    for a in &approvals {
+        writeln!(stdout, "{} -> {}", a.line, baseline.display())?;
+    }
     Ok(ExitStatus::Clean)
+}
+
+/// `baseline approve` of agent files: every agent, prompt, instructions, MCP or hook file at
+/// or under PATH whose name (or file name without its suffix) is NAME, found by a scan of
+/// the repository that holds PATH (the ledger's home), and keyed by its location there. A
+/// file already pinned under its location in a workspace (`repo-a/.github/agents/…`, where
+/// the home's path ends in `/repo-a`) is updated under that key.
+fn approve_agents(
+    name: &str,
+    path: &Path,
+    home: &Path,
+    opts: &ScanOptions,
+    hasher: &crate::skill_hashes::Hasher,
+    pins: &crate::baseline::pin::PinFile,
+    note: &Option<String>,
+) -> Result<Vec<Approval>, Error> {
+    use crate::baseline::{checks, pin, record};
+    let result = scan::scan(Mode::Repo, home, opts)?;
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let within = record::under(home, &abs).unwrap_or_else(|| ".".into());
+    let hits: Vec<&crate::inventory::Artifact> = result
+        .agents
+        .iter()
+        .filter(|a| {
+            record::covers(&within, &a.path)
+                && (a.name.eq_ignore_ascii_case(name)
+                    || crate::agents::stem(&a.path).eq_ignore_ascii_case(name))
+        })
+        .collect();
+    if hits.is_empty() {
+        return Err(Error::Usage(format!(
+            "no skill or agent file named `{}` under {}; nothing was written",
+            sanitize_line(name),
+            path.display()
+        )));
+    }
+    let home_s = home.to_string_lossy().replace('\\', "/");
+    let mut out = Vec::new();
+    for a in hits {
+        if let Some(why) = &a.hash_incomplete {
+            return Err(Error::Usage(format!(
+                "{} cannot be pinned ({why}); nothing was written",
+                checks::subject(a)
+            )));
+        }
+        // `repo-a/.github/agents/x.agent.md` for a home that ends in `/repo-a`.
+        let suffix = format!("/{}", a.path);
+        let longer: Vec<&String> = pins
+            .agents
+            .keys()
+            .filter(|k| {
+                k.strip_suffix(&suffix)
+                    .is_some_and(|prefix| home_s.ends_with(&format!("/{prefix}")))
+            })
+            .collect();
+        let key = match longer[..] {
+            [k] if !pins.agents.contains_key(&a.path) => k.clone(),
+            _ => a.path.clone(),
+        };
+        let mut p = pin::pin_of(a, hasher, None);
+        p.note = note
+            .clone()
+            .or_else(|| pins.agents.get(&key).and_then(|old| old.note.clone()));
+        let content = p.content.clone().unwrap_or_default();
+        out.push(Approval {
+            agent: true,
+            line: format!(
+                "approved {}: content={}…{}",
+                checks::subject(a),
+                &content[..12.min(content.len())],
+                if key == a.path {
+                    String::new()
+                } else {
+                    format!(" (pinned as {})", sanitize_line(&key))
+                }
+            ),
+            key,
+            pin: p,
+        });
+    }
+    Ok(out)
 }
 
 /// Runs a parsed command line.

@@ -34,6 +34,33 @@ impl ArtifactKind {
         }
     }
 
+    /// The kind of an [`ArtifactKind::as_str`] name.
+    pub fn parse(s: &str) -> Option<ArtifactKind> {
+        ArtifactKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// How messages name an artefact of this kind.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ArtifactKind::Skill => "skill",
+            ArtifactKind::Agent => "agent",
+            ArtifactKind::Prompt => "prompt",
+            ArtifactKind::Instructions => "instructions file",
+            ArtifactKind::McpConfig => "MCP configuration",
+            ArtifactKind::Hooks => "hook configuration",
+        }
+    }
+
+    /// Is an artefact of this kind known by its name wherever it is (skills, agents,
+    /// prompts), rather than only by its location (instruction, MCP and hook files share
+    /// their file names: every `AGENTS.md`, every `hooks.json`)?
+    pub fn named(self) -> bool {
+        matches!(
+            self,
+            ArtifactKind::Skill | ArtifactKind::Agent | ArtifactKind::Prompt
+        )
+    }
+
     /// Every kind, in report order.
     pub const ALL: [ArtifactKind; 6] = [
         ArtifactKind::Skill,

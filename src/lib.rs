@@ -4,7 +4,8 @@
 //! The pipeline flows one way, each stage calling only what is below it (the layer
 //! list is in `docs/design.md`, "Architecture", and `tests/layering.rs` enforces it):
 //!
-//! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`]; parsers: [`parse`];
+//! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`], [`disjoint`]; parsers:
+//!   [`parse`];
 //! - model: [`finding`], [`catalog`], [`rules::ids`], [`conventions`], [`inventory`];
 //! - stages: [`discover`] walks the tree → [`read`] reads and hashes each file once →
 //!   [`rules::parsing`] parses the entry file once into a [`rules::SkillDoc`] → the checks:
@@ -23,6 +24,7 @@ pub mod cli;
 pub mod config;
 pub mod conventions;
 pub mod discover;
+pub mod disjoint;
 pub mod finding;
 pub mod fsutil;
 #[doc(hidden)]

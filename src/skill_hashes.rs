@@ -123,6 +123,17 @@ impl Hasher {
         sha256_hex(s.as_bytes())
     }
 
+    /// Content hash of a one-file artefact (an agent, prompt, instructions, MCP or hook
+    /// file): the digest of its file under these options (its SHA-256, or with
+    /// `normalize_eol` the SHA-256 with CRLF read as LF). It leaves the file's name and folder
+    /// out, so copies compare equal wherever they are; `ignore` patterns do not apply (an
+    /// artefact is its one file). `None` when the file could not be read.
+    pub fn file_content_hash(&self, a: &Artifact) -> Option<String> {
+        let f = a.files.first()?;
+        let raw = f.sha256.as_deref()?;
+        Some(self.digest(raw, f.sha256_lf.as_deref()).to_owned())
+    }
+
     /// Content hash of an analysed skill.
     pub fn artifact_content_hash(&self, a: &Artifact) -> String {
         let digests: Vec<(String, Option<String>)> = a

@@ -571,6 +571,26 @@ fn agent_loader_matrix_and_index() {
     assert!(index(".gemini/agents/g.md") < 100.0);
     assert_eq!(v["index"]["agents_scored"], 9);
     assert_eq!(v["index"]["unscored_findings"], 0);
+    // The gate sees agent files: one at 92.5 fails 95, none fails 90.
+    let gate = |n: &str| {
+        bin()
+            .args([
+                "scan",
+                "--repo",
+                ".",
+                "--no-config",
+                "-q",
+                "--fail-under-index",
+                n,
+            ])
+            .current_dir(r)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(gate("95"), Some(1));
+    assert_eq!(gate("90"), Some(0));
     // Console: the agents' own section, with verdicts and causes.
     let (_, text) = run(r, "console");
     let section = text

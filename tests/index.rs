@@ -59,7 +59,10 @@ fn compliance_demo() -> tempfile::TempDir {
     for e in walkdir::WalkDir::new("fixtures/demo").follow_links(false) {
         let e = e.unwrap();
         let rel = e.path().strip_prefix("fixtures/demo").unwrap();
-        if rel.starts_with(".claude/skills/invoice-sync") {
+        // Skills only: no malicious sample, no agent files (those have security findings).
+        let in_skills = rel.components().any(|c| c.as_os_str() == "skills");
+        if rel.starts_with(".claude/skills/invoice-sync") || (!in_skills && e.file_type().is_file())
+        {
             continue;
         }
         let dst = t.path().join(rel);

@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 /// Layers, lowest first. A module path matches its longest listed prefix
 /// (`rules::ids` is the model layer, the rest of `rules` the checks layer).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("helpers", &["text", "hash", "linediff", "timing", "fsutil"]),
+    (
+        "helpers",
+        &["text", "hash", "linediff", "timing", "fsutil", "disjoint"],
+    ),
     ("parsers", &["parse"]),
     (
         "model",

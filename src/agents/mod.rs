@@ -423,17 +423,14 @@ pub fn analyze(
             FileKind::Data
         };
     }
-    let content_hash = files
-        .first()
-        .and_then(|f| f.sha256.as_ref())
-        .map(|h| crate::hash::sha256_hex(format!("{}\n{h}\n", af.rel).as_bytes()));
+    // The content hash depends on the hash options: the scan sets it
+    // ([`crate::skill_hashes::Hasher::file_content_hash`]).
     let artifact = Artifact {
         kind,
         name,
         frontmatter,
         excluded,
         files,
-        content_hash,
         ..placeholder(af, shared.groups)
     };
     Some(Analysed {
@@ -1600,37 +1597,132 @@ pub fn check_agents(analysed: &[Analysed], findings: &mut Vec<Finding>) {
             findings.push(f);
         }
     }
-    for ((_, name), group) in &by_name {
-        // Plugin agents are namespaced by their plugin (`plugin:agent`): no conflict.
-        let group: Vec<&&Analysed> = group
+    identity_conflicts(&agents, findings);
+}
+
+/// Is `rel` directly inside a `.github/agents` or `.claude/agents` folder, the folders VS Code
+/// and Copilot read agents from (they dedup them by file name)?
+fn in_copilot_folder(rel: &str) -> bool {
+    let dir = parent(rel);
+    file_name(dir) == "agents" && matches!(file_name(parent(dir)), ".github" | ".claude")
+}
+
+/// Agent files of one identity whose contents differ (`agent-identity-conflict`). An agent
+/// is known by its `name` (Claude Code, Waza) and, directly in `.github/agents` and
+/// `.claude/agents`, also by its file name without `.md`/`.agent.md` (VS Code and Copilot
+/// dedup by it): files of one repository that share either are one identity. This rule owns
+/// drift between copies of an agent (`cross-location-content-drift` is for skills): one
+/// finding per identity, listing every copy with its content hash. Plugin agents are
+/// namespaced by their plugin (`plugin:agent`) and never conflict.
+fn identity_conflicts(agents: &[&Analysed], findings: &mut Vec<Finding>) {
+    let agents: Vec<&Analysed> = agents
+        .iter()
+        .copied()
+        .filter(|a| a.info.format != Some(Format::PluginAgent))
+        .collect();
+    let mut sets = crate::disjoint::Disjoint::new(agents.len());
+    // (repository, identity) → the first agent holding it.
+    let mut first: BTreeMap<(Option<&str>, &str), usize> = BTreeMap::new();
+    for (i, a) in agents.iter().enumerate() {
+        let repo = a.artifact.repo.as_deref();
+        let path = a.artifact.path.as_str();
+        let by_file = in_copilot_folder(path).then(|| stem(path));
+        for id in std::iter::once(a.info.name.as_str()).chain(by_file) {
+            match first.get(&(repo, id)) {
+                Some(&j) => sets.union(i, j),
+                None => {
+                    first.insert((repo, id), i);
+                }
+            }
+        }
+    }
+    for group in sets.groups() {
+        let members: Vec<&Analysed> = group.iter().map(|&i| agents[i]).collect();
+        let hashes: BTreeSet<Option<&str>> = members
             .iter()
-            .filter(|a| a.info.format != Some(Format::PluginAgent))
+            .map(|a| a.artifact.content_hash.as_deref())
             .collect();
-        let hashes: BTreeSet<Option<&String>> = group
-            .iter()
-            .map(|a| a.artifact.files.first().and_then(|f| f.sha256.as_ref()))
-            .collect();
-        if group.len() < 2 || hashes.len() < 2 {
+        if members.len() < 2 || hashes.len() < 2 {
             continue;
         }
-        let first = group[0];
+        // The identities the copies share (held by two or more), in order of first use.
+        let mut ids: Vec<(&str, usize)> = Vec::new();
+        for a in &members {
+            let p = a.artifact.path.as_str();
+            let by_file = in_copilot_folder(p).then(|| stem(p));
+            let own: BTreeSet<&str> = std::iter::once(a.info.name.as_str())
+                .chain(by_file)
+                .collect();
+            for id in own {
+                match ids.iter_mut().find(|(i, _)| *i == id) {
+                    Some((_, n)) => *n += 1,
+                    None => ids.push((id, 1)),
+                }
+            }
+        }
+        let ids: Vec<&str> = ids
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(i, _)| i)
+            .collect();
+        let shown: Vec<String> = ids
+            .iter()
+            .map(|i| format!("`{}`", sanitize_line(i)))
+            .collect();
+        let copies: Vec<String> = members
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} ({})",
+                    sanitize_line(&a.artifact.path),
+                    short_hash(a.artifact.content_hash.as_deref())
+                )
+            })
+            .collect();
+        let head = members[0];
         let mut f = Finding::new(
             AGENT_IDENTITY_CONFLICT,
             format!(
-                "{} agent files are named `{}` and their contents differ: which one runs depends on the harness and the folder it starts in (Claude Code takes the closest `.claude/agents`, Copilot dedups by file name). Keep one definition, or give each a name of its own.",
-                group.len(),
-                sanitize_line(name)
+                "{} agent files share the identity {} and their contents differ: {}. Which one runs depends on the harness and the folder it starts in (Claude Code takes the closest `.claude/agents` and goes by `name`; VS Code and Copilot read `.github/agents` and `.claude/agents` and dedup by file name without `.md`/`.agent.md`). Keep one definition, or give each a name and a file name of its own.",
+                members.len(),
+                shown.join(" and "),
+                copies.join(", ")
             ),
-            Location::file(first.artifact.path.clone()),
-        );
-        for other in &group[1..] {
+            Location::file(head.artifact.path.clone()),
+        )
+        .with_properties(serde_json::json!({
+            "identities": ids,
+            "locations": members
+                .iter()
+                .map(|a| serde_json::json!({
+                    "path": a.artifact.path,
+                    "name": a.info.name,
+                    "format": a.artifact.format,
+                    "repo": a.artifact.repo,
+                    "content_hash": a.artifact.content_hash,
+                }))
+                .collect::<Vec<_>>(),
+        }));
+        for other in &members[1..] {
             f = f.with_related(
                 Location::file(other.artifact.path.clone()),
-                "another agent of the same name".to_owned(),
+                format!(
+                    "another agent of the same identity, content hash {}",
+                    other
+                        .artifact
+                        .content_hash
+                        .as_deref()
+                        .unwrap_or("(unreadable)")
+                ),
             );
         }
-        findings.push(f.for_skill(Some(name), Some(&first.artifact.path), "identity"));
+        findings.push(f.for_skill(Some(&head.info.name), Some(&head.artifact.path), "identity"));
     }
+}
+
+/// The first 12 characters of a content hash, or `unreadable`.
+fn short_hash(h: Option<&str>) -> String {
+    h.map_or_else(|| "unreadable".to_owned(), |h| h.chars().take(12).collect())
 }
 
 /// Findings of the same rule at the same place from a skill's scan and an agent's (an

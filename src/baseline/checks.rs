@@ -12,15 +12,17 @@ use super::pin::{self, Pin, PinDelta, PinFile};
 use super::record::{local_path, location, recompute_content};
 use crate::discover::Mode;
 use crate::finding::{Finding, Location};
-use crate::inventory::Artifact;
+use crate::inventory::{Artifact, ArtifactKind};
 use crate::result::ScanResult;
 use crate::rules::ids;
 use crate::skill_hashes::Hasher;
 use crate::text::sanitize_line;
 
-/// The entry file of a skill, relative to the scan base.
+/// The entry file of a skill (an agent file itself), relative to the scan base.
 pub fn entry_path(a: &Artifact) -> String {
-    if a.path.is_empty() {
+    if a.kind != ArtifactKind::Skill {
+        a.path.clone()
+    } else if a.path.is_empty() {
         a.entry.clone()
     } else {
         format!("{}/{}", a.path, a.entry)
@@ -76,12 +78,29 @@ fn files_json(d: &PinDelta) -> serde_json::Value {
     json!({ "modified": d.modified, "added": d.added, "removed": d.removed })
 }
 
-/// `--manifest-baseline FILE`: one high finding per skill that differs from its pin, and a
-/// note naming the pins that no scanned skill matched.
+/// How messages name an artefact: ``skill `x` ``, or with its kind and file,
+/// ``agent `x` (.github/agents/x.agent.md)``.
+pub fn subject(a: &Artifact) -> String {
+    match a.kind {
+        ArtifactKind::Skill => format!("skill `{}`", sanitize_line(&a.name)),
+        k => format!(
+            "{} `{}` ({})",
+            k.noun(),
+            sanitize_line(&a.name),
+            sanitize_line(&a.path)
+        ),
+    }
+}
+
+/// `--manifest-baseline FILE`: one high finding per skill or agent file that differs from
+/// its pin, and a note naming the pins that nothing scanned matched. Skills are pinned by
+/// name (every copy is checked), agent files by location (`relative`: the scan base
+/// relative to the ledger's home).
 pub fn check_pins(
     result: &ScanResult,
     pins: &PinFile,
     shown_path: &str,
+    relative: &str,
     notes: &mut Vec<String>,
 ) -> Vec<Finding> {
     let hasher = Hasher::new(pins.hash_options.clone()).unwrap_or_default();
@@ -91,27 +110,45 @@ pub fn check_pins(
         .iter()
         .map(|a| a.name.to_lowercase())
         .collect();
-    let unmatched: Vec<String> = pins
-        .skills
-        .keys()
-        .filter(|k| !scanned.contains(*k))
-        .cloned()
+    let scanned_agents: BTreeSet<String> = result
+        .agents
+        .iter()
+        .map(|a| location(relative, &a.path))
         .collect();
-    // A changed-files scan leaves most skills out on purpose.
-    if !unmatched.is_empty() && result.changed.is_none() {
-        let mut shown = Vec::new();
-        list("not in this scan", &unmatched, &mut shown);
-        notes.push(format!(
-            "--manifest-baseline {}: {} pinned skill(s) {}",
-            sanitize_line(shown_path),
-            unmatched.len(),
-            shown.concat()
-        ));
+    let unmatched = |pinned: &BTreeMap<String, Pin>, scanned: &BTreeSet<String>| -> Vec<String> {
+        pinned
+            .keys()
+            .filter(|k| !scanned.contains(*k))
+            .cloned()
+            .collect()
+    };
+    for (what, keys) in [
+        ("skill(s)", unmatched(&pins.skills, &scanned)),
+        ("agent file(s)", unmatched(&pins.agents, &scanned_agents)),
+    ] {
+        // A changed-files scan leaves most skills out on purpose.
+        if !keys.is_empty() && result.changed.is_none() {
+            let mut shown = Vec::new();
+            list("not in this scan", &keys, &mut shown);
+            notes.push(format!(
+                "--manifest-baseline {}: {} pinned {what} {}",
+                sanitize_line(shown_path),
+                keys.len(),
+                shown.concat()
+            ));
+        }
     }
-    for a in &result.artifacts {
-        let Some(p) = pins.skills.get(&a.name.to_lowercase()) else {
-            continue;
-        };
+    let skills = result
+        .artifacts
+        .iter()
+        .filter_map(|a| pins.skills.get(&a.name.to_lowercase()).map(|p| (a, p)));
+    let agents = result.agents.iter().filter_map(|a| {
+        pins.agents
+            .get(&location(relative, &a.path))
+            .map(|p| (a, p))
+    });
+    for (a, p) in skills.chain(agents) {
+        let skill = a.kind == ArtifactKind::Skill;
         let current = pin::pin_of(a, &hasher, None);
         let d = pin::compare(p, &current);
         if !d.changed() {
@@ -130,30 +167,31 @@ pub fn check_pins(
                 short(old.as_deref().unwrap_or("")),
                 short(new)
             ));
-        } else if !d.malformed {
+        } else if !d.malformed && skill {
             what.push("structural fingerprint unchanged".into());
         }
         if d.unverifiable {
             what.push(format!(
-                "its content cannot be verified ({}); a pinned skill must be readable in full",
+                "its content cannot be verified ({}); a pinned {} must be readable in full",
                 a.hash_incomplete
                     .as_deref()
-                    .unwrap_or("some files were not read")
+                    .unwrap_or("some files were not read"),
+                a.kind.noun()
             ));
         }
         if d.content.is_some() {
             let files = describe_files(&d);
             what.push(if p.files.is_none() {
                 "content changed (the pin records no per-file hashes)".to_owned()
-            } else if files.is_empty() {
+            } else if files.is_empty() || !skill {
                 "content changed".to_owned()
             } else {
                 format!("content changed ({files})")
             });
         }
         let msg = format!(
-            "skill `{}` changed since it was pinned in {}: {}. Review the change, then re-pin it with `skillguard baseline approve` or restore the pinned version.",
-            sanitize_line(&a.name),
+            "{} changed since it was pinned in {}: {}. Review the change, then re-pin it with `skillguard baseline approve` or restore the pinned version.",
+            subject(a),
             sanitize_line(shown_path),
             what.join("; ")
         );
@@ -181,9 +219,22 @@ pub fn check_pins(
 struct Seen<'a> {
     /// Index into the snapshot table.
     snap: usize,
+    /// `None` for skills, the kind of an agent file.
+    kind: Option<ArtifactKind>,
     content: std::borrow::Cow<'a, str>,
     location: std::borrow::Cow<'a, str>,
     name: std::borrow::Cow<'a, str>,
+}
+
+/// The kind of a recorded entry: `Some(None)` for a skill, `Some(Some(kind))` for an agent
+/// file, `None` for a kind this version does not know (left out of comparisons).
+fn kind_of(recorded: Option<&str>) -> Option<Option<ArtifactKind>> {
+    match recorded {
+        None => Some(None),
+        Some(k) => ArtifactKind::parse(k)
+            .filter(|k| *k != ArtifactKind::Skill)
+            .map(Some),
+    }
 }
 
 /// Lower case, borrowed when it already is (ledger names usually are).
@@ -195,6 +246,17 @@ fn lower(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// One recorded skill or agent file: what trust on first use and drift history compare.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// `None` for skills, the agent kind for agent files.
+    pub kind: Option<String>,
+    pub name: String,
+    /// Relative to the ledger's home.
+    pub location: String,
+    pub content: String,
+}
+
 /// One snapshot reduced to the entries a scan's comparisons need (one parse of the ledger
 /// serves trust on first use and drift history).
 pub struct Recorded {
@@ -203,11 +265,11 @@ pub struct Recorded {
     pub id: String,
     pub captured_at: String,
     pub hash_options: crate::skill_hashes::HashOptions,
-    /// (name, location relative to the ledger home, content hash)
-    pub records: Vec<(String, String, String)>,
+    pub records: Vec<Record>,
 }
 
-/// Loads the ledger once, keeping the entries whose (name, location) `keep` accepts.
+/// Loads the ledger once, keeping the entries (skills and agent files) whose (name,
+/// location) `keep` accepts.
 pub fn load_recorded(
     ledger: &Ledger,
     keep: &(dyn Fn(&str, &str) -> bool + Sync),
@@ -223,31 +285,35 @@ pub fn load_recorded(
             records: s
                 .skills
                 .into_iter()
+                .chain(s.agents.into_iter().flatten())
                 .filter(|e| keep(&e.name, &e.location))
-                .filter_map(|e| e.content.map(|c| (e.name, e.location, c)))
+                .filter_map(|e| {
+                    e.content.map(|content| Record {
+                        kind: e.kind,
+                        name: e.name,
+                        location: e.location,
+                        content,
+                    })
+                })
                 .collect(),
         }
     })
 }
 
-/// The names (lower case) and ledger locations of a scan's skills.
+/// The names (lower case) and ledger locations of a scan's skills and agent files.
 pub fn scan_keys(result: &ScanResult, relative: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    let all = || result.artifacts.iter().chain(&result.agents);
     (
-        result
-            .artifacts
-            .iter()
-            .map(|a| a.name.to_lowercase())
-            .collect(),
-        result
-            .artifacts
-            .iter()
-            .map(|a| location(relative, &a.path))
-            .collect(),
+        all().map(|a| a.name.to_lowercase()).collect(),
+        all().map(|a| location(relative, &a.path)).collect(),
     )
 }
 
-/// `--check-baseline`: trust on first use against every earlier snapshot. `recorded` holds
-/// at least the entries with this scan's names (any case) and locations.
+/// `--check-baseline`: trust on first use against every earlier snapshot, for skills and
+/// agent files. `recorded` holds at least the entries with this scan's names (any case) and
+/// locations. A skill (or agent, or prompt) matches a recorded copy of its name and content
+/// anywhere; an instructions, MCP or hook file, whose name is only its file name, one at its
+/// location.
 pub fn check_ledger(
     result: &ScanResult,
     ledger: &Ledger,
@@ -264,64 +330,82 @@ pub fn check_ledger(
         let k = snaps.len();
         snaps.push((r.seq, r.id.clone(), r.captured_at.clone()));
         if r.hash_options == hasher.options {
-            seen.extend(r.records.iter().filter(|(n, l, _)| relevant(n, l)).map(
-                |(name, location, content)| Seen {
-                    snap: k,
-                    content: content.as_str().into(),
-                    location: location.as_str().into(),
-                    name: lower(name),
-                },
-            ));
+            seen.extend(
+                r.records
+                    .iter()
+                    .filter(|e| relevant(&e.name, &e.location))
+                    .filter_map(|e| {
+                        Some(Seen {
+                            snap: k,
+                            kind: kind_of(e.kind.as_deref())?,
+                            content: e.content.as_str().into(),
+                            location: e.location.as_str().into(),
+                            name: lower(&e.name),
+                        })
+                    }),
+            );
         } else {
             // Captured under other hash options: recompute from the per-file records.
             let full: Loaded<Snapshot> = ledger.load_one(r.file.clone())?;
             seen.extend(
                 full.snapshot
-                    .skills
-                    .into_iter()
+                    .entries()
                     .filter(|e| relevant(&e.name, &e.location))
                     .filter_map(|e| {
-                        recompute_content(&e, hasher).map(|c| Seen {
+                        Some(Seen {
                             snap: k,
-                            content: c.into(),
+                            kind: kind_of(e.kind.as_deref())?,
+                            content: recompute_content(e, hasher)?.into(),
                             name: e.name.to_lowercase().into(),
-                            location: e.location.into(),
+                            location: e.location.clone().into(),
                         })
                     }),
             );
         }
     }
-    // Indexes to the newest matching record.
-    let mut by_pair: HashMap<(&str, &str), usize> = HashMap::new();
-    let mut by_location: HashMap<&str, usize> = HashMap::new();
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    // Indexes to the newest matching record (`seen` is in snapshot order: later records win).
+    type Key<'k> = (Option<ArtifactKind>, &'k str);
+    let mut by_pair: HashMap<(Key, &str), usize> = HashMap::new();
+    let mut by_location: HashMap<Key, usize> = HashMap::new();
+    let mut by_name: HashMap<Key, usize> = HashMap::new();
     for (i, r) in seen.iter().enumerate() {
-        // `seen` is in snapshot order: later records win.
-        by_pair.insert((&r.name, &r.content), i);
-        by_location.insert(&r.location, i);
-        by_name.insert(&r.name, i);
+        let named = r.kind.is_none_or(ArtifactKind::named);
+        let name_key = (r.kind, &*r.name);
+        if named {
+            by_pair.insert((name_key, &r.content), i);
+            by_name.insert(name_key, i);
+        } else {
+            by_pair.insert(((r.kind, &*r.location), &r.content), i);
+        }
+        by_location.insert((r.kind, &*r.location), i);
     }
     let summaries: Vec<crate::baseline::ledger::SnapshotFile> =
         recorded.iter().map(|r| r.file.clone()).collect();
 
     let mut full_cache: BTreeMap<u64, Loaded<Snapshot>> = BTreeMap::new();
     let mut out = Vec::new();
-    for a in &result.artifacts {
+    for a in result.artifacts.iter().chain(&result.agents) {
         let Some(content) = &a.content_hash else {
             continue;
         };
+        let kind = (a.kind != ArtifactKind::Skill).then_some(a.kind);
         let loc = location(relative, &a.path);
         let lower = a.name.to_lowercase();
+        let pair_key = if a.kind.named() {
+            (kind, lower.as_str())
+        } else {
+            (kind, loc.as_str())
+        };
         let matched = by_pair
-            .get(&(lower.as_str(), content.as_str()))
+            .get(&(pair_key, content.as_str()))
             .map(|&i| &seen[i]);
         if let Some(m) = matched {
             out.push(
                 Finding::new(
                     ids::MATCHES_PREVIOUSLY_VETTED_COPY,
                     format!(
-                        "skill `{}` is byte-identical to the copy recorded in snapshot #{} ({}); no content drift since it was last vetted.",
-                        sanitize_line(&a.name),
+                        "{} is byte-identical to the copy recorded in snapshot #{} ({}); no content drift since it was last vetted.",
+                        subject(a),
                         snaps[m.snap].0,
                         show_date(&snaps[m.snap].2)
                     ),
@@ -337,11 +421,13 @@ pub fn check_ledger(
         }
         // Known location first, else known name: the newest recorded copy.
         let reference = by_location
-            .get(loc.as_str())
+            .get(&(kind, loc.as_str()))
             .map(|&i| (&seen[i], "here"))
             .or_else(|| {
-                by_name
-                    .get(lower.as_str())
+                a.kind
+                    .named()
+                    .then(|| by_name.get(&(kind, lower.as_str())))
+                    .flatten()
                     .map(|&i| (&seen[i], "under this name"))
             });
         let Some((r, how)) = reference else {
@@ -366,19 +452,19 @@ pub fn check_ledger(
         };
         let delta = full
             .snapshot
-            .skills
-            .iter()
-            .find(|e| e.location == *r.location)
+            .entries()
+            .find(|e| e.location == *r.location && kind_of(e.kind.as_deref()) == Some(kind))
             .map(|e| {
                 let old = Pin {
                     name: e.name.clone(),
+                    kind: e.kind.clone(),
                     location: None,
                     structural: e.structural.clone(),
                     content: Some(r.content.to_string()),
                     files: (!e.files.is_empty()).then(|| {
                         e.files
                             .iter()
-                            .filter(|f| !hasher.ignored(&f.path))
+                            .filter(|f| e.hashes(&f.path, hasher))
                             .map(|f| {
                                 (
                                     f.path.clone(),
@@ -397,8 +483,8 @@ pub fn check_ledger(
             Finding::new(
                 ids::CHANGED_SINCE_LAST_VETTED,
                 format!(
-                    "skill `{}` has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
-                    sanitize_line(&a.name),
+                    "{} has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
+                    subject(a),
                     r_seq,
                     show_date(r_date),
                     if files.is_empty() { String::new() } else { format!("; {files}") }
@@ -416,27 +502,6 @@ pub fn check_ledger(
         );
     }
     Ok(out)
-}
-
-fn find(parent: &mut [usize], i: usize) -> usize {
-    let mut r = i;
-    while parent[r] != r {
-        r = parent[r];
-    }
-    let mut c = i;
-    while parent[c] != r {
-        let n = parent[c];
-        parent[c] = r;
-        c = n;
-    }
-    r
-}
-
-fn union(parent: &mut [usize], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra.max(rb)] = ra.min(rb);
-    }
 }
 
 /// Drift between copies of one skill name (`--repo` and workspace scans). `history` maps a
@@ -466,7 +531,7 @@ pub fn cross_location(
             continue;
         }
         let n = members.len();
-        let mut parent: Vec<usize> = (0..n).collect();
+        let mut sets = crate::disjoint::Disjoint::new(n);
         let contents: Vec<BTreeSet<&str>> = members
             .iter()
             .map(|a| {
@@ -491,15 +556,11 @@ pub fn cross_location(
                 };
                 let shared_history = !contents[i].is_disjoint(&contents[j]);
                 if same_repo || same_source || shared_history {
-                    union(&mut parent, i, j);
+                    sets.union(i, j);
                 }
             }
         }
-        let mut clusters: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for i in 0..n {
-            let r = find(&mut parent, i);
-            clusters.entry(r).or_default().push(i);
-        }
+        let clusters = sets.groups();
         let describe = |idx: &[usize]| -> (String, serde_json::Value) {
             let shown: Vec<String> = idx
                 .iter()
@@ -554,7 +615,7 @@ pub fn cross_location(
             }
             f.for_skill(Some(&first.name), Some(&first.path), anchor)
         };
-        for idx in clusters.values() {
+        for idx in &clusters {
             let distinct: BTreeSet<&str> = idx
                 .iter()
                 .filter_map(|&i| members[i].content_hash.as_deref())
@@ -626,11 +687,11 @@ pub fn history_by_location(
 ) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in recorded {
-        for (_, loc, c) in &r.records {
-            if let Some(p) = local_path(relative, loc)
+        for e in r.records.iter().filter(|e| e.kind.is_none()) {
+            if let Some(p) = local_path(relative, &e.location)
                 && wanted.contains(&p)
             {
-                out.entry(p).or_default().insert(c.clone());
+                out.entry(p).or_default().insert(e.content.clone());
             }
         }
     }

@@ -443,6 +443,8 @@ fn parse_skill(v: Value) -> Result<SkillEntry, String> {
         convention: convention_of(&location),
         location,
         name: raw.name,
+        kind: None,
+        format: None,
         repo: None,
         excluded: false,
         structural,
@@ -605,6 +607,8 @@ fn import_snapshots(mut snaps: Vec<Parsed>, ledger: &Ledger) -> Result<ImportRep
                 id: s.id,
             }),
             skills: s.skills,
+            // AgentEval records skills only.
+            agents: None,
             line_data: Default::default(),
             newest: None,
             captured_at: Some(s.at.to_rfc3339_opts(SecondsFormat::Millis, true)),

@@ -79,6 +79,18 @@ pub struct Snapshot {
     pub imported: Option<Imported>,
     /// One entry per skill location, sorted by location.
     pub skills: Vec<SkillEntry>,
+    /// One entry per agent, prompt, instructions, MCP or hook file, sorted by location.
+    /// `None` in snapshots that predate agent recording (written by an older skillguard, or
+    /// imported from AgentEval): they say nothing about agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<SkillEntry>>,
+}
+
+impl Snapshot {
+    /// Every entry: the skills, then the agents.
+    pub fn entries(&self) -> impl Iterator<Item = &SkillEntry> {
+        self.skills.iter().chain(self.agents.iter().flatten())
+    }
 }
 
 /// Link to the previous snapshot.
@@ -120,12 +132,20 @@ pub struct Imported {
     pub id: String,
 }
 
-/// One skill location in a snapshot.
+/// One skill location in a snapshot, or one agent file (in `agents`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkillEntry {
-    /// Skill directory relative to the ledger's home, `/`-separated (the key of diffs).
+    /// Skill directory (or agent file) relative to the ledger's home, `/`-separated (the key
+    /// of diffs).
     pub location: String,
     pub name: String,
+    /// Agent entries: `agent`, `prompt`, `instructions`, `mcp-config` or `hooks`; absent
+    /// for skills.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Agent entries: the file's format (`copilot-agent`, `claude-agent`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repo: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,7 +153,8 @@ pub struct SkillEntry {
     /// A strict loader would not load it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub excluded: bool,
-    /// AgentEval structural fingerprint (absent only in imported entries that lack it).
+    /// AgentEval structural fingerprint (absent in imported entries that lack it, and in
+    /// agent entries: agents have none).
     #[serde(default)]
     pub structural: Option<String>,
     /// AgentEval content hash under the snapshot's `hash_options`.
@@ -153,6 +174,13 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl SkillEntry {
+    /// Does the file at `path` count in content hashes under `h`? Every file of an agent
+    /// entry does (an agent is its one file); a skill's file unless `--hash-ignore` leaves
+    /// it out.
+    pub fn hashes(&self, path: &str, h: &crate::skill_hashes::Hasher) -> bool {
+        self.kind.is_some() || !h.ignored(path)
+    }
+
     /// Number of stored findings of `severity` or above (`high` counts high and critical).
     pub fn count_at_least(&self, severity: crate::finding::Severity) -> u32 {
         self.findings
@@ -289,6 +317,8 @@ pub struct Listing {
     #[serde(default)]
     pub imported: Option<Imported>,
     pub skills: Vec<serde::de::IgnoredAny>,
+    #[serde(default)]
+    pub agents: Option<Vec<serde::de::IgnoredAny>>,
 }
 
 /// Header plus each entry's name, location and content hash (trust on first use, drift).
@@ -302,12 +332,16 @@ pub struct Presence {
     #[serde(default)]
     pub hash_options: HashOptions,
     pub skills: Vec<EntryKey>,
+    #[serde(default)]
+    pub agents: Option<Vec<EntryKey>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct EntryKey {
     pub location: String,
     pub name: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     #[serde(default)]
     pub content: Option<String>,
 }
@@ -324,12 +358,16 @@ pub struct Summary {
     #[serde(default)]
     pub hash_options: HashOptions,
     pub skills: Vec<EntrySummary>,
+    #[serde(default)]
+    pub agents: Option<Vec<EntrySummary>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct EntrySummary {
     pub location: String,
     pub name: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     #[serde(default)]
     pub repo: Option<String>,
     #[serde(default)]
@@ -475,6 +513,7 @@ pub struct Appended {
     pub id: String,
     pub path: PathBuf,
     pub skills: usize,
+    pub agents: Option<usize>,
 }
 
 /// The newest snapshot as an append needs it.
@@ -497,6 +536,8 @@ pub struct Draft {
     pub imported: Option<Imported>,
     /// Entries; a file's `lines` is filled from `line_data` by the ledger.
     pub skills: Vec<SkillEntry>,
+    /// Agent entries (`None`: not recorded, as in an AgentEval import).
+    pub agents: Option<Vec<SkillEntry>>,
     /// Line hashes of text files by their SHA-256.
     pub line_data: std::collections::HashMap<String, std::sync::Arc<[u32]>>,
     /// Capture time; now when absent.
@@ -653,10 +694,19 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
     };
     let mut out = serde_json::to_vec(&h).expect("serialisable header");
     out.pop(); // the closing brace
-    out.extend_from_slice(b",\n\"skills\":[");
+    entry_array(&mut out, "skills", &s.skills);
+    if let Some(agents) = &s.agents {
+        entry_array(&mut out, "agents", agents);
+    }
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+/// Appends `,\n"key":[` and one entry per line, then `]` (`]` right after `[` when empty).
+fn entry_array(out: &mut Vec<u8>, key: &str, entries: &[SkillEntry]) {
+    out.extend_from_slice(format!(",\n\"{key}\":[").as_bytes());
     // Entries are serialised in parallel, then joined in order.
-    let entries: Vec<Vec<u8>> = s
-        .skills
+    let entries: Vec<Vec<u8>> = entries
         .par_iter()
         .map(|e| serde_json::to_vec(e).expect("serialisable entry"))
         .collect();
@@ -665,12 +715,7 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
         out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
         out.extend_from_slice(e);
     }
-    out.extend_from_slice(if s.skills.is_empty() {
-        b"]}\n"
-    } else {
-        b"\n]}\n"
-    });
-    out
+    out.extend_from_slice(if entries.is_empty() { b"]" } else { b"\n]" });
 }
 
 impl Ledger {
@@ -849,6 +894,7 @@ impl Ledger {
             .snapshot
             .skills
             .into_iter()
+            .chain(l.snapshot.agents.into_iter().flatten())
             .flat_map(|e| e.files)
             .filter_map(|f| f.lines.map(|r| (f.sha256, r)))
             .collect();
@@ -1030,17 +1076,21 @@ impl Ledger {
             note,
             imported,
             mut skills,
+            mut agents,
             line_data,
             captured_at,
             newest: _,
         } = draft;
         skills.sort_by(|a, b| a.location.cmp(&b.location));
+        if let Some(a) = &mut agents {
+            a.sort_by(|a, b| a.location.cmp(&b.location));
+        }
         let mut pack: Vec<u8> = Vec::with_capacity(
             PACK_MAGIC.len() + line_data.values().map(|h| h.len() * 4).sum::<usize>(),
         );
         pack.extend_from_slice(PACK_MAGIC);
         let mut placed: std::collections::HashMap<&str, LineRef> = Default::default();
-        for e in &mut skills {
+        for e in skills.iter_mut().chain(agents.iter_mut().flatten()) {
             for f in &mut e.files {
                 if let Some(r) = known
                     .get(f.sha256.as_str())
@@ -1072,6 +1122,7 @@ impl Ledger {
             hash: crate::linediff::LINE_HASH_VERSION.to_owned(),
         });
         let n = skills.len();
+        let n_agents = agents.as_ref().map(Vec::len);
         let snap = Snapshot {
             format: FORMAT.into(),
             version: VERSION,
@@ -1086,6 +1137,7 @@ impl Ledger {
             note,
             imported,
             skills,
+            agents,
         };
         let json_name = format!("{seq:08}-{id}.json");
         // The pack is in place (renamed, directory synced) before the snapshot that names it
@@ -1125,6 +1177,7 @@ impl Ledger {
             id,
             path,
             skills: n,
+            agents: n_agents,
         })
     }
 
@@ -1500,6 +1553,8 @@ mod tests {
                 .map(|i| SkillEntry {
                     location: format!(".claude/skills/s{i}"),
                     name: format!("s{i}"),
+                    kind: None,
+                    format: None,
                     repo: None,
                     convention: Some(".claude/skills".into()),
                     excluded: false,
@@ -1516,6 +1571,26 @@ mod tests {
                     provenance: None,
                 })
                 .collect(),
+            agents: Some(vec![SkillEntry {
+                location: ".github/agents/a.agent.md".into(),
+                name: "a".into(),
+                kind: Some("agent".into()),
+                format: Some("copilot-agent".into()),
+                repo: None,
+                convention: None,
+                excluded: false,
+                structural: None,
+                content: Some("fa".into()),
+                files: vec![FileRecord {
+                    path: "a.agent.md".into(),
+                    size: 3,
+                    sha256: "fa".into(),
+                    sha256_lf: None,
+                    lines: None,
+                }],
+                findings: BTreeMap::new(),
+                provenance: None,
+            }]),
             newest: None,
             line_data: (0..n)
                 .map(|i| {
@@ -1524,6 +1599,7 @@ mod tests {
                         std::sync::Arc::from(vec![1u32, 2, i as u32]),
                     )
                 })
+                .chain([("fa".to_owned(), std::sync::Arc::from(vec![7u32, 8]))])
                 .collect(),
             captured_at: None,
         }
@@ -1550,6 +1626,11 @@ mod tests {
         let r3 = all[1].snapshot.skills[2].files[0].lines.unwrap();
         assert_eq!(r3.seq, 2);
         assert_eq!(l.read_lines(&r3, &mut packs), Some(vec![1, 2, 2]));
+        // Agent files get line hashes too, and reuse them the same way.
+        let agents = all[1].snapshot.agents.as_ref().unwrap();
+        let ra = agents[0].files[0].lines.unwrap();
+        assert_eq!(ra.seq, 1);
+        assert_eq!(l.read_lines(&ra, &mut packs), Some(vec![7, 8]));
     }
 
     #[test]
@@ -1673,8 +1754,19 @@ mod tests {
         l.append(draft(2)).unwrap();
         let f = l.files().unwrap().remove(0);
         let text = fs::read_to_string(&f.path).unwrap();
-        assert_eq!(text.lines().count(), 5, "{text}");
+        // Header, `"skills":[`, two skills, `],`, `"agents":[`, one agent, `]}`.
+        assert_eq!(text.lines().count(), 8, "{text}");
         let s: Snapshot = serde_json::from_str(&text).unwrap();
         assert_eq!(to_bytes(&s), text.as_bytes());
+        // A snapshot without agent records (an older writer, an import) keeps its shape and
+        // reads back as "not recorded", not as "no agents".
+        let mut old = s.clone();
+        old.agents = None;
+        let bytes = to_bytes(&old);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert_eq!(text.lines().count(), 5, "{text}");
+        assert!(!text.contains("agents"), "{text}");
+        let back: Snapshot = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back.agents, None);
     }
 }

@@ -187,6 +187,7 @@ pub fn before_report(
                 result,
                 &pins,
                 &p.display().to_string(),
+                &cx.relative,
                 &mut notes,
             )),
             None => notes.push(format!(
@@ -249,6 +250,18 @@ pub fn prepare_writes(
                 Some(_) => {}
             }
         }
+        // Agent files are pinned by location (`result.agents` is sorted by path).
+        for a in &result.agents {
+            let loc = record::location(&cx.relative, &a.path);
+            if let Some(why) = &a.hash_incomplete {
+                notes.push(format!(
+                    "{WARNING}{} cannot be pinned ({why}); it is left out of the pin file",
+                    checks::subject(a)
+                ));
+                continue;
+            }
+            pins.agents.insert(loc, pin::pin_of(a, &cx.hasher, None));
+        }
         (p.clone(), pins)
     });
     PreparedWrites { draft, pin, notes }
@@ -266,10 +279,14 @@ pub fn commit_writes(prepared: PreparedWrites, cx: &Context) -> Result<Vec<Strin
     if let Some(draft) = draft {
         let a = cx.ledger.append(draft)?;
         notes.push(format!(
-            "baseline snapshot #{} ({}) saved: {} skill location(s) -> {}",
+            "baseline snapshot #{} ({}) saved: {} skill location(s){} -> {}",
             a.seq,
             a.id,
             a.skills,
+            match a.agents {
+                Some(n) if n > 0 => format!(", {n} agent file(s)"),
+                _ => String::new(),
+            },
             a.path.display()
         ));
     }
@@ -288,9 +305,13 @@ pub fn commit_writes(prepared: PreparedWrites, cx: &Context) -> Result<Vec<Strin
             }
         })?;
         notes.push(format!(
-            "manifest baseline saved: {} ({} skill(s))",
+            "manifest baseline saved: {} ({} skill(s){})",
             p.display(),
-            pins.skills.len()
+            pins.skills.len(),
+            match pins.agents.len() {
+                0 => String::new(),
+                n => format!(", {n} agent file(s)"),
+            }
         ));
     }
     Ok(notes)

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::inventory::Artifact;
+use crate::inventory::{Artifact, ArtifactKind};
 use crate::skill_hashes::{HashOptions, Hasher, counts_as_file, file_digest};
 
 pub const FORMAT: &str = "skillguard-pin";
@@ -32,12 +32,20 @@ pub struct PinFile {
     pub hash_options: HashOptions,
     /// Lower-case skill name → pinned state.
     pub skills: BTreeMap<String, Pin>,
+    /// Agent, prompt, instructions, MCP and hook files: location (the file, relative to the
+    /// ledger's home, as in snapshots) → pinned state. Keyed by location, not name: many
+    /// such files share a name (every `AGENTS.md`, every `hooks.json`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub agents: BTreeMap<String, Pin>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pin {
-    /// The name as written in the skill.
+    /// The name as written in the skill (or agent file).
     pub name: String,
+    /// Agent pins: `agent`, `prompt`, `instructions`, `mcp-config` or `hooks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     /// Where the pinned copy was (information only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
@@ -62,6 +70,7 @@ impl PinFile {
             note,
             hash_options,
             skills: BTreeMap::new(),
+            agents: BTreeMap::new(),
         }
     }
 
@@ -110,6 +119,7 @@ impl AgentEvalPin {
                 name.to_lowercase(),
                 Pin {
                     name: name.clone(),
+                    kind: None,
                     location: None,
                     structural: fp.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
                     content: c.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
@@ -205,12 +215,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<PinFile, PinError> {
     Ok(pins)
 }
 
-/// The pinned state of an analysed skill under `hasher`'s options.
+/// The pinned state of an analysed skill (or agent file) under `hasher`'s options. An
+/// agent's pin holds its content hash ([`Hasher::file_content_hash`]) and its one file, and
+/// no structural fingerprint.
 pub fn pin_of(a: &Artifact, hasher: &Hasher, location: Option<String>) -> Pin {
+    let agent = a.kind != ArtifactKind::Skill;
     let files: BTreeMap<String, String> = a
         .files
         .iter()
-        .filter(|f| counts_as_file(f) && !hasher.ignored(&f.path))
+        // `--hash-ignore` leaves files out of skills; an agent is its one file.
+        .filter(|f| counts_as_file(f) && (agent || !hasher.ignored(&f.path)))
         .map(|f| {
             let raw = file_digest(f);
             let d = hasher.digest(&raw, f.sha256_lf.as_deref()).to_owned();
@@ -219,13 +233,17 @@ pub fn pin_of(a: &Artifact, hasher: &Hasher, location: Option<String>) -> Pin {
         .collect();
     Pin {
         name: a.name.clone(),
+        kind: agent.then(|| a.kind.as_str().to_owned()),
         location,
         structural: a.structural_fingerprint.clone(),
         // A skill whose files are not all known has no content hash to pin or compare.
-        content: a
-            .hash_incomplete
-            .is_none()
-            .then(|| hasher.artifact_content_hash(a)),
+        content: if agent {
+            hasher.file_content_hash(a)
+        } else {
+            a.hash_incomplete
+                .is_none()
+                .then(|| hasher.artifact_content_hash(a))
+        },
         files: Some(files),
         note: None,
     }
@@ -255,6 +273,8 @@ impl PinDelta {
 pub fn compare(pin: &Pin, current: &Pin) -> PinDelta {
     let mut d = PinDelta::default();
     match (&pin.structural, &current.structural) {
+        // Agents have no structural fingerprint.
+        _ if pin.kind.is_some() => {}
         (None, _) => d.malformed = true,
         (Some(p), Some(c)) if p != c => d.structural = Some((Some(p.clone()), c.clone())),
         _ => {}
@@ -332,6 +352,7 @@ mod tests {
     fn compare_lists_files() {
         let mk = |files: &[(&str, &str)], s: &str, c: &str| Pin {
             name: "x".into(),
+            kind: None,
             location: None,
             structural: Some(s.into()),
             content: Some(c.into()),

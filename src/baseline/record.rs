@@ -18,6 +18,7 @@ use crate::skill_hashes::{Hasher, counts_as_file, file_digest};
 /// how it compared; AgentEval leaves them out too).
 pub const COMPARISON_RULES: &[&str] = &[
     crate::rules::ids::CROSS_LOCATION_CONTENT_DRIFT,
+    crate::agents::AGENT_IDENTITY_CONFLICT,
     crate::rules::ids::SKILL_NAME_COLLISION,
     crate::rules::ids::MATCHES_PREVIOUSLY_VETTED_COPY,
     crate::rules::ids::CHANGED_SINCE_LAST_VETTED,
@@ -97,7 +98,7 @@ pub fn relative_root(home: &Path, base: &Path) -> String {
 }
 
 /// `path` relative to `home`, `/`-separated (`.` for the home itself); `None` outside it.
-fn under(home: &Path, path: &Path) -> Option<String> {
+pub fn under(home: &Path, path: &Path) -> Option<String> {
     let r = path.strip_prefix(home).ok()?;
     Some(if r.as_os_str().is_empty() {
         ".".into()
@@ -189,19 +190,18 @@ fn summaries(findings: &[Finding]) -> BTreeMap<&str, BTreeMap<String, BTreeMap<S
 /// Line hashes of a skill's text files, by SHA-256.
 type LineData = Vec<(String, Arc<[u32]>)>;
 
-/// Builds the snapshot draft for a scan.
-pub fn draft(
-    result: &ScanResult,
-    hasher: &Hasher,
-    home: &Path,
-    target: &Path,
-    note: Option<String>,
-) -> Draft {
-    let relative = relative_root(home, &scan_base(result.mode, target));
-    let sums = summaries(&result.findings);
-    // Entries are built in parallel; line data is merged afterwards.
-    let built: Vec<(SkillEntry, LineData)> = result
-        .artifacts
+/// Ledger entries for skills or agents (built in parallel), and the line hashes of their
+/// text files by SHA-256. An agent entry is one file: its location is the file, and it has
+/// a kind and a format but no structural fingerprint.
+fn entries(
+    artifacts: &[crate::inventory::Artifact],
+    relative: &str,
+    sums: &BTreeMap<&str, BTreeMap<String, BTreeMap<String, u32>>>,
+) -> (
+    Vec<SkillEntry>,
+    std::collections::HashMap<String, Arc<[u32]>>,
+) {
+    let built: Vec<(SkillEntry, LineData)> = artifacts
         .par_iter()
         .map(|a| {
             let mut lines = Vec::new();
@@ -223,11 +223,14 @@ pub fn draft(
                     }
                 })
                 .collect();
+            let agent = a.kind != crate::inventory::ArtifactKind::Skill;
             let entry = SkillEntry {
-                location: location(&relative, &a.path),
+                location: location(relative, &a.path),
                 name: a.name.clone(),
+                kind: agent.then(|| a.kind.as_str().to_owned()),
+                format: a.format.clone(),
                 repo: a.repo.clone(),
-                convention: a.convention.clone(),
+                convention: a.convention.clone().filter(|_| !agent),
                 excluded: a.excluded,
                 structural: a.structural_fingerprint.clone(),
                 // Absent when the skill's files are not all known (`hash_incomplete`).
@@ -240,12 +243,30 @@ pub fn draft(
         })
         .collect();
     let mut line_data: std::collections::HashMap<String, Arc<[u32]>> = Default::default();
-    let mut skills = Vec::with_capacity(built.len());
+    let mut out = Vec::with_capacity(built.len());
     for (e, lines) in built {
-        skills.push(e);
+        out.push(e);
         for (k, v) in lines {
             line_data.entry(k).or_insert(v);
         }
+    }
+    (out, line_data)
+}
+
+/// Builds the snapshot draft for a scan.
+pub fn draft(
+    result: &ScanResult,
+    hasher: &Hasher,
+    home: &Path,
+    target: &Path,
+    note: Option<String>,
+) -> Draft {
+    let relative = relative_root(home, &scan_base(result.mode, target));
+    let sums = summaries(&result.findings);
+    let (skills, mut line_data) = entries(&result.artifacts, &relative, &sums);
+    let (agents, agent_lines) = entries(&result.agents, &relative, &sums);
+    for (k, v) in agent_lines {
+        line_data.entry(k).or_insert(v);
     }
     Draft {
         root: ScannedRoot {
@@ -260,6 +281,7 @@ pub fn draft(
         note,
         imported: None,
         skills,
+        agents: Some(agents),
         line_data,
         captured_at: None,
         newest: None,
@@ -271,6 +293,15 @@ pub fn draft(
 pub fn recompute_content(e: &SkillEntry, hasher: &Hasher) -> Option<String> {
     if e.files.is_empty() {
         return None;
+    }
+    // An agent's content hash is its one file's digest (`Hasher::file_content_hash`); an
+    // agent file that could not be read has none.
+    if e.kind.is_some() {
+        e.content.as_ref()?;
+        return e
+            .files
+            .first()
+            .map(|f| hasher.digest(&f.sha256, f.sha256_lf.as_deref()).to_owned());
     }
     Some(
         hasher.content_hash(

@@ -70,6 +70,8 @@ pub struct ListRow {
     pub mode: String,
     pub root: String,
     pub skills: usize,
+    /// Agent files recorded; `null` for a snapshot that predates agent recording.
+    pub agents: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,6 +89,7 @@ pub fn list(ledger: &Ledger) -> Result<Vec<ListRow>, LedgerError> {
             mode: h.root.mode,
             root: h.root.relative,
             skills: h.skills.len(),
+            agents: h.agents.map(|a| a.len()),
             note: h.note,
             imported_from: h.imported.map(|i| format!("{} {}", i.tool, i.id)),
         }
@@ -103,8 +106,8 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
     }
     writeln!(
         out,
-        "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  NOTE",
-        "#", "ID", "CAPTURED", "ROOT", "SKILLS"
+        "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  {:>6}  NOTE",
+        "#", "ID", "CAPTURED", "ROOT", "SKILLS", "AGENTS"
     )?;
     for r in rows {
         let note = r
@@ -119,7 +122,7 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
             .unwrap_or_default();
         writeln!(
             out,
-            "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  {}",
+            "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  {:>6}  {}",
             r.seq,
             r.id,
             show_date(&r.captured_at),
@@ -128,6 +131,7 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
                 24
             )),
             r.skills,
+            r.agents.map_or_else(|| "-".to_owned(), |n| n.to_string()),
             note
         )?;
     }
@@ -162,6 +166,12 @@ pub struct FileChange {
 pub struct SkillChange {
     pub location: String,
     pub name: String,
+    /// Agent entries: `agent`, `prompt`, `instructions`, `mcp-config` or `hooks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Agent entries: the file's format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
     /// `added`, `removed`, `changed`, `moved`.
     pub status: &'static str,
     /// For `moved`: the earlier location.
@@ -185,10 +195,22 @@ pub struct DiffReport {
     pub hash: HashKind,
     pub changes: Vec<SkillChange>,
     pub unchanged: usize,
+    /// Agent, prompt, instructions, MCP and hook files; `null` when either snapshot predates
+    /// agent recording (`agents_note` says which).
+    pub agents: Option<AgentDiff>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents_note: Option<String>,
     /// Set when the two snapshots were captured with different hash options and contents
     /// were recomputed from per-file records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// What changed among the agent files.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentDiff {
+    pub changes: Vec<SkillChange>,
+    pub unchanged: usize,
 }
 
 /// Diff options.
@@ -205,13 +227,14 @@ pub struct DiffOptions {
 /// Outcome of a diff that may have nothing to compare.
 #[derive(Debug)]
 pub enum DiffOutcome {
-    Report(DiffReport),
+    Report(Box<DiffReport>),
     /// Fewer than two snapshots, or `--since` is the newest: a message, exit 0.
     Nothing(String),
 }
 
-/// Does `e` match a `--skill NAME|PATH` filter?
-pub fn matches_skill(e_name: &str, e_location: &str, key: &str) -> bool {
+/// Does an entry match a `--skill NAME|PATH` filter? An agent file (`agent`) also matches
+/// its file name without `.md`/`.agent.md` (the identity Copilot dedups by).
+pub fn matches_skill(e_name: &str, e_location: &str, agent: bool, key: &str) -> bool {
     let key = key.trim().trim_end_matches('/');
     e_name == key
         || e_name.eq_ignore_ascii_case(key)
@@ -219,12 +242,13 @@ pub fn matches_skill(e_name: &str, e_location: &str, key: &str) -> bool {
         || e_location
             .strip_suffix(key)
             .is_some_and(|p| p.ends_with('/'))
+        || (agent && crate::agents::stem(e_location).eq_ignore_ascii_case(key))
 }
 
 fn digests<'a>(e: &'a SkillEntry, h: &Hasher) -> BTreeMap<&'a str, (&'a str, &'a FileRecord)> {
     e.files
         .iter()
-        .filter(|f| !h.ignored(&f.path))
+        .filter(|f| e.hashes(&f.path, h))
         .map(|f| {
             (
                 f.path.as_str(),
@@ -385,23 +409,39 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
     let keep = |e: &SkillEntry| {
         o.skill
             .as_deref()
-            .is_none_or(|k| matches_skill(&e.name, &e.location, k))
+            .is_none_or(|k| matches_skill(&e.name, &e.location, e.kind.is_some(), k))
             && covers(scope_a, &e.location)
             && covers(scope_b, &e.location)
     };
-    let ma: BTreeMap<&str, &SkillEntry> = sa
-        .skills
+    let (ma, mb) = (
+        by_location(&sa.skills, &keep),
+        by_location(&sb.skills, &keep),
+    );
+    // Agents are compared only between snapshots that both record them.
+    let agents = match (&sa.agents, &sb.agents) {
+        (Some(a), Some(b)) => Some((by_location(a, &keep), by_location(b, &keep))),
+        _ => None,
+    };
+    let missing: Vec<String> = [sa, sb]
         .iter()
-        .filter(|e| keep(e))
-        .map(|e| (e.location.as_str(), e))
+        .filter(|s| s.agents.is_none())
+        .map(|s| format!("#{}", s.seq))
         .collect();
-    let mb: BTreeMap<&str, &SkillEntry> = sb
-        .skills
+    let others_have_agents = [sa, sb]
         .iter()
-        .filter(|e| keep(e))
-        .map(|e| (e.location.as_str(), e))
-        .collect();
-    if o.skill.is_some() && ma.is_empty() && mb.is_empty() {
+        .filter_map(|s| s.agents.as_deref())
+        .any(|v| v.iter().any(&keep));
+    let agents_note = (agents.is_none() && others_have_agents).then(|| {
+        format!(
+            "agents not compared: snapshot {} predates agent recording (written by an older skillguard, or imported from AgentEval), so it says nothing about agent files",
+            missing.join(" and ")
+        )
+    });
+    let present = |m: &(BTreeMap<&str, &SkillEntry>, BTreeMap<&str, &SkillEntry>)| {
+        !m.0.is_empty() || !m.1.is_empty()
+    };
+    if o.skill.is_some() && ma.is_empty() && mb.is_empty() && !agents.as_ref().is_some_and(present)
+    {
         return Ok(DiffOutcome::Nothing(format!(
             "`{}` is not present in either snapshot (#{} / #{}).",
             sanitize_line(o.skill.as_deref().unwrap_or("")),
@@ -410,110 +450,157 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
         )));
     }
     let mut packs = BTreeMap::new();
-    let mut changes = Vec::new();
-    let mut unchanged = 0;
-    let locs: BTreeSet<&str> = ma.keys().chain(mb.keys()).copied().collect();
-    let high = |e: &SkillEntry| e.count_at_least(Severity::High);
-    for loc in locs {
-        match (ma.get(loc), mb.get(loc)) {
-            (Some(ea), Some(eb)) => {
-                let ca = content_of(ea, use_stored_a, &hasher);
-                let cb = content_of(eb, use_stored_b, &hasher);
-                let structural_changed = ea.structural != eb.structural;
-                let content_changed = ca != cb;
-                let files = if content_changed || o.hash == HashKind::Files {
-                    file_changes(ledger, ea, eb, &hasher, &mut packs)
-                } else {
-                    Vec::new()
-                };
-                let changed = match o.hash {
-                    HashKind::Structural => structural_changed,
-                    HashKind::Content => content_changed,
-                    HashKind::Files => !files.is_empty(),
-                };
-                if !changed {
-                    unchanged += 1;
-                    continue;
-                }
-                changes.push(SkillChange {
-                    location: loc.to_owned(),
-                    name: eb.name.clone(),
-                    status: "changed",
-                    moved_from: None,
-                    structural_changed,
-                    content_changed,
-                    files,
-                    high_findings_before: high(ea),
-                    high_findings_after: high(eb),
-                    new_high_finding: high(eb) > high(ea),
-                });
-            }
-            (Some(ea), None) => changes.push(SkillChange {
-                location: loc.to_owned(),
-                name: ea.name.clone(),
-                status: "removed",
-                moved_from: None,
-                structural_changed: false,
-                content_changed: false,
-                files: Vec::new(),
-                high_findings_before: high(ea),
-                high_findings_after: 0,
-                new_high_finding: false,
-            }),
-            (None, Some(eb)) => changes.push(SkillChange {
-                location: loc.to_owned(),
-                name: eb.name.clone(),
-                status: "added",
-                moved_from: None,
-                structural_changed: false,
-                content_changed: false,
-                files: Vec::new(),
-                high_findings_before: 0,
-                high_findings_after: high(eb),
-                new_high_finding: high(eb) > 0,
-            }),
-            (None, None) => {}
-        }
-    }
-    // A removed and an added location with the same name and content: a move.
-    let removed: Vec<usize> = (0..changes.len())
-        .filter(|&i| changes[i].status == "removed")
-        .collect();
-    let mut drop = BTreeSet::new();
-    for i in removed {
-        let ea = ma[changes[i].location.as_str()];
-        let ca = content_of(ea, use_stored_a, &hasher);
-        if let Some(j) = (0..changes.len()).find(|&j| {
-            changes[j].status == "added"
-                && !drop.contains(&j)
-                && changes[j].name == ea.name
-                && content_of(mb[changes[j].location.as_str()], use_stored_b, &hasher) == ca
-        }) {
-            changes[j].status = "moved";
-            changes[j].moved_from = Some(changes[i].location.clone());
-            changes[j].high_findings_before = changes[i].high_findings_before;
-            changes[j].new_high_finding =
-                changes[j].high_findings_after > changes[j].high_findings_before;
-            drop.insert(i);
-        }
-    }
-    let changes = changes
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| !drop.contains(i))
-        .map(|(_, c)| c)
-        .collect();
-    Ok(DiffOutcome::Report(DiffReport {
+    let cmp = Compare {
+        ledger,
+        hasher: &hasher,
+        hash: o.hash,
+        stored: (use_stored_a, use_stored_b),
+    };
+    let (changes, unchanged) = cmp.entries(&ma, &mb, &mut packs);
+    let agents = agents.map(|(a, b)| {
+        let (changes, unchanged) = cmp.entries(&a, &b, &mut packs);
+        AgentDiff { changes, unchanged }
+    });
+    Ok(DiffOutcome::Report(Box::new(DiffReport {
         from: snap_ref(sa.seq, &sa.id, &sa.captured_at),
         to: snap_ref(sb.seq, &sb.id, &sb.captured_at),
         hash: o.hash,
         changes,
         unchanged,
+        agents,
+        agents_note,
         note: match (note, scope_note) {
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or(b),
         },
-    }))
+    })))
+}
+
+/// The entries `keep` accepts, by location.
+fn by_location<'a>(
+    v: &'a [SkillEntry],
+    keep: &dyn Fn(&SkillEntry) -> bool,
+) -> BTreeMap<&'a str, &'a SkillEntry> {
+    v.iter()
+        .filter(|e| keep(e))
+        .map(|e| (e.location.as_str(), e))
+        .collect()
+}
+
+/// How two snapshots' entries are compared.
+struct Compare<'l> {
+    ledger: &'l Ledger,
+    hasher: &'l Hasher,
+    hash: HashKind,
+    /// Use each snapshot's stored content hashes (else recompute them under `hasher`).
+    stored: (bool, bool),
+}
+
+impl Compare<'_> {
+    /// The changes between two snapshots' entries (skills, or agents) keyed by location,
+    /// and the number of unchanged ones. Sorted by location; a removed and an added entry
+    /// of the same name, kind and content are one move.
+    fn entries(
+        &self,
+        ma: &BTreeMap<&str, &SkillEntry>,
+        mb: &BTreeMap<&str, &SkillEntry>,
+        packs: &mut BTreeMap<u64, Option<Vec<u8>>>,
+    ) -> (Vec<SkillChange>, usize) {
+        let (stored_a, stored_b) = self.stored;
+        let hasher = self.hasher;
+        let mut changes = Vec::new();
+        let mut unchanged = 0;
+        let locs: BTreeSet<&str> = ma.keys().chain(mb.keys()).copied().collect();
+        let high = |e: &SkillEntry| e.count_at_least(Severity::High);
+        let change = |e: &SkillEntry, status: &'static str| SkillChange {
+            location: e.location.clone(),
+            name: e.name.clone(),
+            kind: e.kind.clone(),
+            format: e.format.clone(),
+            status,
+            moved_from: None,
+            structural_changed: false,
+            content_changed: false,
+            files: Vec::new(),
+            high_findings_before: 0,
+            high_findings_after: 0,
+            new_high_finding: false,
+        };
+        for loc in locs {
+            match (ma.get(loc), mb.get(loc)) {
+                (Some(ea), Some(eb)) => {
+                    let ca = content_of(ea, stored_a, hasher);
+                    let cb = content_of(eb, stored_b, hasher);
+                    let structural_changed = ea.structural != eb.structural;
+                    let content_changed = ca != cb;
+                    let files = if content_changed || self.hash == HashKind::Files {
+                        file_changes(self.ledger, ea, eb, hasher, packs)
+                    } else {
+                        Vec::new()
+                    };
+                    let changed = match self.hash {
+                        // Agents have no structural fingerprint: their content decides.
+                        HashKind::Structural if eb.kind.is_none() => structural_changed,
+                        HashKind::Structural | HashKind::Content => content_changed,
+                        HashKind::Files => !files.is_empty(),
+                    };
+                    if !changed {
+                        unchanged += 1;
+                        continue;
+                    }
+                    changes.push(SkillChange {
+                        structural_changed,
+                        content_changed,
+                        files,
+                        high_findings_before: high(ea),
+                        high_findings_after: high(eb),
+                        new_high_finding: high(eb) > high(ea),
+                        ..change(eb, "changed")
+                    });
+                }
+                (Some(ea), None) => changes.push(SkillChange {
+                    high_findings_before: high(ea),
+                    ..change(ea, "removed")
+                }),
+                (None, Some(eb)) => changes.push(SkillChange {
+                    high_findings_after: high(eb),
+                    new_high_finding: high(eb) > 0,
+                    ..change(eb, "added")
+                }),
+                (None, None) => {}
+            }
+        }
+        // A removed and an added location with the same name (and kind) and content: a move.
+        let removed: Vec<usize> = (0..changes.len())
+            .filter(|&i| changes[i].status == "removed")
+            .collect();
+        let mut drop = BTreeSet::new();
+        for i in removed {
+            let ea = ma[changes[i].location.as_str()];
+            let ca = content_of(ea, stored_a, hasher);
+            if let Some(j) = (0..changes.len()).find(|&j| {
+                changes[j].status == "added"
+                    && !drop.contains(&j)
+                    && changes[j].name == ea.name
+                    && changes[j].kind == ea.kind
+                    && content_of(mb[changes[j].location.as_str()], stored_b, hasher) == ca
+            }) {
+                changes[j].status = "moved";
+                changes[j].moved_from = Some(changes[i].location.clone());
+                changes[j].high_findings_before = changes[i].high_findings_before;
+                changes[j].new_high_finding =
+                    changes[j].high_findings_after > changes[j].high_findings_before;
+                drop.insert(i);
+            }
+        }
+        let changes = changes
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !drop.contains(i))
+            .map(|(_, c)| c)
+            .collect();
+        (changes, unchanged)
+    }
 }
 
 fn size_text(c: &FileChange) -> String {
@@ -556,8 +643,47 @@ pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "note: {n}")?;
     }
     writeln!(out)?;
-    let (mut changed, mut added, mut removed, mut moved) = (0, 0, 0, 0);
-    for c in &r.changes {
+    render_changes(&r.changes, out)?;
+    if !r.changes.is_empty() {
+        writeln!(out)?;
+    }
+    // Agents, in a section of their own once there are any.
+    let agents = r
+        .agents
+        .as_ref()
+        .filter(|a| !a.changes.is_empty() || a.unchanged > 0);
+    if let Some(a) = agents
+        && !a.changes.is_empty()
+    {
+        writeln!(out, "Agents, prompts, instructions, MCP and hook files:")?;
+        render_changes(&a.changes, out)?;
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", tally(&r.changes, r.unchanged))?;
+    if let Some(a) = agents {
+        writeln!(out, "agent files: {}", tally(&a.changes, a.unchanged))?;
+    }
+    if let Some(n) = &r.agents_note {
+        writeln!(out, "{}", sanitize_line(n))?;
+    }
+    Ok(())
+}
+
+/// `1 changed, 0 added, 0 removed, 0 moved, 7 unchanged`.
+fn tally(changes: &[SkillChange], unchanged: usize) -> String {
+    let count = |s: &str| changes.iter().filter(|c| c.status == s).count();
+    format!(
+        "{} changed, {} added, {} removed, {} moved, {unchanged} unchanged",
+        count("changed"),
+        count("added"),
+        count("removed"),
+        count("moved")
+    )
+}
+
+/// One line per change (agents with their kind), then its files.
+fn render_changes(changes: &[SkillChange], out: &mut dyn Write) -> io::Result<()> {
+    for c in changes {
         let label = match c.status {
             "changed" if c.new_high_finding => "!! [changed + new high finding]",
             "changed" => "   [changed]",
@@ -567,14 +693,13 @@ pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
             _ if c.new_high_finding => "!! [moved, new high finding]",
             _ => "   [moved]",
         };
-        match c.status {
-            "changed" => changed += 1,
-            "added" => added += 1,
-            "removed" => removed += 1,
-            _ => moved += 1,
-        }
+        let kind = c
+            .kind
+            .as_deref()
+            .map(|k| format!("{} ", sanitize_line(k)))
+            .unwrap_or_default();
         let mut line = format!(
-            "{label} {} ({})",
+            "{label} {kind}{} ({})",
             sanitize_line(&c.location),
             sanitize_line(&c.name)
         );
@@ -610,14 +735,7 @@ pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
-    if !r.changes.is_empty() {
-        writeln!(out)?;
-    }
-    writeln!(
-        out,
-        "{changed} changed, {added} added, {removed} removed, {moved} moved, {} unchanged",
-        r.unchanged
-    )
+    Ok(())
 }
 
 // ---------------------------------------------------------------- history
@@ -638,6 +756,9 @@ pub struct HistoryEvent {
 #[derive(Debug, Clone, Serialize)]
 pub struct LocationHistory {
     pub location: String,
+    /// Agent files: `agent`, `prompt`, `instructions`, `mcp-config` or `hooks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     pub names: Vec<String>,
     pub events: Vec<HistoryEvent>,
 }
@@ -647,6 +768,11 @@ pub struct HistoryReport {
     pub skill: String,
     pub snapshots: usize,
     pub locations: Vec<LocationHistory>,
+    /// Set when agent files are in the history and older snapshots do not record agents:
+    /// the first snapshot that does. An agent's "first recorded" event is then no later than
+    /// this one, whatever the agent's age.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents_recorded_since: Option<SnapRef>,
 }
 
 /// A snapshot reduced to the entries one history needs.
@@ -656,6 +782,8 @@ struct Filtered {
     captured_at: String,
     root: ScannedRoot,
     skills: Vec<EntrySummary>,
+    /// `None`: the snapshot predates agent recording.
+    agents: Option<Vec<EntrySummary>>,
 }
 
 pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError> {
@@ -669,8 +797,13 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
             skills: s
                 .skills
                 .into_iter()
-                .filter(|e| matches_skill(&e.name, &e.location, key))
+                .filter(|e| matches_skill(&e.name, &e.location, e.kind.is_some(), key))
                 .collect(),
+            agents: s.agents.map(|a| {
+                a.into_iter()
+                    .filter(|e| matches_skill(&e.name, &e.location, e.kind.is_some(), key))
+                    .collect()
+            }),
         }
     })?;
     let mut per: BTreeMap<String, LocationHistory> = BTreeMap::new();
@@ -678,19 +811,21 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
     let mut last: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
     // location → present in the last snapshot that covered it.
     let mut state: BTreeMap<String, bool> = BTreeMap::new();
+    // Agent file locations: only snapshots that record agents say whether they are there.
+    let mut agent_locations: BTreeSet<String> = BTreeSet::new();
     for s in &sums {
         let sref = snap_ref(s.seq, &s.id, &s.captured_at);
         let mut present = BTreeSet::new();
-        for e in s
-            .skills
-            .iter()
-            .filter(|e| matches_skill(&e.name, &e.location, key))
-        {
+        for e in s.skills.iter().chain(s.agents.iter().flatten()) {
             present.insert(e.location.clone());
+            if e.kind.is_some() {
+                agent_locations.insert(e.location.clone());
+            }
             let h = per
                 .entry(e.location.clone())
                 .or_insert_with(|| LocationHistory {
                     location: e.location.clone(),
+                    kind: e.kind.clone(),
                     names: Vec::new(),
                     events: Vec::new(),
                 });
@@ -735,7 +870,10 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
         let gone: Vec<String> = state
             .iter()
             .filter(|(loc, here)| {
-                **here && !present.contains(*loc) && covers(&s.root.relative, loc)
+                **here
+                    && !present.contains(*loc)
+                    && covers(&s.root.relative, loc)
+                    && (s.agents.is_some() || !agent_locations.contains(*loc))
             })
             .map(|(loc, _)| loc.clone())
             .collect();
@@ -753,10 +891,17 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
             }
         }
     }
+    // Agents in the history, and snapshots before the first that records agents.
+    let agents_recorded_since = sums
+        .iter()
+        .position(|s| s.agents.is_some())
+        .filter(|&i| i > 0 && !agent_locations.is_empty())
+        .map(|i| snap_ref(sums[i].seq, &sums[i].id, &sums[i].captured_at));
     Ok(HistoryReport {
         skill: key.to_owned(),
         snapshots: sums.len(),
         locations: per.into_values().collect(),
+        agents_recorded_since,
     })
 }
 
@@ -777,7 +922,11 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
     for l in &r.locations {
         writeln!(
             out,
-            "  {} ({})",
+            "  {}{} ({})",
+            l.kind
+                .as_deref()
+                .map(|k| format!("{} ", sanitize_line(k)))
+                .unwrap_or_default(),
             sanitize_line(&l.location),
             sanitize_line(&l.names.join(", "))
         )?;
@@ -818,6 +967,15 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
         if changes == 0 {
             writeln!(out, "    no content changes recorded")?;
         }
+    }
+    if let Some(since) = &r.agents_recorded_since {
+        writeln!(
+            out,
+            "note: snapshots before #{} predate agent recording; agent files are recorded from #{} ({}) on",
+            since.seq,
+            since.seq,
+            show_date(&since.captured_at)
+        )?;
     }
     Ok(())
 }

@@ -131,6 +131,15 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         analyse_agents(&entries, &groups, &skills, &shared)
     });
     crate::agents::loader_verdicts(&mut agent_results, &opts.profiles);
+    // Before the cross-agent checks, which compare contents as baselines do.
+    let hasher = Hasher::new(opts.hash.clone()).unwrap_or_default();
+    for a in &mut agent_results {
+        a.artifact.content_hash = hasher.file_content_hash(&a.artifact);
+        if a.artifact.content_hash.is_none() {
+            a.artifact.hash_incomplete =
+                Some("the file could not be read or is over the hash limit".into());
+        }
+    }
     drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());

@@ -67,7 +67,9 @@ const TEXT_RULES: &[&str] = &[
     ids::FRONTMATTER_MULTIPLE_DOCUMENTS,
     ids::FRONTMATTER_UNCLOSED,
     ids::FRONTMATTER_UNKNOWN_KEY,
+    ids::LICENSE_MISSING,
     ids::METADATA_NOT_STRING_MAP,
+    ids::METADATA_VERSION_MISSING,
     ids::NAME_CONSECUTIVE_HYPHENS,
     ids::NAME_DIRECTORY_MISMATCH,
     ids::NAME_INVALID_CHARS,
@@ -235,7 +237,8 @@ fn scan_path(path: &Path) -> ScanResult {
     scan_with(path, &ScanOptions::default())
 }
 
-/// Scans a committed `bad/` or `good/` folder the way its rule needs.
+/// Scans a committed `bad/` or `good/` folder the way its rule needs; a rule that is off by
+/// default is switched on (and no other).
 fn scan_fixture(rule: &str, path: &Path) -> ScanResult {
     let mode = if REPO_MODE.contains(&rule) {
         Mode::Repo
@@ -244,7 +247,11 @@ fn scan_fixture(rule: &str, path: &Path) -> ScanResult {
     } else {
         Mode::Path
     };
-    let mut r = scan(mode, path, &ScanOptions::default())
+    let opts = ScanOptions {
+        rules: skillguard::catalog::Enabled::only([rule]),
+        ..ScanOptions::default()
+    };
+    let mut r = scan(mode, path, &opts)
         .unwrap_or_else(|e| panic!("scanning {} failed: {e}", path.display()));
     // The comparisons the CLI runs after every scan (drift between copies, provenance),
     // with a ledger root that does not exist.

@@ -28,10 +28,12 @@ pub const FRONTMATTER_MULTIPLE_DOCUMENTS: &str = "frontmatter-multiple-documents
 pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
 pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
 pub const INTERNAL_ERROR: &str = "internal-error";
+pub const LICENSE_MISSING: &str = "license-missing";
 pub const LOADER_DIFFERENTIAL: &str = "loader-differential";
 pub const MANIFEST_CHANGED_SINCE_BASELINE: &str = "manifest-changed-since-baseline";
 pub const MATCHES_PREVIOUSLY_VETTED_COPY: &str = "matches-previously-vetted-copy";
 pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
+pub const METADATA_VERSION_MISSING: &str = "metadata-version-missing";
 pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
 pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
 pub const NAME_INVALID_CHARS: &str = "name-invalid-chars";
@@ -89,10 +91,12 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_UNCLOSED,
     FRONTMATTER_UNKNOWN_KEY,
     INTERNAL_ERROR,
+    LICENSE_MISSING,
     LOADER_DIFFERENTIAL,
     MANIFEST_CHANGED_SINCE_BASELINE,
     MATCHES_PREVIOUSLY_VETTED_COPY,
     METADATA_NOT_STRING_MAP,
+    METADATA_VERSION_MISSING,
     NAME_CONSECUTIVE_HYPHENS,
     NAME_DIRECTORY_MISMATCH,
     NAME_INVALID_CHARS,

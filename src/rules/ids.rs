@@ -12,6 +12,7 @@ pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
 pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
 pub const CROSS_LOCATION_CONTENT_DRIFT: &str = "cross-location-content-drift";
 pub const DESCRIPTION_MISSING: &str = "description-missing";
+pub const DESCRIPTION_QUALITY: &str = "description-quality";
 pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
 pub const FILE_INVALID_UTF8: &str = "file-invalid-utf8";
 pub const FILE_REFERENCE_BROKEN: &str = "file-reference-broken";
@@ -75,6 +76,7 @@ pub const ALL: &[&str] = &[
     COMPATIBILITY_TOO_LONG,
     CROSS_LOCATION_CONTENT_DRIFT,
     DESCRIPTION_MISSING,
+    DESCRIPTION_QUALITY,
     DESCRIPTION_TOO_LONG,
     FILE_INVALID_UTF8,
     FILE_REFERENCE_BROKEN,

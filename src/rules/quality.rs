@@ -9,21 +9,118 @@
 //! skills, its catalog entry (`rules/<id>.md`) says so. Skills only: agent, prompt and
 //! instruction files do not get these advisories.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::fields::{string_value, top};
 use super::{Cx, SkillDoc, ids};
 use crate::catalog::Enabled;
 use crate::parse::yaml::NodeKind;
-use crate::text::sanitize_line;
+use crate::text::{code_points, sanitize_line};
 
 /// Runs the quality rules this scan runs over one skill. `contents` holds the bytes of the
 /// skill's other files that were read (path inside the skill, bytes).
 pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, _contents: &[(String, Vec<u8>)], on: &Enabled) {
+    if on.runs(ids::DESCRIPTION_QUALITY) {
+        description(doc, cx);
+    }
     if on.runs(ids::LICENSE_MISSING) {
         license(doc, cx);
     }
     if on.runs(ids::METADATA_VERSION_MISSING) {
         version(doc, cx);
     }
+}
+
+/// Waza's compliance score rates a description under this many characters "Low".
+pub const DESCRIPTION_MIN_CHARS: usize = 150;
+
+/// Trigger phrases: Waza's four (`use for:`, `use this skill`, `triggers:`, `trigger phrases
+/// include`), and the "Use when …" forms that the specification's and Anthropic's guidance
+/// recommend and real skills use (Waza misses those). Matched on the lower-cased description
+/// with its whitespace collapsed.
+static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"use for:|use this skill|triggers:|trigger phrases include",
+        r"|\buse (?:it |this |this skill |the skill )?(?:when|whenever|for|after|before|if|proactively)\b",
+        r"|\bshould be used (?:when|whenever|for|if|to)\b",
+        r"|\binvoke (?:it |this |this skill )?(?:when|whenever|for)\b",
+        r"|\btrigger",
+    ))
+    .expect("valid regex")
+});
+
+/// Anti-trigger phrases: Waza's four (`do not use for:`, `not for:`, `don't use this skill`,
+/// `instead use`) and their common variants (`do not use when`, `not intended for`, `use X
+/// instead`).
+static ANTI_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"do not use for:|not for:|don't use this skill|instead use",
+        r"|\b(?:do not|don't|never) use\b",
+        r"|\bnot (?:for|intended for|meant for|suitable for|designed for)\b",
+        r"|\buse [^.;:]{1,80} instead\b",
+    ))
+    .expect("valid regex")
+});
+
+/// `description-quality`: Waza's compliance score of a description. Low when it is shorter
+/// than [`DESCRIPTION_MIN_CHARS`] or names no trigger phrase, Medium when it names no
+/// anti-trigger phrase; every fact that applies goes into one finding. A missing, blank or
+/// over-long description has its own rules (`description-missing`, `description-too-long`).
+fn description(doc: &SkillDoc, cx: &mut Cx<'_>) {
+    let Some(node) = doc.root().and_then(|r| r.get("description")) else {
+        return;
+    };
+    let Ok(d) = string_value(node) else { return };
+    let d = d.trim();
+    if d.is_empty() {
+        return;
+    }
+    let norm = d
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+        .replace(['\u{2019}', '\u{2018}'], "'");
+    let len = code_points(d);
+    let mut facts = Vec::new();
+    if len < DESCRIPTION_MIN_CHARS {
+        facts.push(format!(
+            "is {len} characters long (Waza wants at least {DESCRIPTION_MIN_CHARS})"
+        ));
+    }
+    let trigger = TRIGGER.is_match(&norm);
+    if !trigger {
+        facts.push("names no trigger phrase (`Use when …`, `USE FOR: …`)".to_owned());
+    }
+    if !ANTI_TRIGGER.is_match(&norm) {
+        facts.push("names no anti-trigger phrase (`DO NOT USE FOR: …`, `… instead`)".to_owned());
+    }
+    if facts.is_empty() {
+        return;
+    }
+    let level = if len < DESCRIPTION_MIN_CHARS || !trigger {
+        "Low"
+    } else {
+        "Medium"
+    };
+    let facts = match facts.len() {
+        1 => facts.remove(0),
+        _ => {
+            let last = facts.pop().unwrap_or_default();
+            format!("{} and {last}", facts.join(", "))
+        }
+    };
+    let (l, c) = doc.file_pos(node.pos);
+    cx.emit(
+        ids::DESCRIPTION_QUALITY,
+        format!(
+            "`description` {facts}: agents pick a skill by its description alone, and Waza rates this one {level}. Say what the skill does, when to use it (`USE FOR: …` or `Use when …`) and when not to (`DO NOT USE FOR: …`), in at least {DESCRIPTION_MIN_CHARS} characters."
+        ),
+        cx.at(l, c),
+        "description-quality",
+    );
 }
 
 /// File names that hold license terms (`LICENSE`, `LICENSE.txt`, `COPYING`, ...).
@@ -182,6 +279,63 @@ mod tests {
     }
 
     const DESC: &str = "Summarise expense reports. Use when the user asks for an expense summary.";
+
+    #[test]
+    fn description_facts_make_one_finding() {
+        let desc = |d: &str| {
+            let f = run(
+                &format!(
+                    "---\nname: demo\ndescription: {d}\nlicense: MIT\nmetadata:\n  version: \"1\"\n---\nB.\n"
+                ),
+                &[],
+            );
+            f.into_iter()
+                .filter(|x| x.starts_with("description-quality"))
+                .collect::<Vec<_>>()
+        };
+        let f = desc("Summarise expense reports.");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].contains("SKILL.md:3 `description` is 26 characters long (Waza wants at least 150), names no trigger phrase (`Use when …`, `USE FOR: …`) and names no anti-trigger phrase")
+                && f[0].contains("rates this one Low"),
+            "{f:?}"
+        );
+        let long = "Summarise expense reports from receipts, card statements and travel bookings into one table per trip, with totals per category, currency conversions and flagged outliers.";
+        let f = desc(&format!(
+            "{long} Use when the user asks for an expense summary."
+        ));
+        assert!(
+            f.len() == 1
+                && f[0].contains("rates this one Medium")
+                && !f[0].contains("characters long")
+                && !f[0].contains("no trigger"),
+            "{f:?}"
+        );
+        for ok in [
+            format!(
+                "{long} USE FOR: expense summaries. DO NOT USE FOR: invoices (use invoice-tools)."
+            ),
+            format!(
+                "{long} Use this skill when asked for a summary; don't use it for tax returns."
+            ),
+            format!(
+                "{long} This skill should be used when the user asks for totals. Not intended for payroll."
+            ),
+            format!(
+                "{long} Triggers on expense questions; use payroll-report instead for salaries."
+            ),
+            format!("{long} Use when asked for totals. Don\u{2019}t use for invoices."),
+        ] {
+            assert!(desc(&ok).is_empty(), "{ok}: {:?}", desc(&ok));
+        }
+        // "because if" is not "use if"; "misuse for" is not "use for".
+        let f = desc(&format!(
+            "{long} Fails because if totals differ, misuse for audits. Not for payroll."
+        ));
+        assert!(f.len() == 1 && f[0].contains("no trigger"), "{f:?}");
+        // Missing or blank: description-missing's.
+        assert!(desc("\"\"").is_empty());
+    }
 
     #[test]
     fn license_and_version() {

@@ -59,6 +59,7 @@ pub const SUPPRESSION_UNUSED: &str = "suppression-unused";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
 pub const SYMLINKED_SKILL: &str = "symlinked-skill";
+pub const TOKEN_BUDGET_EXCEEDED: &str = "token-budget-exceeded";
 pub const WALK_LIMIT_REACHED: &str = "walk-limit-reached";
 pub const YAML_BUDGET_EXCEEDED: &str = "yaml-budget-exceeded";
 pub const YAML_DUPLICATE_KEY: &str = "yaml-duplicate-key";
@@ -123,6 +124,7 @@ pub const ALL: &[&str] = &[
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,
     SYMLINKED_SKILL,
+    TOKEN_BUDGET_EXCEEDED,
     WALK_LIMIT_REACHED,
     YAML_BUDGET_EXCEEDED,
     YAML_DUPLICATE_KEY,

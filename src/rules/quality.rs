@@ -21,7 +21,8 @@ use crate::text::{code_points, sanitize_line};
 
 /// Runs the quality rules this scan runs over one skill. `contents` holds the bytes of the
 /// skill's other files that were read (path inside the skill, bytes).
-pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, _contents: &[(String, Vec<u8>)], on: &Enabled) {
+pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, contents: &[(String, Vec<u8>)], on: &Enabled) {
+    let texts = Texts::new(contents);
     if on.runs(ids::DESCRIPTION_QUALITY) {
         description(doc, cx);
     }
@@ -30,6 +31,123 @@ pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, _contents: &[(String, Vec<u8>)], o
     }
     if on.runs(ids::METADATA_VERSION_MISSING) {
         version(doc, cx);
+    }
+    if on.runs(ids::TOKEN_BUDGET_EXCEEDED) {
+        token_budget(doc, cx, &texts);
+    }
+}
+
+/// The bytes of the skill's other files, by path inside the skill.
+struct Texts<'a>(Vec<(&'a str, &'a [u8])>);
+
+impl<'a> Texts<'a> {
+    fn new(contents: &'a [(String, Vec<u8>)]) -> Self {
+        let mut v: Vec<(&str, &[u8])> = contents
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.as_slice()))
+            .collect();
+        v.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        Texts(v)
+    }
+
+    fn get(&self, path: &str) -> Option<&'a [u8]> {
+        self.0
+            .binary_search_by(|(p, _)| (*p).cmp(path))
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+}
+
+/// Waza's token estimate: one token per four bytes, rounded up.
+pub fn tokens(bytes: u64) -> u64 {
+    bytes.div_ceil(4)
+}
+
+/// Folders `waza tokens check` skips.
+const TOKEN_SKIP_DIRS: &[&str] = &["node_modules", ".git", "dist", "coverage"];
+
+/// Waza's default token limit of a Markdown file (`waza tokens check`: `SKILL.md` 500,
+/// `references/**/*.md` 1000, `docs/**/*.md` 1500, `README.md` 3000, `CONTRIBUTING.md` 2500,
+/// any other 2000) and the pattern it comes from.
+pub fn token_limit(path: &str, entry: &str) -> (u64, &'static str) {
+    let md = path.ends_with(".md");
+    if path == entry {
+        (500, "`SKILL.md`")
+    } else if path == "README.md" {
+        (3000, "`README.md`")
+    } else if path == "CONTRIBUTING.md" {
+        (2500, "`CONTRIBUTING.md`")
+    } else if md && path.starts_with("references/") {
+        (1000, "`references/**/*.md`")
+    } else if md && path.starts_with("docs/") {
+        (1500, "`docs/**/*.md`")
+    } else {
+        (2000, "other Markdown files")
+    }
+}
+
+/// `token-budget-exceeded`: a Markdown file of the skill over Waza's token limit for it. The
+/// entry file is left to `body-too-long` when that rule reports it (one cause, one finding),
+/// and a file too large to read to `file-too-large`.
+fn token_budget(doc: &SkillDoc, cx: &mut Cx<'_>, texts: &Texts<'_>) {
+    let entry = cx
+        .entry_path
+        .rsplit('/')
+        .next()
+        .unwrap_or("SKILL.md")
+        .to_owned();
+    let entry_long = cx
+        .findings
+        .iter()
+        .any(|f| f.rule_id == ids::BODY_TOO_LONG && f.location.path == cx.entry_path);
+    let mut found = Vec::new();
+    for f in cx.files {
+        let p = f.path.as_str();
+        let lower = p.to_ascii_lowercase();
+        if !(lower.ends_with(".md") || lower.ends_with(".mdx") || p == entry)
+            || p.split('/').any(|s| TOKEN_SKIP_DIRS.contains(&s))
+        {
+            continue;
+        }
+        let (limit, what) = token_limit(p, &entry);
+        let n = tokens(f.size);
+        if n <= limit {
+            continue;
+        }
+        // Where the budget runs out: the line holding byte 4 × limit.
+        let at = (limit * 4) as usize;
+        let (line, col) = if p == entry {
+            if entry_long {
+                continue;
+            }
+            doc.lines.position(&doc.text, at)
+        } else {
+            let Some(b) = texts.get(p) else { continue };
+            let at = at.min(b.len());
+            let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+            let line = memchr::memchr_iter(b'\n', &b[..at]).count() + 1;
+            let col = String::from_utf8_lossy(&b[line_start..at]).chars().count() + 1;
+            (line as u32, col as u32)
+        };
+        let why = if p == entry {
+            "the whole file enters the context each time the skill activates. Move detail into `references/` files that the agent reads when it needs them"
+        } else {
+            "an agent that opens it reads all of it. Split it into smaller files by topic, or trim it"
+        };
+        found.push((
+            p.to_owned(),
+            line,
+            col,
+            format!(
+                "`{}` is about {n} tokens ({} bytes ÷ 4), over Waza's {limit}-token budget for {what}; the budget runs out at line {line}: {why}.",
+                sanitize_line(p),
+                f.size
+            ),
+        ));
+    }
+    for (p, line, col, msg) in found {
+        let loc = crate::finding::Location::at(cx.path_of(&p), line, col);
+        cx.emit(ids::TOKEN_BUDGET_EXCEEDED, msg, loc, &format!("tokens:{p}"));
     }
 }
 
@@ -335,6 +453,68 @@ mod tests {
         assert!(f.len() == 1 && f[0].contains("no trigger"), "{f:?}");
         // Missing or blank: description-missing's.
         assert!(desc("\"\"").is_empty());
+    }
+
+    #[test]
+    fn token_budgets_per_file() {
+        let fm = format!(
+            "---\nname: demo\ndescription: {DESC}\nlicense: MIT\nmetadata:\n  version: \"1\"\n---\n"
+        );
+        let body = "word ".repeat(400); // 2,000 bytes on one line
+        let skill = format!("{fm}{body}\n");
+        let refs = "12345678\n".repeat(500); // 4,500 bytes, 1,125 tokens
+        let docs = "x".repeat(6_000); // 1,500 tokens: at the limit
+        let other = "é".repeat(4_001); // 8,002 bytes, 2,001 tokens
+        let f = run(
+            &skill,
+            &[
+                ("references/api.md", &refs),
+                ("docs/guide.md", &docs),
+                ("notes.md", &other),
+                ("README.md", &"y".repeat(11_000)),
+                ("node_modules/x/big.md", &"z".repeat(20_000)),
+                ("data.json", &"z".repeat(20_000)),
+            ],
+        );
+        let t: Vec<&String> = f
+            .iter()
+            .filter(|x| x.starts_with("token-budget-exceeded"))
+            .collect();
+        assert_eq!(t.len(), 3, "{t:#?}");
+        assert!(
+            t[0].contains("skills/demo/SKILL.md:8 `SKILL.md` is about 537 tokens (2145 bytes ÷ 4)"),
+            "{}",
+            t[0]
+        );
+        // Byte 4,000 of the reference is on line 445 (nine bytes a line).
+        assert!(t[1].contains("skills/demo/notes.md:1 `notes.md` is about 2001 tokens (8002 bytes ÷ 4), over Waza's 2000-token budget for other Markdown files"), "{}", t[1]);
+        assert!(
+            t[2].contains(
+                "skills/demo/references/api.md:445 `references/api.md` is about 1125 tokens"
+            ),
+            "{}",
+            t[2]
+        );
+        // A SKILL.md body-too-long reports is not reported again.
+        let long = format!("{fm}{}", "line\n".repeat(600));
+        let mut files = vec![entry("SKILL.md", long.len() as u64, FileKind::Entry)];
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut cx = Cx {
+            skill: "demo",
+            skill_path: "",
+            dir_name: "demo",
+            entry_path: "SKILL.md".into(),
+            files: &files,
+            findings: Vec::new(),
+        };
+        let doc = super::super::parsing::parse_entry(long.as_bytes(), &mut cx);
+        super::super::body::check_length(&doc, &mut cx);
+        check(&doc, &mut cx, &[], &Enabled::every());
+        let r: Vec<&str> = cx.findings.iter().map(|f| f.rule_id).collect();
+        assert!(
+            r.contains(&ids::BODY_TOO_LONG) && !r.contains(&ids::TOKEN_BUDGET_EXCEEDED),
+            "{r:?}"
+        );
     }
 
     #[test]

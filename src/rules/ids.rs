@@ -16,6 +16,7 @@ pub const DESCRIPTION_QUALITY: &str = "description-quality";
 pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
 pub const FILE_INVALID_UTF8: &str = "file-invalid-utf8";
 pub const FILE_REFERENCE_BROKEN: &str = "file-reference-broken";
+pub const FILE_REFERENCE_DIRECTORY: &str = "file-reference-directory";
 pub const FILE_REFERENCE_ESCAPES_SKILL: &str = "file-reference-escapes-skill";
 pub const FILE_TOO_LARGE: &str = "file-too-large";
 pub const FRONTMATTER_BOM: &str = "frontmatter-bom";
@@ -81,6 +82,7 @@ pub const ALL: &[&str] = &[
     DESCRIPTION_TOO_LONG,
     FILE_INVALID_UTF8,
     FILE_REFERENCE_BROKEN,
+    FILE_REFERENCE_DIRECTORY,
     FILE_REFERENCE_ESCAPES_SKILL,
     FILE_TOO_LARGE,
     FRONTMATTER_BOM,

@@ -9,10 +9,12 @@
 //! skills, its catalog entry (`rules/<id>.md`) says so. Skills only: agent, prompt and
 //! instruction files do not get these advisories.
 
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::body::{Resolved, resolve};
 use super::fields::{string_value, top};
 use super::{Cx, SkillDoc, ids};
 use crate::catalog::Enabled;
@@ -34,6 +36,112 @@ pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, contents: &[(String, Vec<u8>)], on
     }
     if on.runs(ids::TOKEN_BUDGET_EXCEEDED) {
         token_budget(doc, cx, &texts);
+    }
+    if on.runs(ids::FILE_REFERENCE_DIRECTORY) {
+        directory_links(doc, cx);
+    }
+}
+
+/// The skill's folders (`""` is the skill folder itself), from its file paths.
+fn folders(files: &[crate::inventory::FileEntry]) -> BTreeSet<&str> {
+    let mut dirs = BTreeSet::from([""]);
+    for f in files {
+        let mut p = f.path.as_str();
+        while let Some(i) = p.rfind('/') {
+            p = &p[..i];
+            if !dirs.insert(p) {
+                break;
+            }
+        }
+    }
+    dirs
+}
+
+/// The files directly inside folder `dir` of the sorted `files` (`""`: the skill folder),
+/// among the first 1,000 paths below it (a message needs a few names, not all of them).
+fn files_in<'f>(files: &'f [crate::inventory::FileEntry], dir: &str) -> Vec<&'f str> {
+    let prefix = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    };
+    let start = files.partition_point(|f| f.path.as_str() < prefix.as_str());
+    files[start..]
+        .iter()
+        .map(|f| f.path.as_str())
+        .take_while(|p| p.starts_with(&prefix))
+        .take(1000)
+        .filter(|p| !p[prefix.len()..].contains('/'))
+        .collect()
+}
+
+/// `file-reference-directory`: a link or image in `SKILL.md` whose target is a folder of the
+/// skill (Waza's `link-directory`). Links in `SKILL.md` only, like `file-reference-broken`.
+fn directory_links(doc: &SkillDoc, cx: &mut Cx<'_>) {
+    let dirs = folders(cx.files);
+    let mut found = Vec::new();
+    let mut seen = BTreeSet::new();
+    // The advice per folder, made once however many links point at it.
+    let mut advice: std::collections::BTreeMap<String, String> = Default::default();
+    for l in &doc.body.links {
+        let Resolved::Inside(p) = resolve(&l.url) else {
+            continue;
+        };
+        if !dirs.contains(p.as_str()) || !seen.insert((l.at.line, l.at.column)) {
+            continue;
+        }
+        let shown_dir = if p.is_empty() {
+            ".".to_owned()
+        } else {
+            sanitize_line(&p).into_owned()
+        };
+        let fix = advice
+            .entry(p.clone())
+            .or_insert_with(|| folder_advice(cx.files, &p))
+            .clone();
+        found.push((
+            l.at.line,
+            l.at.column,
+            l.url.clone(),
+            format!(
+                "{} `{}` points at the folder `{shown_dir}`, not a file: an agent that follows it gets a folder to list instead of the text it was sent to read (Waza: `link-directory`). {fix}",
+                if l.image { "image" } else { "link" },
+                sanitize_line(&crate::text::truncate(&l.url, 120)),
+            ),
+        ));
+    }
+    for (line, col, url, msg) in found {
+        cx.emit(
+            ids::FILE_REFERENCE_DIRECTORY,
+            msg,
+            cx.at(line, col),
+            &format!("dir-ref:{url}"),
+        );
+    }
+}
+
+/// What to link instead of folder `dir`: its `README.md` or `index.md`, else its files.
+fn folder_advice(files: &[crate::inventory::FileEntry], dir: &str) -> String {
+    let inside = files_in(files, dir);
+    let index = inside.iter().find(|f| {
+        let name = f.rsplit('/').next().unwrap_or("");
+        name.eq_ignore_ascii_case("README.md") || name.eq_ignore_ascii_case("index.md")
+    });
+    match (index, inside.first()) {
+        (Some(i), _) => format!("Link `{}` instead.", sanitize_line(i)),
+        (None, Some(_)) => {
+            let shown: Vec<String> = inside
+                .iter()
+                .take(3)
+                .map(|f| format!("`{}`", sanitize_line(f)))
+                .collect();
+            let more = if inside.len() > 3 { ", …" } else { "" };
+            format!(
+                "Link the file the agent needs ({}{more}), or list the files.",
+                shown.join(", ")
+            )
+        }
+        (None, None) => "Link the files the agent needs inside it.".to_owned(),
     }
 }
 
@@ -514,6 +622,46 @@ mod tests {
         assert!(
             r.contains(&ids::BODY_TOO_LONG) && !r.contains(&ids::TOKEN_BUDGET_EXCEEDED),
             "{r:?}"
+        );
+    }
+
+    #[test]
+    fn links_to_folders() {
+        let fm = format!(
+            "---\nname: demo\ndescription: {DESC}\nlicense: MIT\nmetadata:\n  version: \"1\"\n---\n"
+        );
+        let f = run(
+            &format!(
+                "{fm}See [refs](references/), [api](references/api.md), [docs](./docs), [top](./), [x](https://e.x/docs/) and [gone](missing/).\n"
+            ),
+            &[
+                ("references/api.md", "API"),
+                ("references/deep/more.md", "More"),
+                ("docs/README.md", "Docs"),
+                ("docs/b.md", "B"),
+            ],
+        );
+        let d: Vec<&String> = f
+            .iter()
+            .filter(|x| x.starts_with("file-reference-directory"))
+            .collect();
+        assert_eq!(d.len(), 3, "{d:#?}");
+        assert!(
+            d[0].contains("SKILL.md:8 link `references/` points at the folder `references`")
+                && d[0].contains("(`references/api.md`)"),
+            "{}",
+            d[0]
+        );
+        assert!(
+            d[1].contains("link `./docs` points at the folder `docs`")
+                && d[1].contains("Link `docs/README.md` instead."),
+            "{}",
+            d[1]
+        );
+        assert!(
+            d[2].contains("link `./` points at the folder `.`"),
+            "{}",
+            d[2]
         );
     }
 

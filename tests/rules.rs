@@ -881,12 +881,12 @@ fn file_too_large() {
     let bad = tempdir();
     let d = bad.path().join("expense-report");
     write(&d.join("SKILL.md"), entry("expense-report", 50));
-    write(&d.join("references/data.csv"), "x".repeat(LIMIT + 1));
+    write(&d.join("assets/data.csv"), "x".repeat(LIMIT + 1));
     let d = bad.path().join("expense-big");
     write(&d.join("SKILL.md"), entry("expense-big", LIMIT + 1));
     let r = scan_with(bad.path(), &opts);
     let hits = with_rule(&r, ids::FILE_TOO_LARGE);
-    for path in ["expense-report/references/data.csv", "expense-big/SKILL.md"] {
+    for path in ["expense-report/assets/data.csv", "expense-big/SKILL.md"] {
         assert!(
             hits.iter().any(|f| f.location.path == path),
             "no file-too-large finding for {path}:\n{}",
@@ -898,7 +898,7 @@ fn file_too_large() {
     let good = tempdir();
     let d = good.path().join("expense-report");
     write(&d.join("SKILL.md"), entry("expense-report", LIMIT));
-    write(&d.join("references/data.csv"), "x".repeat(LIMIT));
+    write(&d.join("assets/data.csv"), "x".repeat(LIMIT));
     let r = scan_with(good.path(), &opts);
     assert!(
         !has(&r, ids::FILE_TOO_LARGE),

@@ -45,6 +45,7 @@ pub const NAME_TOO_LONG: &str = "name-too-long";
 pub const PATH_NOT_UTF8: &str = "path-not-utf8";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const PROVENANCE_HASH_MISMATCH: &str = "provenance-hash-mismatch";
+pub const REFERENCE_ORPHANED: &str = "reference-orphaned";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
 pub const SKILL_EXCLUDED_BY_HARNESS: &str = "skill-excluded-by-harness";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
@@ -111,6 +112,7 @@ pub const ALL: &[&str] = &[
     PATH_NOT_UTF8,
     PATH_UNREADABLE,
     PROVENANCE_HASH_MISMATCH,
+    REFERENCE_ORPHANED,
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
     SKILL_EXCLUDED_BY_HARNESS,
     SKILL_FILENAME_NONCANONICAL,

@@ -9,7 +9,8 @@
 //! skills, its catalog entry (`rules/<id>.md`) says so. Skills only: agent, prompt and
 //! instruction files do not get these advisories.
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -18,6 +19,7 @@ use super::body::{Resolved, resolve};
 use super::fields::{string_value, top};
 use super::{Cx, SkillDoc, ids};
 use crate::catalog::Enabled;
+use crate::inventory::{FileEntry, FileKind, LinkState};
 use crate::parse::yaml::NodeKind;
 use crate::text::{code_points, sanitize_line};
 
@@ -40,10 +42,295 @@ pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, contents: &[(String, Vec<u8>)], on
     if on.runs(ids::FILE_REFERENCE_DIRECTORY) {
         directory_links(doc, cx);
     }
+    if on.runs(ids::REFERENCE_ORPHANED) {
+        orphans(doc, cx, &texts);
+    }
+}
+
+/// A file under `references/` that can be orphaned: not a special file, not a link that
+/// leads out of the root or to a folder (those have their own rules).
+fn orphan_candidate(f: &FileEntry) -> bool {
+    f.path.starts_with("references/")
+        && f.kind != FileKind::Special
+        && f.symlink
+            .as_ref()
+            .is_none_or(|s| s.state == LinkState::Inside && !s.target_is_dir)
+}
+
+/// A file whose text is searched for further links and names.
+fn is_markdown(f: &FileEntry) -> bool {
+    matches!(f.kind, FileKind::Entry | FileKind::Markdown)
+}
+
+/// Bytes that end a file name written in text: white space, path separators, quotes,
+/// brackets and punctuation that does not occur in file names.
+const NAME_DELIMITERS: &[u8] = b" \t\r\n/\\`'\"()[]<>{},;:*|=!?#&";
+
+static IS_DELIMITER: LazyLock<[bool; 256]> = LazyLock::new(|| {
+    let mut t = [false; 256];
+    for b in NAME_DELIMITERS {
+        t[*b as usize] = true;
+    }
+    t
+});
+
+/// The words of `text` that may be file names: runs of bytes between delimiters, without a
+/// sentence's final full stops (`api.md.` is `api.md`; `the-api.md` stays whole).
+fn name_words(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(|b| IS_DELIMITER[*b as usize])
+        .map(|w| {
+            let end = w.iter().rposition(|b| *b != b'.').map_or(0, |i| i + 1);
+            &w[..end]
+        })
+        .filter(|w| !w.is_empty())
+}
+
+/// The breadth-first walk of `reference-orphaned` over one skill's files (sorted by path).
+struct Reach<'f, 'm> {
+    files: &'f [FileEntry],
+    /// Name ids (of files and folders), by name.
+    ids: &'m HashMap<&'f [u8], usize>,
+    /// Per folder name id: the candidates not reached yet below a folder of that name.
+    below: Vec<usize>,
+    reached: Vec<bool>,
+    /// Candidates not reached yet.
+    left: usize,
+    queue: VecDeque<usize>,
+    /// Folders whose files were all reached through a link to the folder.
+    opened: BTreeSet<String>,
+}
+
+impl<'f> Reach<'f, '_> {
+    /// The name ids of the folders above the file at `path`.
+    fn folder_ids(&self, path: &'f str) -> impl Iterator<Item = usize> + '_ {
+        let dir = path.rfind('/').map_or("", |k| &path[..k]);
+        dir.split('/')
+            .filter_map(|seg| self.ids.get(seg.as_bytes()).copied())
+    }
+
+    fn reach(&mut self, i: usize) {
+        if std::mem::replace(&mut self.reached[i], true) {
+            return;
+        }
+        let files = self.files;
+        let f = &files[i];
+        if orphan_candidate(f) {
+            self.left -= 1;
+            let ids: Vec<usize> = self.folder_ids(&f.path).collect();
+            for id in ids {
+                self.below[id] -= 1;
+            }
+        }
+        if is_markdown(f) {
+            self.queue.push_back(i);
+        }
+        // A link inside the skill leads to its target: reading one reads the other.
+        if let Some(l) = f.symlink.as_ref().filter(|l| l.state == LinkState::Inside) {
+            let dir = f.path.rfind('/').map_or("", |k| &f.path[..k]);
+            let joined = if dir.is_empty() {
+                l.target.clone()
+            } else {
+                format!("{dir}/{}", l.target)
+            };
+            if !l.target.starts_with(['/', '\\'])
+                && let Resolved::Inside(p) = resolve(&joined)
+            {
+                self.target(&p);
+            }
+        }
+    }
+
+    /// A link target inside the skill: the file, or every file below the folder (once).
+    fn target(&mut self, p: &str) {
+        if let Ok(i) = self.files.binary_search_by(|f| f.path.as_str().cmp(p)) {
+            self.reach(i);
+            return;
+        }
+        if !self.opened.insert(p.to_owned()) {
+            return;
+        }
+        let prefix = if p.is_empty() {
+            String::new()
+        } else {
+            format!("{p}/")
+        };
+        let start = self
+            .files
+            .partition_point(|f| f.path.as_str() < prefix.as_str());
+        let end = start
+            + self.files[start..]
+                .iter()
+                .take_while(|f| f.path.starts_with(&prefix))
+                .count();
+        for i in start..end {
+            self.reach(i);
+        }
+    }
+}
+
+/// `reference-orphaned`: files under `references/` that nothing reachable from `SKILL.md`
+/// leads to (Waza's `link-orphan`). Waza walks Markdown links breadth-first from `SKILL.md`;
+/// so does this, and a file also counts as reached when a reached Markdown file names it in
+/// text (`references/api.md`, `api.md`), because real skills point at their references in
+/// backticks and lists far more often than with links. Linear: each file is reached and
+/// searched once (one pass over its words for the names, then a Markdown parse only when
+/// the text may hold a link the names miss), each folder opened once, and the walk stops
+/// when every candidate is reached; only bytes already read are
+/// looked at, and no path leaves the skill.
+fn orphans(doc: &SkillDoc, cx: &mut Cx<'_>, texts: &Texts<'_>) {
+    let files = cx.files;
+    let candidates = files.iter().filter(|f| orphan_candidate(f)).count();
+    if candidates == 0 {
+        return;
+    }
+    let entry_name = cx.entry_path.rsplit('/').next().unwrap_or("SKILL.md");
+    let Ok(entry) = files.binary_search_by(|f| f.path.as_str().cmp(entry_name)) else {
+        return;
+    };
+    // The names a text may mention: of every candidate and every Markdown file (which the
+    // mention reaches), and of every folder (which a link may point at).
+    let mut by_name: BTreeMap<&str, (Vec<usize>, bool)> = BTreeMap::new();
+    for (i, f) in files.iter().enumerate() {
+        if orphan_candidate(f) || is_markdown(f) {
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            by_name.entry(name).or_default().0.push(i);
+        }
+    }
+    for d in folders(files) {
+        if let Some(name) = d.rsplit('/').next().filter(|n| !n.is_empty()) {
+            by_name.entry(name).or_default().1 = true;
+        }
+    }
+    // A name with a delimiter in it cannot be found as a word: then every text is parsed.
+    let odd_names = by_name
+        .keys()
+        .any(|n| n.bytes().any(|b| IS_DELIMITER[b as usize]));
+    let ids: HashMap<&[u8], usize> = by_name
+        .keys()
+        .enumerate()
+        .map(|(id, n)| (n.as_bytes(), id))
+        .collect();
+    let (groups, folder): (Vec<Vec<usize>>, Vec<bool>) = by_name.into_values().unzip();
+    // Most words of a text are no file name: only words of a length and a last byte some
+    // name has are looked up.
+    let mut lens = [false; 256];
+    let mut lasts = [false; 256];
+    for n in ids.keys() {
+        lens[n.len().min(255)] = true;
+        lasts[n[n.len() - 1] as usize] = true;
+    }
+    let mut named = vec![false; groups.len()];
+    let mut walk = Reach {
+        files,
+        ids: &ids,
+        below: vec![0; groups.len()],
+        reached: vec![false; files.len()],
+        left: candidates,
+        queue: VecDeque::new(),
+        opened: BTreeSet::new(),
+    };
+    for f in files.iter().filter(|f| orphan_candidate(f)) {
+        let below: Vec<usize> = walk.folder_ids(&f.path).collect();
+        for id in below {
+            walk.below[id] += 1;
+        }
+    }
+    walk.reach(entry);
+    while let Some(i) = walk.queue.pop_front() {
+        if walk.left == 0 {
+            break;
+        }
+        let path = files[i].path.as_str();
+        let text: Cow<'_, str> = if i == entry {
+            Cow::Borrowed(doc.text.as_str())
+        } else {
+            match texts.get(path) {
+                Some(b) => String::from_utf8_lossy(b),
+                None => continue,
+            }
+        };
+        // A link to a file names the file: the name pass reaches it. The Markdown parse is
+        // needed only for what names miss: links to folders (which name the folder) with
+        // files still unreached below, to the skill folder (`./`, `../`), and targets
+        // written with `%XX` or `&#` escapes.
+        let bytes = text.as_bytes();
+        let mut parse = i == entry
+            || odd_names
+            || memchr::memchr_iter(b'%', bytes).any(|k| {
+                bytes
+                    .get(k + 1..k + 3)
+                    .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+            })
+            || memchr::memmem::find(bytes, b"&#").is_some()
+            || memchr::memmem::find(bytes, b"](.").is_some()
+            || memchr::memmem::find(bytes, b"]: .").is_some();
+        for w in name_words(bytes) {
+            if !lens[w.len().min(255)] || !lasts[w[w.len() - 1] as usize] {
+                continue;
+            }
+            let Some(&id) = ids.get(w) else { continue };
+            parse |= folder[id] && walk.below[id] > 0;
+            if !std::mem::replace(&mut named[id], true) {
+                for &j in &groups[id] {
+                    walk.reach(j);
+                }
+            }
+        }
+        if walk.left == 0 || !parse {
+            continue;
+        }
+        let parsed;
+        let links = if i == entry {
+            &doc.body.links
+        } else {
+            parsed = crate::parse::markdown::parse(&text, 1);
+            &parsed.links
+        };
+        let dir = path.rfind('/').map_or("", |k| &path[..k]);
+        for l in links {
+            let url = l.url.trim();
+            let from_root = resolve(url);
+            if from_root == Resolved::External {
+                continue;
+            }
+            if let Resolved::Inside(p) = &from_root {
+                walk.target(p);
+            }
+            // Relative to the linking file too (Markdown's reading of a link in a reference).
+            if !dir.is_empty()
+                && !url.starts_with(['/', '\\', '~'])
+                && let Resolved::Inside(p) = resolve(&format!("{dir}/{url}"))
+            {
+                walk.target(&p);
+            }
+        }
+    }
+    if walk.left == 0 {
+        return;
+    }
+    let orphaned: Vec<String> = files
+        .iter()
+        .zip(&walk.reached)
+        .filter(|(f, r)| !**r && orphan_candidate(f))
+        .map(|(f, _)| f.path.clone())
+        .collect();
+    let entry_shown = sanitize_line(entry_name).into_owned();
+    for p in orphaned {
+        let shown = sanitize_line(&p).into_owned();
+        let name = shown.rsplit('/').next().unwrap_or(&shown).to_owned();
+        cx.emit(
+            ids::REFERENCE_ORPHANED,
+            format!(
+                "`{shown}` is not reachable from `{entry_shown}`: neither it nor a Markdown file it leads to links or names this file, so an agent never reads it (Waza: `link-orphan`). Link it where it helps (`[{name}]({shown})`), or delete it."
+            ),
+            crate::finding::Location::file(cx.path_of(&p)),
+            &format!("orphan:{p}"),
+        );
+    }
 }
 
 /// The skill's folders (`""` is the skill folder itself), from its file paths.
-fn folders(files: &[crate::inventory::FileEntry]) -> BTreeSet<&str> {
+fn folders(files: &[FileEntry]) -> BTreeSet<&str> {
     let mut dirs = BTreeSet::from([""]);
     for f in files {
         let mut p = f.path.as_str();
@@ -59,7 +346,7 @@ fn folders(files: &[crate::inventory::FileEntry]) -> BTreeSet<&str> {
 
 /// The files directly inside folder `dir` of the sorted `files` (`""`: the skill folder),
 /// among the first 1,000 paths below it (a message needs a few names, not all of them).
-fn files_in<'f>(files: &'f [crate::inventory::FileEntry], dir: &str) -> Vec<&'f str> {
+fn files_in<'f>(files: &'f [FileEntry], dir: &str) -> Vec<&'f str> {
     let prefix = if dir.is_empty() {
         String::new()
     } else {
@@ -121,7 +408,7 @@ fn directory_links(doc: &SkillDoc, cx: &mut Cx<'_>) {
 }
 
 /// What to link instead of folder `dir`: its `README.md` or `index.md`, else its files.
-fn folder_advice(files: &[crate::inventory::FileEntry], dir: &str) -> String {
+fn folder_advice(files: &[FileEntry], dir: &str) -> String {
     let inside = files_in(files, dir);
     let index = inside.iter().find(|f| {
         let name = f.rsplit('/').next().unwrap_or("");
@@ -663,6 +950,70 @@ mod tests {
             "{}",
             d[2]
         );
+    }
+
+    #[test]
+    fn orphaned_references() {
+        let fm = format!(
+            "---\nname: demo\ndescription: {DESC}\nlicense: MIT\nmetadata:\n  version: \"1\"\n---\n"
+        );
+        let orphans = |skill: &str, others: &[(&str, &str)]| -> Vec<String> {
+            run(&format!("{fm}{skill}"), others)
+                .into_iter()
+                .filter(|x| x.starts_with("reference-orphaned"))
+                .map(|x| x.split(' ').nth(1).unwrap_or("").to_owned())
+                .collect()
+        };
+        let refs = [
+            (
+                "references/a.md",
+                "A links [b](b.md) and [c](references/c.md).",
+            ),
+            ("references/b.md", "B names `d.md`."),
+            ("references/c.md", "C"),
+            ("references/d.md", "D"),
+            ("references/e.md", "E"),
+            ("references/sub/f.md", "F"),
+            ("references/data.json", "{}"),
+            ("docs/guide.md", "The guide links [e](../references/e.md)."),
+            ("README.md", "Names f.md, but nothing loads the README."),
+        ];
+        // Reached: a (link), b and c (links from a, file- and root-relative), d (named in b),
+        // e (through the guide, named in SKILL.md in backticks). Not: f, data.json.
+        assert_eq!(
+            orphans("See [a](references/a.md) and `docs/guide.md`.\n", &refs),
+            [
+                "skills/demo/references/data.json:0",
+                "skills/demo/references/sub/f.md:0"
+            ]
+        );
+        // A link to the folder reaches everything in it; a look-alike name does not count.
+        assert!(orphans("See [all](references/).\n", &refs).is_empty());
+        assert_eq!(
+            orphans("Read references/sub/f.md, the-a.md and data.json.\n", &refs).len(),
+            5
+        );
+        // A reference that links a folder (its name in the text) opens it.
+        assert!(
+            orphans(
+                "See [a](references/a.md).\n",
+                &[
+                    ("references/a.md", "More in [sub](sub/)."),
+                    ("references/sub/x.json", "{}")
+                ]
+            )
+            .is_empty()
+        );
+        // Percent-encoded link targets are read as links.
+        assert!(
+            orphans(
+                "See [x](references/my%20notes.md).\n",
+                &[("references/my notes.md", "x")]
+            )
+            .is_empty()
+        );
+        // No references folder: nothing to do.
+        assert!(orphans("Body.\n", &[("docs/x.md", "x")]).is_empty());
     }
 
     #[test]

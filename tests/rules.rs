@@ -78,6 +78,7 @@ const TEXT_RULES: &[&str] = &[
     ids::NAME_LEADING_TRAILING_HYPHEN,
     ids::NAME_MISSING,
     ids::NAME_TOO_LONG,
+    ids::PATH_OVER_SPECIFIC,
     ids::YAML_BUDGET_EXCEEDED,
     ids::YAML_DUPLICATE_KEY,
     ids::YAML_NOT_MAPPING,

@@ -43,6 +43,7 @@ pub const NAME_LEADING_TRAILING_HYPHEN: &str = "name-leading-trailing-hyphen";
 pub const NAME_MISSING: &str = "name-missing";
 pub const NAME_TOO_LONG: &str = "name-too-long";
 pub const PATH_NOT_UTF8: &str = "path-not-utf8";
+pub const PATH_OVER_SPECIFIC: &str = "path-over-specific";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const PROVENANCE_HASH_MISMATCH: &str = "provenance-hash-mismatch";
 pub const REFERENCE_ORPHANED: &str = "reference-orphaned";
@@ -110,6 +111,7 @@ pub const ALL: &[&str] = &[
     NAME_MISSING,
     NAME_TOO_LONG,
     PATH_NOT_UTF8,
+    PATH_OVER_SPECIFIC,
     PATH_UNREADABLE,
     PROVENANCE_HASH_MISMATCH,
     REFERENCE_ORPHANED,

@@ -45,6 +45,140 @@ pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, contents: &[(String, Vec<u8>)], on
     if on.runs(ids::REFERENCE_ORPHANED) {
         orphans(doc, cx, &texts);
     }
+    if on.runs(ids::PATH_OVER_SPECIFIC) {
+        over_specific(doc, cx);
+    }
+}
+
+/// A user's home folder on Linux (`/home/NAME`) or macOS (`/Users/NAME`), not after a word,
+/// path or variable character (`$HOME/x`, `~/x`, `a/home/b` are not absolute).
+static HOME_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:^|[^\w.~$/\\-])(/(?:home|Users)/([^/\s`'"()<>\[\]{}|*?;:,]+)[^\s`'"()<>\[\]{}|*?;,]*)"#,
+    )
+    .expect("valid regex")
+});
+
+/// A Windows drive path (`C:\x`, `D:/x`), not after a word or path character (`http://`).
+static DRIVE_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|[^\w/\\.-])([A-Za-z]:[\\/][^\s`'"()<>\[\]{}|*?;,]*)"#).expect("valid regex")
+});
+
+/// User names that stand for "your user name" in examples.
+const PLACEHOLDER_USERS: &[&str] = &[
+    "user",
+    "username",
+    "user-name",
+    "user_name",
+    "you",
+    "yourname",
+    "your-name",
+    "your_name",
+    "yourusername",
+    "your-username",
+    "your_username",
+    "youruser",
+    "your-user",
+    "me",
+    "name",
+    "example",
+    "someone",
+    "somebody",
+    "foo",
+    "xxx",
+    "runner",
+];
+
+/// Does an example path stand for any user's (`/home/user`, `C:\Users\<you>`,
+/// `C:\path\to\file`)?
+fn placeholder_path(path: &str, user: Option<&str>) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if [
+        "<", "%", "$", "{", "...", "…", "path\\to", "path/to", "your",
+    ]
+    .iter()
+    .any(|m| lower.contains(m))
+    {
+        return true;
+    }
+    user.is_some_and(|u| {
+        let u = u.to_ascii_lowercase();
+        PLACEHOLDER_USERS.contains(&u.as_str()) || u.chars().all(|c| c == 'x' || c == '*')
+    })
+}
+
+/// `path-over-specific`: absolute paths of one machine or user in `SKILL.md` (Waza's
+/// `over-specificity`, paths only), one finding per file at the first one. System paths
+/// (`/usr/bin/env`, `/etc/hosts`), placeholders and paths in links already reported by
+/// `file-reference-escapes-skill` are left out.
+fn over_specific(doc: &SkillDoc, cx: &mut Cx<'_>) {
+    let escaped: Vec<String> = doc
+        .body
+        .links
+        .iter()
+        .filter(|l| resolve(&l.url) == Resolved::Escapes)
+        .map(|l| l.url.trim().to_owned())
+        .collect();
+    let text = doc.text.as_str();
+    let mut hits: Vec<(usize, &str)> = Vec::new();
+    for c in HOME_PATH.captures_iter(text) {
+        let (Some(p), Some(u)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        if !placeholder_path(p.as_str(), Some(u.as_str())) {
+            hits.push((p.start(), p.as_str()));
+        }
+    }
+    for c in DRIVE_PATH.captures_iter(text) {
+        let Some(p) = c.get(1) else { continue };
+        let path = p.as_str();
+        // `C:\` alone names a drive, not a path.
+        if path.len() <= 3 {
+            continue;
+        }
+        let user = path.get(3..).and_then(|rest| {
+            let mut segs = rest.split(['\\', '/']);
+            (segs.next()?.eq_ignore_ascii_case("users")).then(|| segs.next())?
+        });
+        if !placeholder_path(path, user) {
+            hits.push((p.start(), path));
+        }
+    }
+    hits.retain(|(_, p)| {
+        !escaped
+            .iter()
+            .any(|u| u.contains(p) || p.contains(u.as_str()))
+    });
+    if hits.is_empty() {
+        return;
+    }
+    hits.sort_by_key(|(at, _)| *at);
+    let mut distinct: Vec<&str> = Vec::new();
+    for (_, p) in &hits {
+        let p = p.trim_end_matches(['.', ':']);
+        if !distinct.contains(&p) {
+            distinct.push(p);
+        }
+    }
+    let mut shown: Vec<String> = distinct
+        .iter()
+        .take(5)
+        .map(|p| format!("`{}`", sanitize_line(&crate::text::truncate(p, 80))))
+        .collect();
+    if distinct.len() > 5 {
+        shown.push(format!("and {} more", distinct.len() - 5));
+    }
+    let (line, col) = doc.lines.position(text, hits[0].0);
+    cx.emit(
+        ids::PATH_OVER_SPECIFIC,
+        format!(
+            "`{}` names absolute paths of one machine or user ({}): they exist only on the author's computer, so the skill fails where it is installed, and they show the author's user name (Waza: `over-specificity`). Use paths relative to the skill folder, `~` or `$HOME`, or describe where the file is.",
+            sanitize_line(cx.entry_path.rsplit('/').next().unwrap_or("SKILL.md")),
+            shown.join(", ")
+        ),
+        cx.at(line, col),
+        "over-specific",
+    );
 }
 
 /// A file under `references/` that can be orphaned: not a special file, not a link that
@@ -1014,6 +1148,42 @@ mod tests {
         );
         // No references folder: nothing to do.
         assert!(orphans("Body.\n", &[("docs/x.md", "x")]).is_empty());
+    }
+
+    #[test]
+    fn over_specific_paths() {
+        let fm = format!(
+            "---\nname: demo\ndescription: {DESC}\nlicense: MIT\nmetadata:\n  version: \"1\"\n---\n"
+        );
+        let over = |body: &str| -> Vec<String> {
+            run(&format!("{fm}{body}"), &[])
+                .into_iter()
+                .filter(|x| x.starts_with("path-over-specific"))
+                .collect()
+        };
+        let f = over(
+            "Run it:\n\n```bash\npython /Users/eamon/dev/tool.py C:\\Users\\eamon\\Data\\kg.csv\n```\n\nThen /home/jdoe/out.txt and again /home/jdoe/out.txt.\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].contains("skills/demo/SKILL.md:11 `SKILL.md` names absolute paths of one machine or user (`/Users/eamon/dev/tool.py`, `C:\\Users\\eamon\\Data\\kg.csv`, `/home/jdoe/out.txt`)"),
+            "{}",
+            f[0]
+        );
+        for ok in [
+            "#!/usr/bin/env python3 reads /etc/hosts and /var/log/syslog and /opt/tool.\n",
+            "Use ~/projects, $HOME/x, /home/user/project, /Users/<you>/x and /home/runner/work.\n",
+            "Paths like C:\\path\\to\\file or C:\\ or https://example.com/home/x or a/home/b.\n",
+            "Relative: ./home/x and docs/Users/y.\n",
+            "An escaping link [x](/home/jdoe/notes.md) is file-reference-escapes-skill's.\n",
+        ] {
+            assert!(over(ok).is_empty(), "{ok}: {:?}", over(ok));
+        }
+        let f = over("Save to D:/exports/summary.xlsx.\n");
+        assert!(
+            f.len() == 1 && f[0].contains("`D:/exports/summary.xlsx`"),
+            "{f:?}"
+        );
     }
 
     #[test]

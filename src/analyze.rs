@@ -73,6 +73,11 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
     timing::time(Stage::Compliance, || {
         compliance(doc.as_ref(), &mut cx, pending, sd, group)
     });
+    if let Some(doc) = doc.as_ref() {
+        timing::time(Stage::Quality, || {
+            rules::quality::check(doc, &mut cx, &contents, shared.rules)
+        });
+    }
     security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
     drop(contents);
     let loader_input = doc

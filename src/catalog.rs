@@ -17,7 +17,7 @@ pub struct RuleMeta {
     pub title: &'static str,
     pub severity: Severity,
     pub confidence: Confidence,
-    /// `compliance`, `loader`, `integrity` or `security/<family>`.
+    /// `compliance`, `quality`, `loader`, `integrity`, `policy` or `security/<family>`.
     pub category: &'static str,
     /// AgentEval's name for the same rule, if it has one.
     pub agenteval: Option<&'static str>,
@@ -26,6 +26,9 @@ pub struct RuleMeta {
     pub status: &'static str,
     /// True when a strict loader (the specification, MAF) does not load a skill with this finding.
     pub excludes_skill: bool,
+    /// False for a rule a scan runs only when asked to (`--select`, `select`, or
+    /// `[rules.<id or category>] enable = true`; see [`Enabled`]).
+    pub default_enabled: bool,
     /// One-line remediation.
     pub fix: &'static str,
     /// Markdown documentation (the file body).
@@ -126,6 +129,8 @@ struct RawMeta {
     status: Option<String>,
     #[serde(default)]
     excludes_skill: bool,
+    #[serde(default = "yes")]
+    default_enabled: bool,
     fix: String,
     #[serde(default, rename = "match")]
     matcher: Option<MatchSpec>,
@@ -144,6 +149,10 @@ pub const RULE_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/rule
 pub struct CatalogError {
     pub file: String,
     pub message: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn leak(s: String) -> &'static str {
@@ -168,7 +177,7 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
         .ok_or_else(|| err(format!("unknown confidence `{}`", raw.confidence)))?;
     let category_ok = matches!(
         raw.category.as_str(),
-        "compliance" | "loader" | "integrity" | "policy"
+        "compliance" | "quality" | "loader" | "integrity" | "policy"
     ) || raw
         .category
         .strip_prefix("security/")
@@ -193,6 +202,7 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
         since: leak(raw.since),
         status: leak(status),
         excludes_skill: raw.excludes_skill,
+        default_enabled: raw.default_enabled,
         fix: leak(raw.fix.trim().to_owned()),
         docs: body.trim(),
         file,
@@ -228,6 +238,46 @@ pub fn get(id: &str) -> Option<&'static RuleMeta> {
         })
 }
 
+/// The rules that are off by default (`default-enabled: false` in their catalog file) which
+/// one scan runs anyway, because the command line or the configuration asked for them
+/// (`config::enabled_rules`). Every other rule always runs. The default runs none of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Enabled(std::collections::BTreeSet<&'static str>);
+
+impl Enabled {
+    /// Exactly these off-by-default rules (ids or aliases; others are ignored).
+    pub fn only<'a>(ids: impl IntoIterator<Item = &'a str>) -> Enabled {
+        Enabled(
+            ids.into_iter()
+                .filter_map(get)
+                .filter(|m| !m.default_enabled)
+                .map(|m| m.id)
+                .collect(),
+        )
+    }
+
+    /// Every off-by-default rule.
+    pub fn every() -> Enabled {
+        Enabled(
+            all()
+                .iter()
+                .filter(|m| !m.default_enabled)
+                .map(|m| m.id)
+                .collect(),
+        )
+    }
+
+    /// Does the scan run `id`?
+    pub fn runs(&self, id: &str) -> bool {
+        get(id).is_some_and(|m| m.default_enabled || self.0.contains(m.id))
+    }
+
+    /// The off-by-default rules switched on, sorted.
+    pub fn ids(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.0.iter().copied()
+    }
+}
+
 /// Index of a rule in [`all`] (SARIF `ruleIndex`).
 pub fn index_of(id: &str) -> Option<usize> {
     all().binary_search_by(|m| m.id.cmp(id)).ok()
@@ -248,13 +298,21 @@ pub fn render_rules_markdown() -> String {
         "`--fail-on` compares against it. *Excludes* means a strict loader (the Agent Skills\n",
     );
     out.push_str(
-        "specification, Microsoft Agent Framework) does not load a skill with this finding.\n\n",
+        "specification, Microsoft Agent Framework) does not load a skill with this finding.\n",
     );
-    out.push_str("| ID | Title | Category | Severity | Confidence | AgentEval | Excludes |\n");
-    out.push_str("|---|---|---|---|---|---|---|\n");
+    out.push_str(
+        "*Off* marks a rule that runs only when asked for: `--select` or `select` naming it or\n",
+    );
+    out.push_str(
+        "its category, or `[rules.<id or category>] enable = true` (docs/configuration.md).\n\n",
+    );
+    out.push_str(
+        "| ID | Title | Category | Severity | Confidence | AgentEval | Excludes | Default |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|\n");
     for m in all() {
         out.push_str(&format!(
-            "| [`{id}`](#{id}) | {title} | {cat} | {sev} | {conf} | {ae} | {ex} |\n",
+            "| [`{id}`](#{id}) | {title} | {cat} | {sev} | {conf} | {ae} | {ex} | {def} |\n",
             id = m.id,
             title = m.title,
             cat = m.category,
@@ -262,12 +320,13 @@ pub fn render_rules_markdown() -> String {
             conf = m.confidence,
             ae = m.agenteval.map(|a| format!("`{a}`")).unwrap_or_default(),
             ex = if m.excludes_skill { "yes" } else { "" },
+            def = if m.default_enabled { "" } else { "off" },
         ));
     }
     for m in all() {
         out.push_str(&format!("\n## `{}`\n\n", m.id));
         out.push_str(&format!(
-            "**{}** · category `{}` · severity `{}` · confidence `{}` · since {} · {}{}\n\n",
+            "**{}** · category `{}` · severity `{}` · confidence `{}` · since {} · {}{}{}\n\n",
             m.title,
             m.category,
             m.severity,
@@ -276,7 +335,12 @@ pub fn render_rules_markdown() -> String {
             m.status,
             m.agenteval
                 .map(|a| format!(" · AgentEval `{a}`"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            if m.default_enabled {
+                ""
+            } else {
+                " · off by default"
+            }
         ));
         out.push_str(&format!("**Fix:** {}\n\n", m.fix));
         out.push_str(&demote_headings(m.docs));

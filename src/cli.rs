@@ -655,6 +655,7 @@ impl CommonArgs {
             threads,
             changed: None,
             progress: None,
+            rules: crate::config::enabled_rules(&self.select, &self.ignore, cfg),
             panic_on_skill: None,
         })
     }
@@ -766,17 +767,18 @@ fn emit_report(
 fn rules_table(out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
-        "{:<36} {:<9} {:<11} {:<10} TITLE",
-        "ID", "SEVERITY", "CONFIDENCE", "CATEGORY"
+        "{:<36} {:<9} {:<11} {:<10} {:<8} TITLE",
+        "ID", "SEVERITY", "CONFIDENCE", "CATEGORY", "DEFAULT"
     )?;
     for m in catalog::all() {
         writeln!(
             out,
-            "{:<36} {:<9} {:<11} {:<10} {}",
+            "{:<36} {:<9} {:<11} {:<10} {:<8} {}",
             m.id,
             m.severity.as_str(),
             m.confidence.as_str(),
             m.category,
+            if m.default_enabled { "on" } else { "off" },
             m.title
         )?;
     }
@@ -797,6 +799,7 @@ fn rules_json(out: &mut dyn Write) -> io::Result<()> {
                 "since": m.since,
                 "status": m.status,
                 "excludes_skill": m.excludes_skill,
+                "default_enabled": m.default_enabled,
                 "fix": m.fix,
             })
         })
@@ -1864,7 +1867,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
             writeln!(stdout, "{} — {}", m.id, m.title)?;
             writeln!(
                 stdout,
-                "category: {} · severity: {} · confidence: {} · since {} · {}{}",
+                "category: {} · severity: {} · confidence: {} · since {} · {}{}{}",
                 m.category,
                 m.severity,
                 m.confidence,
@@ -1872,7 +1875,12 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 m.status,
                 m.agenteval
                     .map(|a| format!(" · AgentEval: {a}"))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if m.default_enabled {
+                    ""
+                } else {
+                    " · off by default (enable it with `[rules.<id>] enable = true` or `--select`)"
+                }
             )?;
             writeln!(stdout)?;
             writeln!(stdout, "Fix: {}", m.fix)?;

@@ -39,7 +39,8 @@ pub struct Config {
     /// id); empty: every rule. The command line's `--select` wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub select: Vec<RuleSelector>,
-    /// Per rule or category: `disable = true`, or another `severity`.
+    /// Per rule or category: `disable = true`, `enable = true` (a rule that is off by
+    /// default), or another `severity`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rules: BTreeMap<RuleSelector, RuleSettings>,
     /// What to walk.
@@ -61,6 +62,10 @@ pub struct RuleSettings {
     /// Do not report this rule (or any rule of this category).
     #[serde(default)]
     pub disable: bool,
+    /// Run and report this rule (or every rule of this category) although it is off by
+    /// default (`skillguard rules` marks those); `disable` wins.
+    #[serde(default)]
+    pub enable: bool,
     /// Report at this severity instead of the rule's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<SeverityName>,
@@ -293,6 +298,50 @@ pub fn selects(sel: &str, rule_id: &str, category: &str) -> bool {
         || in_category(category, sel)
 }
 
+/// The off-by-default rules a scan runs. `select` (the command line's `--select` when given,
+/// else the file's) is an allow-list: when it is not empty, the rules it covers run (naming a
+/// rule or its category switches it on) and no others; when it is empty, the rules an
+/// `enable = true` table covers run. Rules that `--ignore` or a `disable = true` table covers
+/// never run (the policy would drop their findings).
+pub fn enabled_rules(
+    cli_select: &[String],
+    cli_ignore: &[String],
+    cfg: &Config,
+) -> crate::catalog::Enabled {
+    let select: Vec<&str> = if cli_select.is_empty() {
+        cfg.select.iter().map(|s| s.as_str()).collect()
+    } else {
+        cli_select.iter().map(|s| s.trim()).collect()
+    };
+    let tables = |on: fn(&RuleSettings) -> bool| -> Vec<&str> {
+        cfg.rules
+            .iter()
+            .filter(|(_, v)| on(v))
+            .map(|(k, _)| k.as_str())
+            .collect()
+    };
+    let enable = tables(|v| v.enable);
+    let disable = tables(|v| v.disable);
+    let ignore: Vec<&str> = cli_ignore.iter().map(|s| s.trim()).collect();
+    let hit = |list: &[&str], m: &crate::catalog::RuleMeta| {
+        list.iter().any(|s| selects(s, m.id, m.category))
+    };
+    crate::catalog::Enabled::only(
+        crate::catalog::all()
+            .iter()
+            .filter(|m| !m.default_enabled)
+            .filter(|m| {
+                if select.is_empty() {
+                    hit(&enable, m)
+                } else {
+                    hit(&select, m)
+                }
+            })
+            .filter(|m| !hit(&ignore, m) && !hit(&disable, m))
+            .map(|m| m.id),
+    )
+}
+
 /// A configuration file that cannot be used (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -424,12 +473,16 @@ pub const STARTER: &str = r#"# skillguard configuration (docs/configuration.md).
 # `# skillguard-ignore RULE: reason` (scripts, YAML) comments, on their line and the next.
 inline-ignores = false
 
-# Only these rules or categories (compliance, loader, integrity, security, security/secrets, ...).
+# Only these rules or categories (compliance, quality, loader, integrity, security,
+# security/secrets, ...). Naming a rule that is off by default here also switches it on.
 # select = ["security", "compliance"]
 
-# Per rule or category: switch it off, or change its severity.
+# Per rule or category: switch it off, switch on a rule that is off by default (`skillguard
+# rules` marks them), or change its severity.
 # [rules.script-requires-governance-review]
 # disable = true
+# [rules.quality]
+# enable = true
 # [rules."security/supply-chain"]
 # severity = "medium"
 
@@ -469,7 +522,7 @@ mod tests {
         let c = parse("s.toml", &on).unwrap_or_else(|e| panic!("{e}\n{on}"));
         assert_eq!(c.fail_on, Some(SeverityName::High));
         assert_eq!(c.ignore.len(), 1);
-        assert_eq!(c.rules.len(), 2);
+        assert_eq!(c.rules.len(), 3);
     }
 
     #[test]

@@ -166,6 +166,8 @@ pub struct Shared<'a> {
     /// Symlinked directories by relative path.
     pub dir_links: &'a BTreeMap<String, SymlinkInfo>,
     pub read: &'a ReadOptions,
+    /// The off-by-default rules this scan runs.
+    pub rules: &'a crate::catalog::Enabled,
     /// Test hook: panic while analysing the skill with this directory name.
     pub panic_on: Option<&'a str>,
 }

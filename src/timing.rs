@@ -16,6 +16,7 @@ pub enum Stage {
     ReadHash,
     Parse,
     Compliance,
+    Quality,
     SecuritySources,
     SecurityUnicode,
     SecurityPatterns,
@@ -33,11 +34,12 @@ pub enum Stage {
     Report,
 }
 
-const STAGES: [(Stage, &str); 19] = [
+const STAGES: [(Stage, &str); 20] = [
     (Stage::Walk, "walk"),
     (Stage::ReadHash, "read+hash"),
     (Stage::Parse, "parse"),
     (Stage::Compliance, "compliance"),
+    (Stage::Quality, "quality"),
     (Stage::SecuritySources, "security:sources+regions"),
     (Stage::SecurityUnicode, "security:hidden-unicode"),
     (Stage::SecurityPatterns, "security:data-rules"),
@@ -55,7 +57,7 @@ const STAGES: [(Stage, &str); 19] = [
     (Stage::Report, "report"),
 ];
 
-static NANOS: [AtomicU64; 19] = [const { AtomicU64::new(0) }; 19];
+static NANOS: [AtomicU64; 20] = [const { AtomicU64::new(0) }; 20];
 
 static ENABLED: LazyLock<bool> =
     LazyLock::new(|| std::env::var_os("SKILLGUARD_TIMINGS").is_some_and(|v| v == "1"));

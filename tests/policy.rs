@@ -633,3 +633,70 @@ fn scan_roots_and_excludes_from_the_config() {
             .all(|r| r != "walk-limit-reached")
     );
 }
+
+/// The skill-quality advisories (issue 14, part 6): the configuration switches each one off,
+/// and switches on each one that is off by default; so do `--select` and `--ignore`.
+#[test]
+fn every_quality_rule_is_switched_on_and_off_by_the_configuration() {
+    let quality: Vec<&skillguard::catalog::RuleMeta> = skillguard::catalog::all()
+        .iter()
+        .filter(|m| m.category == "quality")
+        .collect();
+    assert!(!quality.is_empty());
+    for m in quality {
+        let t = tempfile::tempdir().unwrap();
+        let repo = t.path().join("repo");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/rules")
+                .join(m.id)
+                .join("bad"),
+            &repo,
+        );
+        fs::create_dir_all(repo.join(".git")).unwrap();
+        let toml = repo.join(".skillguard.toml");
+        let count = |extra: &[&str]| {
+            rules_of(&scan_json(&repo, extra), "findings")
+                .iter()
+                .filter(|r| *r == m.id)
+                .count()
+        };
+        let id = m.id;
+        assert_eq!(
+            count(&[]) > 0,
+            m.default_enabled,
+            "{id}: reported by default = {}",
+            m.default_enabled
+        );
+        for on in [
+            format!("[rules.{id}]\nenable = true\n"),
+            "[rules.quality]\nenable = true\n".to_owned(),
+            format!("select = [\"{id}\"]\n"),
+        ] {
+            fs::write(&toml, &on).unwrap();
+            assert!(count(&[]) > 0, "{id}: not reported with\n{on}");
+            // `--select` of another rule narrows what is reported; `--ignore` drops it.
+            assert_eq!(count(&["--ignore", id]), 0, "{id}: --ignore with\n{on}");
+        }
+        for off in [
+            format!("[rules.{id}]\ndisable = true\n"),
+            format!("[rules.quality]\nenable = true\n[rules.{id}]\ndisable = true\n"),
+            format!("[rules.{id}]\nenable = true\ndisable = true\n"),
+            "select = [\"security\"]\n[rules.quality]\nenable = true\n".to_owned(),
+        ] {
+            fs::write(&toml, &off).unwrap();
+            assert_eq!(count(&[]), 0, "{id}: reported with\n{off}");
+        }
+        fs::remove_file(&toml).unwrap();
+        assert!(count(&["--select", id]) > 0, "{id}: --select");
+        assert!(
+            count(&["--select", "quality"]) > 0,
+            "{id}: --select quality"
+        );
+        assert_eq!(
+            count(&["--select", "compliance"]),
+            0,
+            "{id}: --select compliance"
+        );
+    }
+}

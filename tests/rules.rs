@@ -53,9 +53,11 @@ const TEXT_RULES: &[&str] = &[
     ids::COMPATIBILITY_INVALID,
     ids::COMPATIBILITY_TOO_LONG,
     ids::DESCRIPTION_MISSING,
+    ids::DESCRIPTION_QUALITY,
     ids::DESCRIPTION_TOO_LONG,
     ids::FILE_INVALID_UTF8,
     ids::FILE_REFERENCE_BROKEN,
+    ids::FILE_REFERENCE_DIRECTORY,
     ids::FILE_REFERENCE_ESCAPES_SKILL,
     ids::FRONTMATTER_BOM,
     ids::FRONTMATTER_CRLF,
@@ -67,13 +69,16 @@ const TEXT_RULES: &[&str] = &[
     ids::FRONTMATTER_MULTIPLE_DOCUMENTS,
     ids::FRONTMATTER_UNCLOSED,
     ids::FRONTMATTER_UNKNOWN_KEY,
+    ids::LICENSE_MISSING,
     ids::METADATA_NOT_STRING_MAP,
+    ids::METADATA_VERSION_MISSING,
     ids::NAME_CONSECUTIVE_HYPHENS,
     ids::NAME_DIRECTORY_MISMATCH,
     ids::NAME_INVALID_CHARS,
     ids::NAME_LEADING_TRAILING_HYPHEN,
     ids::NAME_MISSING,
     ids::NAME_TOO_LONG,
+    ids::PATH_OVER_SPECIFIC,
     ids::YAML_BUDGET_EXCEEDED,
     ids::YAML_DUPLICATE_KEY,
     ids::YAML_NOT_MAPPING,
@@ -235,7 +240,8 @@ fn scan_path(path: &Path) -> ScanResult {
     scan_with(path, &ScanOptions::default())
 }
 
-/// Scans a committed `bad/` or `good/` folder the way its rule needs.
+/// Scans a committed `bad/` or `good/` folder the way its rule needs; a rule that is off by
+/// default is switched on (and no other).
 fn scan_fixture(rule: &str, path: &Path) -> ScanResult {
     let mode = if REPO_MODE.contains(&rule) {
         Mode::Repo
@@ -244,7 +250,11 @@ fn scan_fixture(rule: &str, path: &Path) -> ScanResult {
     } else {
         Mode::Path
     };
-    let mut r = scan(mode, path, &ScanOptions::default())
+    let opts = ScanOptions {
+        rules: skillguard::catalog::Enabled::only([rule]),
+        ..ScanOptions::default()
+    };
+    let mut r = scan(mode, path, &opts)
         .unwrap_or_else(|e| panic!("scanning {} failed: {e}", path.display()));
     // The comparisons the CLI runs after every scan (drift between copies, provenance),
     // with a ledger root that does not exist.
@@ -872,12 +882,12 @@ fn file_too_large() {
     let bad = tempdir();
     let d = bad.path().join("expense-report");
     write(&d.join("SKILL.md"), entry("expense-report", 50));
-    write(&d.join("references/data.csv"), "x".repeat(LIMIT + 1));
+    write(&d.join("assets/data.csv"), "x".repeat(LIMIT + 1));
     let d = bad.path().join("expense-big");
     write(&d.join("SKILL.md"), entry("expense-big", LIMIT + 1));
     let r = scan_with(bad.path(), &opts);
     let hits = with_rule(&r, ids::FILE_TOO_LARGE);
-    for path in ["expense-report/references/data.csv", "expense-big/SKILL.md"] {
+    for path in ["expense-report/assets/data.csv", "expense-big/SKILL.md"] {
         assert!(
             hits.iter().any(|f| f.location.path == path),
             "no file-too-large finding for {path}:\n{}",
@@ -889,7 +899,7 @@ fn file_too_large() {
     let good = tempdir();
     let d = good.path().join("expense-report");
     write(&d.join("SKILL.md"), entry("expense-report", LIMIT));
-    write(&d.join("references/data.csv"), "x".repeat(LIMIT));
+    write(&d.join("assets/data.csv"), "x".repeat(LIMIT));
     let r = scan_with(good.path(), &opts);
     assert!(
         !has(&r, ids::FILE_TOO_LARGE),

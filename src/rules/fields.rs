@@ -52,12 +52,12 @@ fn show(s: &str) -> String {
 }
 
 /// Where to point when a key is absent: the opening delimiter.
-fn top(doc: &SkillDoc) -> (u32, u32) {
+pub(super) fn top(doc: &SkillDoc) -> (u32, u32) {
     (doc.split.open_line.max(1) as u32, 1)
 }
 
 /// Returns a string value, or a description of why there is none.
-fn string_value(node: &Node) -> Result<&str, String> {
+pub(super) fn string_value(node: &Node) -> Result<&str, String> {
     match &node.kind {
         NodeKind::Scalar {
             ty: ScalarType::Null,

@@ -12,9 +12,11 @@ pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
 pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
 pub const CROSS_LOCATION_CONTENT_DRIFT: &str = "cross-location-content-drift";
 pub const DESCRIPTION_MISSING: &str = "description-missing";
+pub const DESCRIPTION_QUALITY: &str = "description-quality";
 pub const DESCRIPTION_TOO_LONG: &str = "description-too-long";
 pub const FILE_INVALID_UTF8: &str = "file-invalid-utf8";
 pub const FILE_REFERENCE_BROKEN: &str = "file-reference-broken";
+pub const FILE_REFERENCE_DIRECTORY: &str = "file-reference-directory";
 pub const FILE_REFERENCE_ESCAPES_SKILL: &str = "file-reference-escapes-skill";
 pub const FILE_TOO_LARGE: &str = "file-too-large";
 pub const FRONTMATTER_BOM: &str = "frontmatter-bom";
@@ -28,10 +30,12 @@ pub const FRONTMATTER_MULTIPLE_DOCUMENTS: &str = "frontmatter-multiple-documents
 pub const FRONTMATTER_UNCLOSED: &str = "frontmatter-unclosed";
 pub const FRONTMATTER_UNKNOWN_KEY: &str = "frontmatter-unknown-key";
 pub const INTERNAL_ERROR: &str = "internal-error";
+pub const LICENSE_MISSING: &str = "license-missing";
 pub const LOADER_DIFFERENTIAL: &str = "loader-differential";
 pub const MANIFEST_CHANGED_SINCE_BASELINE: &str = "manifest-changed-since-baseline";
 pub const MATCHES_PREVIOUSLY_VETTED_COPY: &str = "matches-previously-vetted-copy";
 pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
+pub const METADATA_VERSION_MISSING: &str = "metadata-version-missing";
 pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
 pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
 pub const NAME_INVALID_CHARS: &str = "name-invalid-chars";
@@ -39,8 +43,10 @@ pub const NAME_LEADING_TRAILING_HYPHEN: &str = "name-leading-trailing-hyphen";
 pub const NAME_MISSING: &str = "name-missing";
 pub const NAME_TOO_LONG: &str = "name-too-long";
 pub const PATH_NOT_UTF8: &str = "path-not-utf8";
+pub const PATH_OVER_SPECIFIC: &str = "path-over-specific";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const PROVENANCE_HASH_MISMATCH: &str = "provenance-hash-mismatch";
+pub const REFERENCE_ORPHANED: &str = "reference-orphaned";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
 pub const SKILL_EXCLUDED_BY_HARNESS: &str = "skill-excluded-by-harness";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
@@ -56,6 +62,7 @@ pub const SUPPRESSION_UNUSED: &str = "suppression-unused";
 pub const SYMLINK_DANGLING: &str = "symlink-dangling";
 pub const SYMLINK_ESCAPES_ROOT: &str = "symlink-escapes-root";
 pub const SYMLINKED_SKILL: &str = "symlinked-skill";
+pub const TOKEN_BUDGET_EXCEEDED: &str = "token-budget-exceeded";
 pub const WALK_LIMIT_REACHED: &str = "walk-limit-reached";
 pub const YAML_BUDGET_EXCEEDED: &str = "yaml-budget-exceeded";
 pub const YAML_DUPLICATE_KEY: &str = "yaml-duplicate-key";
@@ -73,9 +80,11 @@ pub const ALL: &[&str] = &[
     COMPATIBILITY_TOO_LONG,
     CROSS_LOCATION_CONTENT_DRIFT,
     DESCRIPTION_MISSING,
+    DESCRIPTION_QUALITY,
     DESCRIPTION_TOO_LONG,
     FILE_INVALID_UTF8,
     FILE_REFERENCE_BROKEN,
+    FILE_REFERENCE_DIRECTORY,
     FILE_REFERENCE_ESCAPES_SKILL,
     FILE_TOO_LARGE,
     FRONTMATTER_BOM,
@@ -89,10 +98,12 @@ pub const ALL: &[&str] = &[
     FRONTMATTER_UNCLOSED,
     FRONTMATTER_UNKNOWN_KEY,
     INTERNAL_ERROR,
+    LICENSE_MISSING,
     LOADER_DIFFERENTIAL,
     MANIFEST_CHANGED_SINCE_BASELINE,
     MATCHES_PREVIOUSLY_VETTED_COPY,
     METADATA_NOT_STRING_MAP,
+    METADATA_VERSION_MISSING,
     NAME_CONSECUTIVE_HYPHENS,
     NAME_DIRECTORY_MISMATCH,
     NAME_INVALID_CHARS,
@@ -100,8 +111,10 @@ pub const ALL: &[&str] = &[
     NAME_MISSING,
     NAME_TOO_LONG,
     PATH_NOT_UTF8,
+    PATH_OVER_SPECIFIC,
     PATH_UNREADABLE,
     PROVENANCE_HASH_MISMATCH,
+    REFERENCE_ORPHANED,
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
     SKILL_EXCLUDED_BY_HARNESS,
     SKILL_FILENAME_NONCANONICAL,
@@ -117,6 +130,7 @@ pub const ALL: &[&str] = &[
     SYMLINK_DANGLING,
     SYMLINK_ESCAPES_ROOT,
     SYMLINKED_SKILL,
+    TOKEN_BUDGET_EXCEEDED,
     WALK_LIMIT_REACHED,
     YAML_BUDGET_EXCEEDED,
     YAML_DUPLICATE_KEY,

@@ -4,13 +4,15 @@
 //!
 //! Findings produced during discovery and parsing (walk bounds, unreadable
 //! paths, frontmatter anomalies) come from [`parsing`] and [`inventory`]; field
-//! and body rules run on the parsed [`SkillDoc`].
+//! and body rules run on the parsed [`SkillDoc`]; the authoring advisories of
+//! [`quality`] also see the skill's other files and the scan's [`crate::catalog::Enabled`].
 
 pub mod body;
 pub mod fields;
 pub mod ids;
 pub mod inventory;
 pub mod parsing;
+pub mod quality;
 
 use crate::finding::{Finding, Location};
 use crate::inventory::FileEntry;

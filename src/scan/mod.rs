@@ -43,6 +43,8 @@ pub struct ScanOptions {
     pub changed: Option<Vec<String>>,
     /// Progress counters the caller may watch (skills analysed of skills found).
     pub progress: Option<std::sync::Arc<Progress>>,
+    /// The off-by-default rules to run (`config::enabled_rules`; default: none).
+    pub rules: crate::catalog::Enabled,
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
@@ -108,6 +110,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         groups: &groups,
         dir_links: &dir_links,
         read: &opts.read,
+        rules: &opts.rules,
         panic_on: opts.panic_on_skill.as_deref(),
     };
     let changed = match &opts.changed {

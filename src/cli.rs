@@ -17,6 +17,7 @@ use crate::result::ScanResult;
 use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
+mod coverage;
 mod generate;
 mod progress;
 pub use generate::{CompletionsCmd, ManCmd};
@@ -52,6 +53,9 @@ pub enum Command {
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
     Merge(MergeCmd),
+    /// Which skills and agents have evals: eval files, cases per set, trigger tests and
+    /// graders of each, the ones without any, and percentages (`--fail-under-coverage N`).
+    Coverage(coverage::CoverageCmd),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
     Completions(CompletionsCmd),
     /// Print the man page (roff) of skillguard or of one subcommand to stdout.
@@ -1840,6 +1844,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Init(cmd) => run_init(&cmd, stderr),
         Command::Accept(cmd) => run_accept(&cmd, stderr),
         Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),
+        Command::Coverage(cmd) => coverage::run(&cmd, stdout, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),

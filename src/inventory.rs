@@ -215,6 +215,46 @@ pub struct Artifact {
     pub format: Option<String>,
 }
 
+/// An eval file and what it evaluates (`crate::evalfiles`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvalFileInfo {
+    /// Relative to the scan base.
+    pub path: String,
+    /// `agent-evals`, `skill-creator`, `waza`, `trigger-tests` or `notes`.
+    pub format: String,
+    /// The skill folder or agent file it evaluates, when one could be told.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target: Option<String>,
+    /// `skill` or `agent`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target_kind: Option<String>,
+    /// The name the file gives (or the target's name).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target_name: Option<String>,
+    /// Cases (agent-evals cases, skill-creator evals, Waza tasks, trigger prompts).
+    pub cases: usize,
+    pub capability: usize,
+    pub regression: usize,
+    pub should_trigger: usize,
+    pub should_not_trigger: usize,
+    /// Graders or matchers (`deterministic:regex`, `text:identifies_issues`, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub graders: Vec<String>,
+    /// Waza task files its `tasks` globs match.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub task_files: Vec<String>,
+    /// No finding against the file itself.
+    pub valid: bool,
+}
+
+impl EvalFileInfo {
+    /// Counts toward coverage: a valid eval file with at least one case (`notes-evals.md`
+    /// alone does not).
+    pub fn counts(&self) -> bool {
+        self.valid && self.cases > 0 && self.format != "notes"
+    }
+}
+
 /// Provenance of a skill as recorded in a `skills-lock.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Provenance {

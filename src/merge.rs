@@ -224,6 +224,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     let mut target = String::new();
     let mut artifacts: Vec<Artifact> = Vec::new();
     let mut agents: Vec<Artifact> = Vec::new();
+    let mut evals: Vec<crate::inventory::EvalFileInfo> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
     let mut suppressed: Vec<Suppressed> = Vec::new();
     let mut repos: Vec<RepoSummary> = Vec::new();
@@ -282,6 +283,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
         for s in v["agents"].as_array().into_iter().flatten() {
             agents.push(artifact(path, s)?);
         }
+        for e in v["evals"].as_array().into_iter().flatten() {
+            evals.push(
+                serde_json::from_value(e.clone())
+                    .map_err(|e| invalid(path, format!("bad eval entry: {e}")))?,
+            );
+        }
         for f in v["findings"].as_array().into_iter().flatten() {
             let f = finding(path, f)?;
             if !RECOMPUTED.contains(&f.rule_id) {
@@ -316,10 +323,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     check_shards(&shards)?;
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
     agents.sort_by(|a, b| a.path.cmp(&b.path));
+    evals.sort_by(|a, b| a.path.cmp(&b.path));
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));
     let coverage = crate::scan::summary::coverage(&artifacts, Mode::Workspace);
     let mut result = ScanResult {
         agents,
+        evals,
         mode: Mode::Workspace,
         target,
         artifacts,

@@ -60,6 +60,8 @@ pub struct ScanResult {
     /// Custom agents, prompt and instruction files, MCP and hook configurations
     /// (`crate::agents`), sorted by path.
     pub agents: Vec<Artifact>,
+    /// Eval files (`crate::evalfiles`), sorted by path.
+    pub evals: Vec<crate::inventory::EvalFileInfo>,
     pub findings: Vec<Finding>,
     pub coverage: Coverage,
     pub repos: Vec<RepoSummary>,

@@ -28,13 +28,14 @@ pub enum Stage {
     SecurityPermissions,
     SecurityExfiltration,
     SecurityScanWide,
+    Evals,
     Loaders,
     Hashes,
     Index,
     Report,
 }
 
-const STAGES: [(Stage, &str); 20] = [
+const STAGES: [(Stage, &str); 21] = [
     (Stage::Walk, "walk"),
     (Stage::ReadHash, "read+hash"),
     (Stage::Parse, "parse"),
@@ -51,6 +52,7 @@ const STAGES: [(Stage, &str); 20] = [
     (Stage::SecurityPermissions, "security:permissions"),
     (Stage::SecurityExfiltration, "security:exfiltration"),
     (Stage::SecurityScanWide, "security:scan-wide"),
+    (Stage::Evals, "evals"),
     (Stage::Loaders, "loaders"),
     (Stage::Hashes, "baseline-hashes"),
     (Stage::Index, "index"),

@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("skill-hashes", &["skill_hashes"]),
     ("analyze", &["analyze"]),
     ("agents", &["agents"]),
+    ("evalfiles", &["evalfiles"]),
     ("scan", &["scan"]),
     ("policy", &["policy"]),
     ("index", &["index"]),

@@ -40,6 +40,9 @@ struct Doc<'a> {
     /// Custom agents, prompt and instruction files, MCP and hook configurations.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     agents: Vec<SkillDto<'a>>,
+    /// Eval files and what each evaluates.
+    #[serde(skip_serializing_if = "<[crate::inventory::EvalFileInfo]>::is_empty")]
+    evals: &'a [crate::inventory::EvalFileInfo],
     findings: Vec<FindingDto<'a>>,
     /// Findings a suppression or an acceptance took out of `findings`, with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -282,6 +285,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }),
         skills: with_index(&r.artifacts, &index.skills),
         agents: with_index(&r.agents, &index.agents),
+        evals: &r.evals,
         findings: r.findings.iter().map(finding_dto).collect(),
         suppressed: r
             .suppressed

@@ -64,6 +64,7 @@ pub fn rule_ids() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = ids::ALL.to_vec();
     v.extend(crate::security::rule_ids());
     v.extend(crate::agents::RULES);
+    v.extend(crate::evalfiles::RULES);
     v.sort_unstable();
     v.dedup();
     v
@@ -143,7 +144,6 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                 Some("the file could not be read or is over the hash limit".into());
         }
     }
-    drop(entries);
     let mut artifacts = Vec::with_capacity(results.len());
     let mut loader_inputs = Vec::with_capacity(results.len());
     let mut skills_ref_verdicts = Vec::with_capacity(results.len());
@@ -163,6 +163,24 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         agents.push(a.artifact);
     }
     crate::agents::dedup(&mut findings);
+    // Eval files: validated, tied to the skill or agent they evaluate.
+    let evals = timing::time(Stage::Evals, || {
+        let repos: Vec<(String, Option<String>)> = groups
+            .iter()
+            .map(|g| (g.boundary_rel.clone(), g.repo.clone()))
+            .collect();
+        let targets = crate::evalfiles::Targets {
+            skills: &artifacts,
+            agents: &agents,
+        };
+        let (evals, fs) = crate::evalfiles::check(&entries, &targets, &repos);
+        findings.extend(fs);
+        if opts.rules.runs(crate::evalfiles::SKILL_WITHOUT_EVALS) {
+            findings.extend(crate::evalfiles::uncovered(&targets, &evals));
+        }
+        evals
+    });
+    drop(entries);
 
     let loader_findings = timing::time(Stage::Loaders, || {
         in_pool(&pool, || {
@@ -192,6 +210,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         target: target.display().to_string(),
         artifacts,
         agents,
+        evals,
         findings,
         coverage,
         repos,

@@ -1,0 +1,964 @@
+//! Eval files: found among the walked entries, validated with file, line and column, and
+//! tied to the skill or agent they evaluate (issue 15, parts 1 and 2).
+//!
+//! Formats:
+//! - **agent-evals** `evals.json` (`{"cases": [{id, set, prompt, expect, match}]}`, seed 001);
+//! - **skill-creator** `evals/evals.json` (`{"skill_name", "evals": [{id, prompt,
+//!   expected_output, files, assertions}]}`, reference §1.5);
+//! - **Waza** `eval.yaml` (`name`, `description`, `skill`, `version`, `config`, `graders`,
+//!   `tasks` globs; reference §6.1, seed 000) and its task files;
+//! - **trigger tests** `trigger_tests.yaml` (`skill`, `should_trigger_prompts`,
+//!   `should_not_trigger_prompts`, each `{prompt, reason, confidence}`; reference §6.2);
+//! - `notes-evals.md`, whose presence is recorded.
+//!
+//! Every file is parsed with the project's YAML reader (JSON is YAML), so each problem has a
+//! position; JSON files are first checked as strict JSON.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+
+use crate::discover::{Entry, EntryKind};
+use crate::finding::{Finding, Location};
+use crate::inventory::{Artifact, ArtifactKind, EvalFileInfo};
+use crate::parse::yaml::{self, Node, NodeKind};
+use crate::text::sanitize_line;
+
+pub const EVAL_FILE_INVALID: &str = "eval-file-invalid";
+pub const EVAL_TARGET_MISSING: &str = "eval-target-missing";
+pub const SKILL_WITHOUT_EVALS: &str = "skill-without-evals";
+
+pub const RULES: &[&str] = &[EVAL_FILE_INVALID, EVAL_TARGET_MISSING, SKILL_WITHOUT_EVALS];
+
+/// Largest eval file read (bytes); a larger one is reported, not read.
+pub const MAX_EVAL_FILE: u64 = 4 * 1024 * 1024;
+/// Regex size limit for `match: regex` cases (compiled program bytes).
+const REGEX_LIMIT: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    AgentEvals,
+    SkillCreator,
+    Waza,
+    TriggerTests,
+    Notes,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::AgentEvals => "agent-evals",
+            Format::SkillCreator => "skill-creator",
+            Format::Waza => "waza",
+            Format::TriggerTests => "trigger-tests",
+            Format::Notes => "notes",
+        }
+    }
+}
+
+fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+fn parent(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The format a file name says (`evals.json` is told apart by its content).
+fn format_of(rel: &str) -> Option<Format> {
+    match file_name(rel) {
+        "evals.json" => Some(Format::AgentEvals),
+        "eval.yaml" | "eval.yml" => Some(Format::Waza),
+        "trigger_tests.yaml" | "trigger_tests.yml" => Some(Format::TriggerTests),
+        "notes-evals.md" => Some(Format::Notes),
+        _ => None,
+    }
+}
+
+/// What the checks know of the scan's skills and agents.
+pub struct Targets<'a> {
+    pub skills: &'a [Artifact],
+    pub agents: &'a [Artifact],
+}
+
+struct Cx {
+    rel: String,
+    /// (rule, message, location, anchor): made findings once the target is known.
+    findings: Vec<(&'static str, String, Location, String)>,
+}
+
+impl Cx {
+    fn emit(&mut self, rule: &'static str, msg: String, line: usize, col: usize, anchor: &str) {
+        let loc = if line == 0 {
+            Location::file(self.rel.clone())
+        } else {
+            Location::at(self.rel.clone(), line as u32, col as u32)
+        };
+        self.findings.push((rule, msg, loc, anchor.to_owned()));
+    }
+
+    fn at(&mut self, n: &Node, msg: String, anchor: &str) {
+        self.emit(EVAL_FILE_INVALID, msg, n.pos.line, n.pos.col, anchor);
+    }
+}
+
+fn read_bounded(e: &Entry) -> Result<Vec<u8>, String> {
+    if e.size > MAX_EVAL_FILE {
+        return Err(format!(
+            "it is {} bytes, over the {MAX_EVAL_FILE}-byte limit for eval files, so it is not read",
+            e.size
+        ));
+    }
+    let f = crate::fsutil::open_regular(&e.abs).map_err(|x| format!("it cannot be read ({x})"))?;
+    let mut buf = Vec::new();
+    f.take(MAX_EVAL_FILE + 1)
+        .read_to_end(&mut buf)
+        .map_err(|x| format!("it cannot be read ({x})"))?;
+    Ok(buf)
+}
+
+/// Innermost skill folder holding `rel` (skills by path, within one repository).
+fn containing<'a>(skills: &'a [Artifact], rel: &str) -> Option<&'a Artifact> {
+    let mut best: Option<&Artifact> = None;
+    for s in skills {
+        let inside = s.path.is_empty() || rel.starts_with(&format!("{}/", s.path));
+        if inside && best.is_none_or(|b| s.path.len() > b.path.len()) {
+            best = Some(s);
+        }
+    }
+    best
+}
+
+/// Resolves a target name among skills and agents (names, agent file stems) of one repo.
+fn by_name<'a>(t: &'a Targets<'_>, repo: Option<&str>, name: &str) -> Option<&'a Artifact> {
+    let same = |a: &&Artifact| a.repo.as_deref() == repo;
+    t.skills
+        .iter()
+        .filter(same)
+        .find(|s| s.name == name || s.dir_name == name)
+        .or_else(|| {
+            // Waza runs `.agent.md` files: one of those wins over a same-named subagent.
+            let mut named = t
+                .agents
+                .iter()
+                .filter(|a| a.kind == ArtifactKind::Agent)
+                .filter(same)
+                .filter(|a| a.name == name || crate::agents::stem(&a.path) == name);
+            let first = named.next()?;
+            if first.path.ends_with(".agent.md") {
+                return Some(first);
+            }
+            Some(
+                named
+                    .find(|a| a.path.ends_with(".agent.md"))
+                    .unwrap_or(first),
+            )
+        })
+}
+
+/// The agent an eval file beside agent files evaluates: the only agent in its folder, or the
+/// one named like the folder.
+fn agent_beside<'a>(t: &'a Targets<'_>, repo: Option<&str>, dir: &str) -> Option<&'a Artifact> {
+    let here: Vec<&Artifact> = t
+        .agents
+        .iter()
+        .filter(|a| {
+            a.kind == ArtifactKind::Agent && a.repo.as_deref() == repo && parent(&a.path) == dir
+        })
+        .collect();
+    match here.as_slice() {
+        [one] => Some(one),
+        many => {
+            let folder = file_name(dir);
+            many.iter()
+                .copied()
+                .find(|a| a.name == folder || crate::agents::stem(&a.path) == folder)
+        }
+    }
+}
+
+fn str_field<'n>(
+    cx: &mut Cx,
+    m: &'n Node,
+    key: &str,
+    required: bool,
+    what: &str,
+) -> Option<&'n str> {
+    match m.get(key) {
+        Some(v) => match v.as_str() {
+            Some(s) if !s.trim().is_empty() => Some(s),
+            _ => {
+                cx.at(
+                    v,
+                    format!(
+                        "`{key}` of {what} must be a non-empty string, not {}. Write it as text.",
+                        a_type(v)
+                    ),
+                    &format!("field:{key}"),
+                );
+                None
+            }
+        },
+        None => {
+            if required {
+                cx.at(
+                    m,
+                    format!("{what} has no `{key}`, which the format requires. Add it."),
+                    &format!("missing:{key}"),
+                );
+            }
+            None
+        }
+    }
+}
+
+fn seq<'n>(cx: &mut Cx, m: &'n Node, key: &str, required: bool) -> Option<&'n [Node]> {
+    match m.get(key).map(|n| (n, &n.kind)) {
+        Some((_, NodeKind::Seq { items, .. })) => Some(items),
+        Some((n, _)) => {
+            cx.at(
+                n,
+                format!("`{key}` must be a list, not {}.", a_type(n)),
+                &format!("type:{key}"),
+            );
+            None
+        }
+        None => {
+            if required {
+                cx.at(
+                    m,
+                    format!("the file has no `{key}` list, which the format requires. Add it."),
+                    &format!("missing:{key}"),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// `a string`, `an integer`.
+fn a_type(n: &Node) -> String {
+    let t = n.type_name();
+    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {t}")
+    } else {
+        format!("a {t}")
+    }
+}
+
+fn is_map(n: &Node) -> bool {
+    matches!(n.kind, NodeKind::Map { .. })
+}
+
+/// agent-evals `cases[]`: (capability, regression) counts.
+fn agent_evals(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) {
+    let Some(cases) = seq(cx, root, "cases", true) else {
+        return;
+    };
+    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    let mut matchers: BTreeSet<String> = BTreeSet::new();
+    for (i, c) in cases.iter().enumerate() {
+        let what = format!("case {}", i + 1);
+        if !is_map(c) {
+            cx.at(
+                c,
+                format!("{what} must be a mapping of `id`, `set`, `prompt`, `expect` and `match`."),
+                &format!("case:{i}"),
+            );
+            continue;
+        }
+        if let Some(id) = str_field(cx, c, "id", true, &what) {
+            if let Some(first) = ids.insert(id.to_owned(), i + 1) {
+                let n = c.get("id").expect("id present");
+                cx.at(
+                    n,
+                    format!(
+                        "case id `{}` is used again (first by case {first}); ids name the output folders, so each must be unique. Rename one.",
+                        sanitize_line(id)
+                    ),
+                    &format!("dup:{id}"),
+                );
+            } else if !safe_component(id) {
+                let n = c.get("id").expect("id present");
+                cx.at(
+                    n,
+                    format!(
+                        "case id `{}` is not a plain folder name (it holds `/`, `\\`, a control character, or is `.`/`..`), and outputs are read from `<outputs>/<id>/`. Use letters, digits, `-`, `_` and `.`.",
+                        sanitize_line(id)
+                    ),
+                    &format!("unsafe:{id}"),
+                );
+            }
+        }
+        str_field(cx, c, "prompt", true, &what);
+        let expect = str_field(cx, c, "expect", true, &what);
+        match str_field(cx, c, "set", true, &what) {
+            Some("capability") => info.capability += 1,
+            Some("regression") => info.regression += 1,
+            Some(other) => {
+                let n = c.get("set").expect("set present");
+                cx.at(
+                    n,
+                    format!(
+                        "`set: {}` is neither `capability` nor `regression`. Use one of the two.",
+                        sanitize_line(other)
+                    ),
+                    &format!("set:{i}"),
+                );
+            }
+            None => {}
+        }
+        match str_field(cx, c, "match", true, &what) {
+            Some(m @ ("exact" | "contains")) => {
+                matchers.insert(m.to_owned());
+            }
+            Some("regex") => {
+                matchers.insert("regex".to_owned());
+                if let Some(e) = expect
+                    && let Err(err) = regex::RegexBuilder::new(e).size_limit(REGEX_LIMIT).build()
+                {
+                    let n = c.get("expect").expect("expect present");
+                    cx.at(
+                        n,
+                        format!(
+                            "`expect` is not a regular expression that compiles: {}. Fix the pattern or use `match: contains`.",
+                            sanitize_line(
+                                err.to_string()
+                                    .lines()
+                                    .last()
+                                    .unwrap_or_default()
+                                    .trim()
+                                    .trim_start_matches("error: ")
+                            )
+                        ),
+                        &format!("regex:{i}"),
+                    );
+                }
+            }
+            Some(other) => {
+                let n = c.get("match").expect("match present");
+                cx.at(
+                    n,
+                    format!(
+                        "`match: {}` is not `exact`, `contains` or `regex`. Use one of them.",
+                        sanitize_line(other)
+                    ),
+                    &format!("match:{i}"),
+                );
+            }
+            None => {}
+        }
+    }
+    info.cases = cases.len();
+    info.graders = matchers
+        .into_iter()
+        .map(|m| format!("deterministic:{m}"))
+        .collect();
+}
+
+/// A case id usable as one folder name.
+pub fn safe_component(id: &str) -> bool {
+    !id.is_empty()
+        && id != "."
+        && id != ".."
+        && !id.contains(['/', '\\'])
+        && !id.chars().any(char::is_control)
+}
+
+fn skill_creator(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<String> {
+    let name = str_field(cx, root, "skill_name", true, "the file").map(str::to_owned);
+    if let Some(evals) = seq(cx, root, "evals", true) {
+        let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, e) in evals.iter().enumerate() {
+            let what = format!("eval {}", i + 1);
+            if !is_map(e) {
+                cx.at(
+                    e,
+                    format!(
+                        "{what} must be a mapping of `id`, `prompt`, `expected_output`, `files`."
+                    ),
+                    &format!("eval:{i}"),
+                );
+                continue;
+            }
+            match e.get("id") {
+                Some(id) if matches!(&id.kind, NodeKind::Scalar { .. }) && !id.is_null() => {
+                    let key = id.as_str().unwrap_or_default().to_owned();
+                    if let Some(first) = ids.insert(key.clone(), i + 1) {
+                        cx.at(id, format!("eval id `{}` is used again (first by eval {first}). Give each eval its own id.", sanitize_line(&key)), &format!("dup:{key}"));
+                    }
+                }
+                Some(id) => cx.at(
+                    id,
+                    format!(
+                        "`id` of {what} must be a number or a string, not {}.",
+                        a_type(id)
+                    ),
+                    &format!("id:{i}"),
+                ),
+                None => cx.at(
+                    e,
+                    format!("{what} has no `id`, which the format requires. Add it."),
+                    &format!("missing-id:{i}"),
+                ),
+            }
+            str_field(cx, e, "prompt", true, &what);
+            str_field(cx, e, "expected_output", false, &what);
+            if let Some(f) = e.get("files")
+                && !matches!(f.kind, NodeKind::Seq { .. })
+            {
+                cx.at(
+                    f,
+                    format!(
+                        "`files` of {what} must be a list of paths, not {}.",
+                        a_type(f)
+                    ),
+                    &format!("files:{i}"),
+                );
+            }
+            if let Some(a) = e.get("assertions")
+                && !matches!(a.kind, NodeKind::Seq { .. })
+            {
+                cx.at(
+                    a,
+                    format!("`assertions` of {what} must be a list, not {}.", a_type(a)),
+                    &format!("assertions:{i}"),
+                );
+            }
+        }
+        info.cases = evals.len();
+    }
+    info.graders = vec!["expected-output".to_owned()];
+    name
+}
+
+fn waza(
+    cx: &mut Cx,
+    root: &Node,
+    info: &mut EvalFileInfo,
+    rel: &str,
+    entries: &[Entry],
+) -> Option<String> {
+    str_field(cx, root, "name", true, "the eval");
+    str_field(cx, root, "description", false, "the eval");
+    let target = str_field(cx, root, "skill", false, "the eval").map(str::to_owned);
+    if let Some(v) = root.get("version")
+        && v.as_str().is_none()
+        && !matches!(&v.kind, NodeKind::Scalar { .. })
+    {
+        cx.at(
+            v,
+            format!(
+                "`version` must be a string such as \"1.0\", not {}.",
+                a_type(v)
+            ),
+            "version",
+        );
+    }
+    if let Some(c) = root.get("config") {
+        if !is_map(c) {
+            cx.at(c, format!("`config` must be a mapping (`model`, `timeout_seconds`, `trials_per_task`), not {}.", a_type(c)), "config");
+        } else {
+            for key in ["timeout_seconds", "trials_per_task"] {
+                if let Some(n) = c.get(key)
+                    && !matches!(
+                        &n.kind,
+                        NodeKind::Scalar {
+                            ty: yaml::ScalarType::Int,
+                            ..
+                        }
+                    )
+                {
+                    cx.at(
+                        n,
+                        format!("`config.{key}` must be a whole number, not {}.", a_type(n)),
+                        &format!("config:{key}"),
+                    );
+                }
+            }
+        }
+    }
+    let mut graders = Vec::new();
+    if let Some(gs) = seq(cx, root, "graders", false) {
+        for (i, g) in gs.iter().enumerate() {
+            let what = format!("grader {}", i + 1);
+            if !is_map(g) {
+                cx.at(
+                    g,
+                    format!("{what} must be a mapping of `type`, `name` and `config`."),
+                    &format!("grader:{i}"),
+                );
+                continue;
+            }
+            let ty = str_field(cx, g, "type", true, &what);
+            let name = str_field(cx, g, "name", false, &what);
+            if let Some(ty) = ty {
+                graders.push(match name {
+                    Some(n) => format!("{ty}:{n}"),
+                    None => ty.to_owned(),
+                });
+            }
+        }
+    }
+    info.graders = graders;
+    // Task files: globs relative to the eval file's folder.
+    let dir = parent(rel);
+    if let Some(ts) = seq(cx, root, "tasks", true) {
+        let mut files: BTreeSet<&str> = BTreeSet::new();
+        for (i, t) in ts.iter().enumerate() {
+            let Some(pat) = t.as_str() else {
+                if is_map(t) {
+                    // An inline task.
+                    info.cases += 1;
+                } else {
+                    cx.at(
+                        t,
+                        format!(
+                            "task {} must be a glob of task files or an inline task, not {}.",
+                            i + 1,
+                            a_type(t)
+                        ),
+                        &format!("task:{i}"),
+                    );
+                }
+                continue;
+            };
+            let full = if dir.is_empty() {
+                pat.to_owned()
+            } else {
+                format!("{dir}/{pat}")
+            };
+            let matched: Vec<&str> = match globset::Glob::new(&full) {
+                Ok(g) => {
+                    let m = g.compile_matcher();
+                    entries
+                        .iter()
+                        .filter(|e| e.kind == EntryKind::File && m.is_match(&e.rel))
+                        .map(|e| e.rel.as_str())
+                        .collect()
+                }
+                Err(_) => Vec::new(),
+            };
+            if matched.is_empty() {
+                cx.at(
+                    t,
+                    format!("`tasks` pattern `{}` matches no file, so the eval runs no task from it. Fix the path.", sanitize_line(pat)),
+                    &format!("tasks:{pat}"),
+                );
+            }
+            files.extend(matched);
+        }
+        for f in files {
+            info.cases += 1;
+            info.task_files.push(f.to_owned());
+        }
+    }
+    target
+}
+
+fn trigger_tests(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<String> {
+    let target = str_field(cx, root, "skill", true, "the file").map(str::to_owned);
+    for (key, count) in [
+        ("should_trigger_prompts", &mut info.should_trigger),
+        ("should_not_trigger_prompts", &mut info.should_not_trigger),
+    ] {
+        let Some(items) = seq(cx, root, key, false) else {
+            continue;
+        };
+        for (i, p) in items.iter().enumerate() {
+            let what = format!("{key} item {}", i + 1);
+            if !is_map(p) {
+                cx.at(
+                    p,
+                    format!("{what} must be a mapping with `prompt` (and `reason`, `confidence`)."),
+                    &format!("{key}:{i}"),
+                );
+                continue;
+            }
+            if str_field(cx, p, "prompt", true, &what).is_some() {
+                *count += 1;
+            }
+            str_field(cx, p, "reason", false, &what);
+            if let Some(c) = p.get("confidence")
+                && !matches!(c.as_str(), Some("" | "high" | "medium"))
+                && !c.is_null()
+            {
+                cx.at(
+                    c,
+                    format!(
+                        "`confidence` of {what} is `high`, `medium` or empty. Use one of them."
+                    ),
+                    &format!("confidence:{key}:{i}"),
+                );
+            }
+        }
+    }
+    if info.should_trigger + info.should_not_trigger == 0 && cx.findings.is_empty() {
+        cx.at(root, "the trigger tests hold no prompt: Waza requires at least one `should_trigger_prompts` or `should_not_trigger_prompts` entry. Add the prompts.".into(), "empty");
+    }
+    info.cases = info.should_trigger + info.should_not_trigger;
+    info.graders = vec!["trigger".to_owned()];
+    target
+}
+
+/// Finds, reads and validates every eval file; ties each to its target. Returns the files
+/// (sorted by path) and the findings (target names are resolved against `targets`).
+pub fn check(
+    entries: &[Entry],
+    targets: &Targets<'_>,
+    repos: &[(String, Option<String>)],
+) -> (Vec<EvalFileInfo>, Vec<Finding>) {
+    let repo_of = |rel: &str| -> Option<String> {
+        repos
+            .iter()
+            .filter(|(root, _)| root.is_empty() || rel.starts_with(&format!("{root}/")))
+            .max_by_key(|(root, _)| root.len())
+            .and_then(|(_, r)| r.clone())
+    };
+    let mut out = Vec::new();
+    let mut findings = Vec::new();
+    for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
+        let Some(mut format) = format_of(&e.rel) else {
+            continue;
+        };
+        let repo = repo_of(&e.rel);
+        let mut cx = Cx {
+            rel: e.rel.clone(),
+            findings: Vec::new(),
+        };
+        let mut info = EvalFileInfo {
+            path: e.rel.clone(),
+            format: format.as_str().to_owned(),
+            ..Default::default()
+        };
+        let mut named: Option<String> = None;
+        let mut name_pos = (0usize, 0usize);
+        if format != Format::Notes {
+            match read_bounded(e) {
+                Err(why) => cx.emit(
+                    EVAL_FILE_INVALID,
+                    format!("`{}` is an eval file and {why}.", sanitize_line(&e.rel)),
+                    0,
+                    0,
+                    "read",
+                ),
+                Ok(bytes) => {
+                    let text = String::from_utf8_lossy(&bytes);
+                    let json = e.rel.ends_with(".json");
+                    let strict = if json {
+                        serde_json::from_str::<serde_json::Value>(&text).err()
+                    } else {
+                        None
+                    };
+                    if let Some(err) = strict {
+                        cx.emit(
+                            EVAL_FILE_INVALID,
+                            format!("`{}` is not valid JSON ({}); no eval runner can read it. Fix the JSON.", sanitize_line(&e.rel), sanitize_line(&err.to_string())),
+                            err.line(),
+                            err.column(),
+                            "json",
+                        );
+                    } else {
+                        match yaml::parse(&text) {
+                            Err(yaml::YamlError::Syntax { message, pos } | yaml::YamlError::Budget { message, pos }) => cx.emit(
+                                EVAL_FILE_INVALID,
+                                format!("`{}` is not valid YAML ({}); Waza cannot read it. Fix the syntax.", sanitize_line(&e.rel), sanitize_line(&message)),
+                                pos.line,
+                                pos.col,
+                                "yaml",
+                            ),
+                            Ok(doc) => match doc.root {
+                                Some(root) if is_map(&root) => {
+                                    if let Some(n) = root.get("skill").or_else(|| root.get("skill_name")) {
+                                        name_pos = (n.pos.line, n.pos.col);
+                                    }
+                                    if format == Format::AgentEvals
+                                        && root.get("cases").is_none()
+                                        && (root.get("skill_name").is_some() || root.get("evals").is_some())
+                                    {
+                                        format = Format::SkillCreator;
+                                        info.format = format.as_str().to_owned();
+                                    }
+                                    named = match format {
+                                        Format::AgentEvals => {
+                                            agent_evals(&mut cx, &root, &mut info);
+                                            None
+                                        }
+                                        Format::SkillCreator => skill_creator(&mut cx, &root, &mut info),
+                                        Format::Waza => waza(&mut cx, &root, &mut info, &e.rel, entries),
+                                        Format::TriggerTests => trigger_tests(&mut cx, &root, &mut info),
+                                        Format::Notes => None,
+                                    };
+                                }
+                                other => cx.emit(
+                                    EVAL_FILE_INVALID,
+                                    format!(
+                                        "`{}` holds {} where an eval file holds a mapping. Write the format's top-level fields.",
+                                        sanitize_line(&e.rel),
+                                        other.as_ref().map_or("nothing".to_owned(), a_type)
+                                    ),
+                                    1,
+                                    1,
+                                    "not-mapping",
+                                ),
+                            },
+                        }
+                    }
+                }
+            }
+        }
+        info.valid = cx.findings.is_empty();
+        // The target: a named skill or agent, else the folder conventions.
+        let dir = parent(&e.rel);
+        let target = match &named {
+            Some(n) => {
+                let t = by_name(targets, repo.as_deref(), n);
+                if t.is_none() {
+                    cx.emit(
+                        EVAL_TARGET_MISSING,
+                        format!(
+                            "the eval names `{}`, and no skill or agent of that name is in this repository, so it evaluates nothing here. Fix the name or add the skill or agent.",
+                            sanitize_line(n)
+                        ),
+                        name_pos.0,
+                        name_pos.1,
+                        "target",
+                    );
+                }
+                info.target_name = Some(n.clone());
+                t
+            }
+            None => {
+                // `{root}/evals/{name}/eval.yaml` names its target by its folder.
+                let waza_root = (format == Format::Waza)
+                    .then(|| dir.rsplit_once('/'))
+                    .flatten()
+                    .filter(|(up, _)| file_name(up) == "evals")
+                    .map(|(_, name)| name);
+                containing(targets.skills, &e.rel)
+                    .filter(|s| s.repo == repo)
+                    .or_else(|| waza_root.and_then(|n| by_name(targets, repo.as_deref(), n)))
+                    .or_else(|| agent_beside(targets, repo.as_deref(), dir))
+                    .or_else(|| {
+                        // `<agent folder>/evals/evals.json`.
+                        (file_name(dir) == "evals")
+                            .then(|| agent_beside(targets, repo.as_deref(), parent(dir)))
+                            .flatten()
+                    })
+            }
+        };
+        if let Some(t) = target {
+            info.target = Some(t.path.clone());
+            info.target_kind = Some(t.kind.as_str().to_owned());
+            if info.target_name.is_none() {
+                info.target_name = Some(t.name.clone());
+            }
+        }
+        // Findings belong to the target's index when there is one.
+        for (rule, msg, loc, anchor) in cx.findings {
+            let anchor = format!("{}:{anchor}", file_name(&e.rel));
+            findings.push(Finding::new(rule, msg, loc).for_skill(
+                target.map(|t| t.name.as_str()),
+                target.map(|t| t.path.as_str()),
+                &anchor,
+            ));
+        }
+        out.push(info);
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    (out, findings)
+}
+
+/// `skill-without-evals` (off by default): a skill or agent no valid eval file covers.
+pub fn uncovered(targets: &Targets<'_>, evals: &[EvalFileInfo]) -> Vec<Finding> {
+    let covered: BTreeSet<&str> = evals
+        .iter()
+        .filter(|e| e.counts())
+        .filter_map(|e| e.target.as_deref())
+        .collect();
+    targets
+        .skills
+        .iter()
+        .chain(targets.agents.iter().filter(|a| a.kind == ArtifactKind::Agent))
+        .filter(|a| !covered.contains(a.path.as_str()))
+        .map(|a| {
+            let what = if a.kind == ArtifactKind::Skill { "skill" } else { "agent" };
+            let file = if a.kind == ArtifactKind::Skill {
+                if a.path.is_empty() { a.entry.clone() } else { format!("{}/{}", a.path, a.entry) }
+            } else {
+                a.path.clone()
+            };
+            Finding::new(
+                SKILL_WITHOUT_EVALS,
+                format!(
+                    "the {what} `{}` has no eval: no `evals.json`, `eval.yaml` or `trigger_tests.yaml` with cases evaluates it, so a change to it is judged by nobody. Add an eval set (see `skillguard coverage`).",
+                    sanitize_line(&a.name)
+                ),
+                Location::file(file),
+            )
+            .for_skill(Some(&a.name), Some(&a.path), "no-evals")
+        })
+        .collect()
+}
+
+/// One skill or agent and its evals (`skillguard coverage`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CoverageRow {
+    /// `skill` or `agent`.
+    pub kind: &'static str,
+    pub name: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    /// Eval files that evaluate it, by path.
+    pub eval_files: Vec<String>,
+    /// Formats of those files.
+    pub formats: Vec<String>,
+    pub cases: usize,
+    pub capability: usize,
+    pub regression: usize,
+    pub should_trigger: usize,
+    pub should_not_trigger: usize,
+    pub graders: Vec<String>,
+    /// A `notes-evals.md` sits beside it.
+    pub notes: bool,
+    /// At least one valid eval file with cases evaluates it.
+    pub covered: bool,
+}
+
+/// Coverage of every skill and agent by eval files.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Coverage {
+    pub skills: usize,
+    pub skills_covered: usize,
+    pub agents: usize,
+    pub agents_covered: usize,
+    /// Covered skills and agents over all, in percent (100 when there are none).
+    pub percent: f64,
+    pub skill_percent: f64,
+    pub agent_percent: f64,
+    pub rows: Vec<CoverageRow>,
+    /// Eval files no skill or agent could be tied to.
+    pub unattached: Vec<String>,
+    /// Eval files with findings of their own.
+    pub invalid: Vec<String>,
+}
+
+fn pct(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        ((a as f64) * 1000.0 / (b as f64)).round() / 10.0
+    }
+}
+
+/// The coverage table of a scan's skills and agents (agents, not prompts or instructions).
+pub fn coverage(skills: &[Artifact], agents: &[Artifact], evals: &[EvalFileInfo]) -> Coverage {
+    let mut by_target: BTreeMap<&str, Vec<&EvalFileInfo>> = BTreeMap::new();
+    let mut unattached = Vec::new();
+    for e in evals {
+        match &e.target {
+            Some(t) => by_target.entry(t.as_str()).or_default().push(e),
+            None if e.format != Format::Notes.as_str() => unattached.push(e.path.clone()),
+            None => {}
+        }
+    }
+    let mut rows = Vec::new();
+    for a in skills
+        .iter()
+        .chain(agents.iter().filter(|a| a.kind == ArtifactKind::Agent))
+    {
+        let fs = by_target
+            .get(a.path.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let agent = a.kind == ArtifactKind::Agent;
+        let mut row = CoverageRow {
+            kind: if agent { "agent" } else { "skill" },
+            name: a.name.clone(),
+            path: a.path.clone(),
+            repo: a.repo.clone(),
+            eval_files: Vec::new(),
+            formats: Vec::new(),
+            cases: 0,
+            capability: 0,
+            regression: 0,
+            should_trigger: 0,
+            should_not_trigger: 0,
+            graders: Vec::new(),
+            notes: false,
+            covered: false,
+        };
+        let mut graders: BTreeSet<String> = BTreeSet::new();
+        let mut formats: BTreeSet<String> = BTreeSet::new();
+        for e in fs {
+            if e.format == Format::Notes.as_str() {
+                row.notes = true;
+                continue;
+            }
+            row.eval_files.push(e.path.clone());
+            formats.insert(e.format.clone());
+            row.cases += e.cases;
+            row.capability += e.capability;
+            row.regression += e.regression;
+            row.should_trigger += e.should_trigger;
+            row.should_not_trigger += e.should_not_trigger;
+            graders.extend(e.graders.iter().cloned());
+            row.covered |= e.counts();
+        }
+        // Waza injects a tool_constraint grader for an agent that declares `tools`, unless
+        // the eval declares its own.
+        let waza = fs.iter().any(|e| e.format == Format::Waza.as_str());
+        if agent
+            && waza
+            && a.frontmatter.get("tools").is_some()
+            && !graders.iter().any(|g| g.starts_with("tool_constraint"))
+        {
+            graders.insert("tool_constraint (implicit, from `tools`)".to_owned());
+        }
+        row.graders = graders.into_iter().collect();
+        row.formats = formats.into_iter().collect();
+        rows.push(row);
+    }
+    rows.sort_by(|a, b| (a.kind != "skill", &a.path).cmp(&(b.kind != "skill", &b.path)));
+    let count = |k: &str, covered: bool| {
+        rows.iter()
+            .filter(|r| r.kind == k && (!covered || r.covered))
+            .count()
+    };
+    let (s, sc, g, gc) = (
+        count("skill", false),
+        count("skill", true),
+        count("agent", false),
+        count("agent", true),
+    );
+    Coverage {
+        skills: s,
+        skills_covered: sc,
+        agents: g,
+        agents_covered: gc,
+        percent: pct(sc + gc, s + g),
+        skill_percent: pct(sc, s),
+        agent_percent: pct(gc, g),
+        rows,
+        unattached,
+        invalid: evals
+            .iter()
+            .filter(|e| !e.valid && e.format != Format::Notes.as_str())
+            .map(|e| e.path.clone())
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_must_be_folder_names() {
+        assert!(safe_component("pdf-basic"));
+        assert!(safe_component("a.b_c"));
+        for bad in ["", ".", "..", "../x", "a/b", "a\\b", "a\nb"] {
+            assert!(!safe_component(bad), "{bad:?}");
+        }
+    }
+}

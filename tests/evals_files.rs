@@ -1,0 +1,260 @@
+//! Eval files (issue 15, parts 1 and 2): every format found and validated at its place, tied
+//! to the skill or agent it evaluates, and `skillguard coverage` over them.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_skillguard"))
+}
+
+fn json(args: &[&str]) -> (Option<i32>, Value) {
+    let o = bin().args(args).output().unwrap();
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    (o.status.code(), v)
+}
+
+const FILES: &str = "fixtures/evals/files";
+
+/// (rule, path, line, column) of every planted problem in `fixtures/evals/files`.
+const PLANTED: &[(&str, &str, u64, u64)] = &[
+    ("eval-file-invalid", ".github/agents/evals.json", 2, 14),
+    ("eval-target-missing", "evals/ghost/eval.yaml", 2, 8),
+    ("eval-file-invalid", "evals/planner/eval.yaml", 5, 20),
+    ("eval-file-invalid", "evals/planner/eval.yaml", 11, 5),
+    ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 13),
+    ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 29),
+    ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 76),
+    ("eval-file-invalid", "skills/csv-tools/evals.json", 5, 13),
+    ("eval-file-invalid", "skills/csv-tools/evals.json", 5, 86),
+    (
+        "eval-target-missing",
+        "skills/csv-tools/trigger_tests.yaml",
+        1,
+        8,
+    ),
+    (
+        "eval-file-invalid",
+        "skills/csv-tools/trigger_tests.yaml",
+        4,
+        17,
+    ),
+    (
+        "eval-file-invalid",
+        "skills/csv-tools/trigger_tests.yaml",
+        5,
+        5,
+    ),
+    (
+        "eval-file-invalid",
+        "skills/notes-only/evals/evals.json",
+        1,
+        135,
+    ),
+];
+
+#[test]
+fn every_format_is_validated_at_its_place() {
+    let (_, v) = json(&["scan", "--repo", FILES, "--no-config", "--format", "json"]);
+    let mut got: Vec<(String, String, u64, u64)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"].as_str().unwrap().starts_with("eval-"))
+        .map(|f| {
+            (
+                f["rule_id"].as_str().unwrap().to_owned(),
+                f["location"]["path"].as_str().unwrap().to_owned(),
+                f["location"]["line"].as_u64().unwrap_or(0),
+                f["location"]["column"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, String, u64, u64)> = PLANTED
+        .iter()
+        .map(|(r, p, l, c)| ((*r).to_owned(), (*p).to_owned(), *l, *c))
+        .collect();
+    want.sort();
+    assert_eq!(got, want);
+    // The valid files of each format raise nothing, and each file's format is told.
+    let formats: Vec<(&str, &str)> = v["evals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["path"].as_str().unwrap(), e["format"].as_str().unwrap()))
+        .collect();
+    for (path, format) in [
+        ("skills/pdf-tools/evals/evals.json", "agent-evals"),
+        ("skills/notes-only/evals/evals.json", "skill-creator"),
+        ("evals/planner/eval.yaml", "waza"),
+        ("skills/csv-tools/trigger_tests.yaml", "trigger-tests"),
+        ("skills/notes-only/notes-evals.md", "notes"),
+    ] {
+        assert!(formats.contains(&(path, format)), "{path}: {formats:?}");
+    }
+}
+
+#[test]
+fn coverage_lists_every_skill_and_agent_with_its_evals() {
+    let (code, v) = json(&[
+        "coverage",
+        "--repo",
+        FILES,
+        "--no-config",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(v["skills"], 3);
+    assert_eq!(v["agents"], 2);
+    assert_eq!(v["skills_covered"], 1);
+    assert_eq!(v["agents_covered"], 0);
+    assert_eq!(v["percent"], 20.0);
+    let row = |p: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["path"] == p)
+            .unwrap_or_else(|| panic!("no row {p}"))
+            .clone()
+    };
+    let pdf = row("skills/pdf-tools");
+    assert_eq!(pdf["covered"], true);
+    assert_eq!(
+        (pdf["capability"].as_u64(), pdf["regression"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // An invalid eval file does not cover its skill, and a notes file is only noted.
+    let notes = row("skills/notes-only");
+    assert_eq!(
+        (notes["covered"].as_bool(), notes["notes"].as_bool()),
+        (Some(false), Some(true))
+    );
+    // Waza's `{root}/evals/{name}/eval.yaml` names its agent by its folder; the implicit
+    // tool_constraint grader of an agent with `tools` is listed.
+    let planner = row(".github/agents/planner.agent.md");
+    assert_eq!(planner["eval_files"][0], "evals/planner/eval.yaml");
+    assert!(
+        planner["graders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g.as_str().unwrap().starts_with("tool_constraint")),
+        "{planner}"
+    );
+    assert_eq!(
+        row(".github/agents/fixer.agent.md")["eval_files"],
+        serde_json::json!([])
+    );
+    assert_eq!(
+        v["unattached"],
+        serde_json::json!([
+            ".github/agents/evals.json",
+            "evals/ghost/eval.yaml",
+            "skills/csv-tools/trigger_tests.yaml"
+        ])
+    );
+    // The gate.
+    for (n, want) in [("20", Some(0)), ("21", Some(1)), ("0", Some(0))] {
+        let o = bin()
+            .args([
+                "coverage",
+                "--repo",
+                FILES,
+                "--no-config",
+                "--fail-under-coverage",
+                n,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), want, "--fail-under-coverage {n}");
+    }
+    let o = bin()
+        .args(["coverage", "--repo", FILES, "--fail-under-coverage", "101"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_demo_lists_every_skill_and_agent_with_its_evals() {
+    let (code, v) = json(&["coverage", "--repo", "fixtures/demo", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    let covered: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["covered"] == true)
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        covered,
+        [
+            ".github/skills/pdf-tools",
+            ".github/agents/reviewer.agent.md"
+        ]
+    );
+    for fmt in ["console", "markdown"] {
+        let o = bin()
+            .args(["coverage", "--repo", "fixtures/demo", "--format", fmt])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(o.stdout).unwrap();
+        for p in [
+            "skills/meeting-notes",
+            ".claude/agents/ops.md",
+            "evals/reviewer/eval.yaml",
+        ] {
+            assert!(text.contains(p), "{fmt} lacks {p}:\n{text}");
+        }
+    }
+    let o = bin()
+        .args(["coverage", "--repo", "fixtures/demo", "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn skill_without_evals_is_off_until_the_config_enables_it() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path();
+    let copy = |rel: &str| {
+        let src = Path::new(FILES).join(rel);
+        let dst = repo.join(rel);
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::fs::copy(src, dst).unwrap();
+    };
+    copy("skills/pdf-tools/SKILL.md");
+    copy("skills/pdf-tools/evals/evals.json");
+    copy("skills/csv-tools/SKILL.md");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let ids = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["scan", "--repo", repo.to_str().unwrap(), "--format", "json"];
+        args.extend_from_slice(extra);
+        let (_, v) = json(&args);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule_id"] == "skill-without-evals")
+            .map(|f| f["location"]["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(ids(&[]).is_empty());
+    std::fs::write(
+        repo.join(".skillguard.toml"),
+        "[rules.skill-without-evals]\nenable = true\n",
+    )
+    .unwrap();
+    assert_eq!(ids(&[]), ["skills/csv-tools/SKILL.md"]);
+    assert_eq!(
+        ids(&["--no-config", "--select", "skill-without-evals"]),
+        ["skills/csv-tools/SKILL.md"]
+    );
+}

@@ -14,7 +14,7 @@
 //! Every file is parsed with the project's YAML reader (JSON is YAML), so each problem has a
 //! position; JSON files are first checked as strict JSON.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
 
 use crate::discover::{Entry, EntryKind};
@@ -31,6 +31,8 @@ pub const RULES: &[&str] = &[EVAL_FILE_INVALID, EVAL_TARGET_MISSING, SKILL_WITHO
 
 /// Largest eval file read (bytes); a larger one is reported, not read.
 pub const MAX_EVAL_FILE: u64 = 4 * 1024 * 1024;
+/// Waza `tasks` entries read per eval file (each is matched against the files of its folder).
+const MAX_TASK_PATTERNS: usize = 256;
 /// Regex size limit for `match: regex` cases (compiled program bytes).
 const REGEX_LIMIT: usize = 1 << 20;
 
@@ -116,63 +118,118 @@ fn read_bounded(e: &Entry) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
-/// Innermost skill folder holding `rel` (skills by path, within one repository).
-fn containing<'a>(skills: &'a [Artifact], rel: &str) -> Option<&'a Artifact> {
-    let mut best: Option<&Artifact> = None;
-    for s in skills {
-        let inside = s.path.is_empty() || rel.starts_with(&format!("{}/", s.path));
-        if inside && best.is_none_or(|b| s.path.len() > b.path.len()) {
-            best = Some(s);
+/// Lookups built once per scan, so that every eval file costs its own depth, not the number
+/// of skills, agents, repositories or files.
+struct Index<'a> {
+    skills_by_path: HashMap<&'a str, &'a Artifact>,
+    /// (repo, name or folder) → the first skill by path.
+    skill_names: HashMap<(Option<&'a str>, &'a str), &'a Artifact>,
+    /// (repo, name or file stem) → the agent Waza would run (an `.agent.md` first).
+    agent_names: HashMap<(Option<&'a str>, &'a str), &'a Artifact>,
+    /// (repo, folder) → the agents directly in it.
+    agents_by_dir: HashMap<(Option<&'a str>, &'a str), Vec<&'a Artifact>>,
+    /// Repository roots (relative to the scan base) → repository name.
+    repos: HashMap<&'a str, Option<&'a str>>,
+    /// Every walked file, sorted (Waza task globs look in one folder's range).
+    files: Vec<&'a str>,
+}
+
+/// `rel`'s folders, innermost first, ending with `""` (the base).
+fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    let mut cur = Some(rel);
+    std::iter::from_fn(move || {
+        let c = cur.filter(|c| !c.is_empty())?;
+        let up = parent(c);
+        cur = Some(up);
+        Some(up)
+    })
+}
+
+impl<'a> Index<'a> {
+    fn new(entries: &'a [Entry], t: &Targets<'a>, repos: &'a [(String, Option<String>)]) -> Self {
+        let mut ix = Index {
+            skills_by_path: HashMap::new(),
+            skill_names: HashMap::new(),
+            agent_names: HashMap::new(),
+            agents_by_dir: HashMap::new(),
+            repos: repos
+                .iter()
+                .map(|(root, r)| (root.as_str(), r.as_deref()))
+                .collect(),
+            files: entries
+                .iter()
+                .filter(|e| e.kind == EntryKind::File)
+                .map(|e| e.rel.as_str())
+                .collect(),
+        };
+        ix.files.sort_unstable();
+        for s in t.skills {
+            ix.skills_by_path.insert(s.path.as_str(), s);
+            let repo = s.repo.as_deref();
+            ix.skill_names.entry((repo, s.name.as_str())).or_insert(s);
+            ix.skill_names
+                .entry((repo, s.dir_name.as_str()))
+                .or_insert(s);
+        }
+        for a in t.agents.iter().filter(|a| a.kind == ArtifactKind::Agent) {
+            let repo = a.repo.as_deref();
+            for key in [a.name.as_str(), crate::agents::stem(&a.path)] {
+                let e = ix.agent_names.entry((repo, key)).or_insert(a);
+                // Waza runs `.agent.md` files: one of those wins over a same-named subagent.
+                if !e.path.ends_with(".agent.md") && a.path.ends_with(".agent.md") {
+                    *e = a;
+                }
+            }
+            ix.agents_by_dir
+                .entry((repo, parent(&a.path)))
+                .or_default()
+                .push(a);
+        }
+        ix
+    }
+
+    fn repo_of(&self, rel: &str) -> Option<String> {
+        ancestors(rel)
+            .find_map(|d| self.repos.get(d))
+            .and_then(|r| r.map(str::to_owned))
+    }
+
+    /// Innermost skill folder holding `rel`.
+    fn containing(&self, rel: &str) -> Option<&'a Artifact> {
+        ancestors(rel).find_map(|d| self.skills_by_path.get(d).copied())
+    }
+
+    /// A target name among the skills and agents of one repository.
+    fn by_name(&self, repo: Option<&str>, name: &str) -> Option<&'a Artifact> {
+        self.skill_names
+            .get(&(repo, name))
+            .or_else(|| self.agent_names.get(&(repo, name)))
+            .copied()
+    }
+
+    /// The agent an eval file beside agent files evaluates: the only agent in its folder,
+    /// or the one named like the folder.
+    fn agent_beside(&self, repo: Option<&str>, dir: &str) -> Option<&'a Artifact> {
+        match self.agents_by_dir.get(&(repo, dir)).map(Vec::as_slice) {
+            Some([one]) => Some(one),
+            Some(many) => {
+                let folder = file_name(dir);
+                many.iter()
+                    .copied()
+                    .find(|a| a.name == folder || crate::agents::stem(&a.path) == folder)
+            }
+            None => None,
         }
     }
-    best
-}
 
-/// Resolves a target name among skills and agents (names, agent file stems) of one repo.
-fn by_name<'a>(t: &'a Targets<'_>, repo: Option<&str>, name: &str) -> Option<&'a Artifact> {
-    let same = |a: &&Artifact| a.repo.as_deref() == repo;
-    t.skills
-        .iter()
-        .filter(same)
-        .find(|s| s.name == name || s.dir_name == name)
-        .or_else(|| {
-            // Waza runs `.agent.md` files: one of those wins over a same-named subagent.
-            let mut named = t
-                .agents
-                .iter()
-                .filter(|a| a.kind == ArtifactKind::Agent)
-                .filter(same)
-                .filter(|a| a.name == name || crate::agents::stem(&a.path) == name);
-            let first = named.next()?;
-            if first.path.ends_with(".agent.md") {
-                return Some(first);
-            }
-            Some(
-                named
-                    .find(|a| a.path.ends_with(".agent.md"))
-                    .unwrap_or(first),
-            )
-        })
-}
-
-/// The agent an eval file beside agent files evaluates: the only agent in its folder, or the
-/// one named like the folder.
-fn agent_beside<'a>(t: &'a Targets<'_>, repo: Option<&str>, dir: &str) -> Option<&'a Artifact> {
-    let here: Vec<&Artifact> = t
-        .agents
-        .iter()
-        .filter(|a| {
-            a.kind == ArtifactKind::Agent && a.repo.as_deref() == repo && parent(&a.path) == dir
-        })
-        .collect();
-    match here.as_slice() {
-        [one] => Some(one),
-        many => {
-            let folder = file_name(dir);
-            many.iter()
-                .copied()
-                .find(|a| a.name == folder || crate::agents::stem(&a.path) == folder)
+    /// Files under `dir` (all files for `""`).
+    fn files_under(&self, dir: &str) -> &[&'a str] {
+        if dir.is_empty() {
+            return &self.files;
         }
+        let lo = self.files.partition_point(|f| *f < dir);
+        let hi = lo + self.files[lo..].partition_point(|f| f.starts_with(dir));
+        &self.files[lo..hi]
     }
 }
 
@@ -436,7 +493,7 @@ fn waza(
     root: &Node,
     info: &mut EvalFileInfo,
     rel: &str,
-    entries: &[Entry],
+    ix: &Index<'_>,
 ) -> Option<String> {
     str_field(cx, root, "name", true, "the eval");
     str_field(cx, root, "description", false, "the eval");
@@ -504,7 +561,17 @@ fn waza(
     let dir = parent(rel);
     if let Some(ts) = seq(cx, root, "tasks", true) {
         let mut files: BTreeSet<&str> = BTreeSet::new();
-        for (i, t) in ts.iter().enumerate() {
+        if ts.len() > MAX_TASK_PATTERNS {
+            cx.at(
+                &ts[MAX_TASK_PATTERNS],
+                format!(
+                    "`tasks` lists {} entries; skillguard reads the first {MAX_TASK_PATTERNS}. Use globs (`tasks/*.yaml`) instead of one entry per file.",
+                    ts.len()
+                ),
+                "tasks-many",
+            );
+        }
+        for (i, t) in ts.iter().take(MAX_TASK_PATTERNS).enumerate() {
             let Some(pat) = t.as_str() else {
                 if is_map(t) {
                     // An inline task.
@@ -530,10 +597,10 @@ fn waza(
             let matched: Vec<&str> = match globset::Glob::new(&full) {
                 Ok(g) => {
                     let m = g.compile_matcher();
-                    entries
+                    ix.files_under(dir)
                         .iter()
-                        .filter(|e| e.kind == EntryKind::File && m.is_match(&e.rel))
-                        .map(|e| e.rel.as_str())
+                        .copied()
+                        .filter(|f| m.is_match(f))
                         .collect()
                 }
                 Err(_) => Vec::new(),
@@ -607,20 +674,14 @@ pub fn check(
     targets: &Targets<'_>,
     repos: &[(String, Option<String>)],
 ) -> (Vec<EvalFileInfo>, Vec<Finding>) {
-    let repo_of = |rel: &str| -> Option<String> {
-        repos
-            .iter()
-            .filter(|(root, _)| root.is_empty() || rel.starts_with(&format!("{root}/")))
-            .max_by_key(|(root, _)| root.len())
-            .and_then(|(_, r)| r.clone())
-    };
+    let ix = Index::new(entries, targets, repos);
     let mut out = Vec::new();
     let mut findings = Vec::new();
     for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
         let Some(mut format) = format_of(&e.rel) else {
             continue;
         };
-        let repo = repo_of(&e.rel);
+        let repo = ix.repo_of(&e.rel);
         let mut cx = Cx {
             rel: e.rel.clone(),
             findings: Vec::new(),
@@ -684,7 +745,7 @@ pub fn check(
                                             None
                                         }
                                         Format::SkillCreator => skill_creator(&mut cx, &root, &mut info),
-                                        Format::Waza => waza(&mut cx, &root, &mut info, &e.rel, entries),
+                                        Format::Waza => waza(&mut cx, &root, &mut info, &e.rel, &ix),
                                         Format::TriggerTests => trigger_tests(&mut cx, &root, &mut info),
                                         Format::Notes => None,
                                     };
@@ -711,7 +772,7 @@ pub fn check(
         let dir = parent(&e.rel);
         let target = match &named {
             Some(n) => {
-                let t = by_name(targets, repo.as_deref(), n);
+                let t = ix.by_name(repo.as_deref(), n);
                 if t.is_none() {
                     cx.emit(
                         EVAL_TARGET_MISSING,
@@ -734,14 +795,14 @@ pub fn check(
                     .flatten()
                     .filter(|(up, _)| file_name(up) == "evals")
                     .map(|(_, name)| name);
-                containing(targets.skills, &e.rel)
+                ix.containing(&e.rel)
                     .filter(|s| s.repo == repo)
-                    .or_else(|| waza_root.and_then(|n| by_name(targets, repo.as_deref(), n)))
-                    .or_else(|| agent_beside(targets, repo.as_deref(), dir))
+                    .or_else(|| waza_root.and_then(|n| ix.by_name(repo.as_deref(), n)))
+                    .or_else(|| ix.agent_beside(repo.as_deref(), dir))
                     .or_else(|| {
                         // `<agent folder>/evals/evals.json`.
                         (file_name(dir) == "evals")
-                            .then(|| agent_beside(targets, repo.as_deref(), parent(dir)))
+                            .then(|| ix.agent_beside(repo.as_deref(), parent(dir)))
                             .flatten()
                     })
             }
@@ -952,6 +1013,16 @@ pub fn coverage(skills: &[Artifact], agents: &[Artifact], evals: &[EvalFileInfo]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ancestors_end_at_the_base() {
+        assert_eq!(
+            ancestors("a/b/c.json").collect::<Vec<_>>(),
+            ["a/b", "a", ""]
+        );
+        assert_eq!(ancestors("c.json").collect::<Vec<_>>(), [""]);
+        assert_eq!(ancestors("").count(), 0);
+    }
 
     #[test]
     fn ids_must_be_folder_names() {

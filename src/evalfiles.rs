@@ -42,6 +42,8 @@ pub enum Format {
     SkillCreator,
     Waza,
     TriggerTests,
+    /// skill-creator's description-optimisation set: `[{"query", "should_trigger"}]`.
+    TriggerEvals,
     Notes,
 }
 
@@ -52,6 +54,7 @@ impl Format {
             Format::SkillCreator => "skill-creator",
             Format::Waza => "waza",
             Format::TriggerTests => "trigger-tests",
+            Format::TriggerEvals => "trigger-evals",
             Format::Notes => "notes",
         }
     }
@@ -667,6 +670,75 @@ fn trigger_tests(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<St
     target
 }
 
+/// skill-creator keeps copies of its evals in run outputs (`<skill>-workspace/iteration-N/`):
+/// results, not sources, so they are not eval files of the repository.
+fn in_workspace_output(rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    parts.windows(2).any(|w| {
+        w[0].ends_with("workspace")
+            && w[1]
+                .strip_prefix("iteration-")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// skill-creator's trigger evals (reference §1.5): a list of `{query, should_trigger}`
+/// (`prompt` accepted for `query`).
+fn trigger_evals(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) {
+    let NodeKind::Seq { items, .. } = &root.kind else {
+        return;
+    };
+    for (i, q) in items.iter().enumerate() {
+        let what = format!("query {}", i + 1);
+        if !is_map(q) {
+            cx.at(
+                q,
+                format!("{what} must be a mapping of `query` and `should_trigger`."),
+                &format!("query:{i}"),
+            );
+            continue;
+        }
+        let key = if q.get("query").is_some() {
+            "query"
+        } else {
+            "prompt"
+        };
+        str_field(cx, q, key, true, &what);
+        match q.get("should_trigger") {
+            Some(b)
+                if matches!(
+                    &b.kind,
+                    NodeKind::Scalar {
+                        ty: yaml::ScalarType::Bool,
+                        ..
+                    }
+                ) =>
+            {
+                if b.as_str().is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+                    info.should_trigger += 1;
+                } else {
+                    info.should_not_trigger += 1;
+                }
+            }
+            Some(b) => cx.at(
+                b,
+                format!(
+                    "`should_trigger` of {what} must be `true` or `false`, not {}.",
+                    a_type(b)
+                ),
+                &format!("should:{i}"),
+            ),
+            None => cx.at(
+                q,
+                format!("{what} has no `should_trigger`, which the format requires. Add it."),
+                &format!("should-missing:{i}"),
+            ),
+        }
+    }
+    info.cases = info.should_trigger + info.should_not_trigger;
+    info.graders = vec!["trigger".to_owned()];
+}
+
 /// Finds, reads and validates every eval file; ties each to its target. Returns the files
 /// (sorted by path) and the findings (target names are resolved against `targets`).
 pub fn check(
@@ -681,6 +753,9 @@ pub fn check(
         let Some(mut format) = format_of(&e.rel) else {
             continue;
         };
+        if in_workspace_output(&e.rel) {
+            continue;
+        }
         let repo = ix.repo_of(&e.rel);
         let mut cx = Cx {
             rel: e.rel.clone(),
@@ -728,6 +803,14 @@ pub fn check(
                                 "yaml",
                             ),
                             Ok(doc) => match doc.root {
+                                Some(root)
+                                    if format == Format::AgentEvals
+                                        && matches!(root.kind, NodeKind::Seq { .. }) =>
+                                {
+                                    format = Format::TriggerEvals;
+                                    info.format = format.as_str().to_owned();
+                                    trigger_evals(&mut cx, &root, &mut info);
+                                }
                                 Some(root) if is_map(&root) => {
                                     if let Some(n) = root.get("skill").or_else(|| root.get("skill_name")) {
                                         name_pos = (n.pos.line, n.pos.col);
@@ -747,7 +830,7 @@ pub fn check(
                                         Format::SkillCreator => skill_creator(&mut cx, &root, &mut info),
                                         Format::Waza => waza(&mut cx, &root, &mut info, &e.rel, &ix),
                                         Format::TriggerTests => trigger_tests(&mut cx, &root, &mut info),
-                                        Format::Notes => None,
+                                        Format::Notes | Format::TriggerEvals => None,
                                     };
                                 }
                                 other => cx.emit(

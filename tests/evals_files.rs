@@ -54,6 +54,7 @@ const PLANTED: &[(&str, &str, u64, u64)] = &[
         1,
         135,
     ),
+    ("eval-file-invalid", "skills/pdf-tools/evals.json", 5, 58),
 ];
 
 #[test]
@@ -93,9 +94,15 @@ fn every_format_is_validated_at_its_place() {
         ("evals/planner/eval.yaml", "waza"),
         ("skills/csv-tools/trigger_tests.yaml", "trigger-tests"),
         ("skills/notes-only/notes-evals.md", "notes"),
+        ("skills/pdf-tools/evals.json", "trigger-evals"),
     ] {
         assert!(formats.contains(&(path, format)), "{path}: {formats:?}");
     }
+    // skill-creator's run outputs (`<skill>-workspace/iteration-N/`) are results, not evals.
+    assert!(
+        !formats.iter().any(|(p, _)| p.contains("-workspace/")),
+        "{formats:?}"
+    );
 }
 
 #[test]

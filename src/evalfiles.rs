@@ -427,6 +427,15 @@ pub fn safe_component(id: &str) -> bool {
 fn skill_creator(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<String> {
     let name = str_field(cx, root, "skill_name", true, "the file").map(str::to_owned);
     if let Some(evals) = seq(cx, root, "evals", true) {
+        creator_items(cx, evals, info);
+    }
+    info.graders = vec!["expected-output".to_owned()];
+    name
+}
+
+/// The `evals[]` items of a skill-creator file.
+fn creator_items(cx: &mut Cx, evals: &[Node], info: &mut EvalFileInfo) {
+    {
         let mut ids: BTreeMap<String, usize> = BTreeMap::new();
         for (i, e) in evals.iter().enumerate() {
             let what = format!("eval {}", i + 1);
@@ -487,8 +496,6 @@ fn skill_creator(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<St
         }
         info.cases = evals.len();
     }
-    info.graders = vec!["expected-output".to_owned()];
-    name
 }
 
 fn waza(
@@ -807,9 +814,28 @@ pub fn check(
                                     if format == Format::AgentEvals
                                         && matches!(root.kind, NodeKind::Seq { .. }) =>
                                 {
-                                    format = Format::TriggerEvals;
+                                    let NodeKind::Seq { items, .. } = &root.kind else {
+                                        unreachable!("matched a list")
+                                    };
+                                    if items.iter().any(|i| i.get("should_trigger").is_some())
+                                        || items.is_empty()
+                                    {
+                                        format = Format::TriggerEvals;
+                                        trigger_evals(&mut cx, &root, &mut info);
+                                    } else {
+                                        // skill-creator's `evals[]` without its wrapper.
+                                        format = Format::SkillCreator;
+                                        cx.emit(
+                                            EVAL_FILE_INVALID,
+                                            "the file is a bare list of evals; skill-creator reads `{\"skill_name\": …, \"evals\": [...]}`, so its tooling finds no evals here. Wrap the list and name the skill.".to_owned(),
+                                            root.pos.line,
+                                            root.pos.col,
+                                            "bare-list",
+                                        );
+                                        creator_items(&mut cx, items, &mut info);
+                                        info.graders = vec!["expected-output".to_owned()];
+                                    }
                                     info.format = format.as_str().to_owned();
-                                    trigger_evals(&mut cx, &root, &mut info);
                                 }
                                 Some(root) if is_map(&root) => {
                                     if let Some(n) = root.get("skill").or_else(|| root.get("skill_name")) {

@@ -133,8 +133,10 @@ struct Index<'a> {
     agents_by_dir: HashMap<(Option<&'a str>, &'a str), Vec<&'a Artifact>>,
     /// Repository roots (relative to the scan base) → repository name.
     repos: HashMap<&'a str, Option<&'a str>>,
-    /// Every walked file, sorted (Waza task globs look in one folder's range).
-    files: Vec<&'a str>,
+    entries: &'a [Entry],
+    /// Every walked file, sorted (Waza task globs look in one folder's range); made when a
+    /// Waza eval first needs it.
+    files: std::sync::OnceLock<Vec<&'a str>>,
 }
 
 /// `rel`'s folders, innermost first, ending with `""` (the base).
@@ -159,13 +161,9 @@ impl<'a> Index<'a> {
                 .iter()
                 .map(|(root, r)| (root.as_str(), r.as_deref()))
                 .collect(),
-            files: entries
-                .iter()
-                .filter(|e| e.kind == EntryKind::File)
-                .map(|e| e.rel.as_str())
-                .collect(),
+            entries,
+            files: std::sync::OnceLock::new(),
         };
-        ix.files.sort_unstable();
         for s in t.skills {
             ix.skills_by_path.insert(s.path.as_str(), s);
             let repo = s.repo.as_deref();
@@ -227,12 +225,22 @@ impl<'a> Index<'a> {
 
     /// Files under `dir` (all files for `""`).
     fn files_under(&self, dir: &str) -> &[&'a str] {
+        let files = self.files.get_or_init(|| {
+            let mut v: Vec<&str> = self
+                .entries
+                .iter()
+                .filter(|e| e.kind == EntryKind::File)
+                .map(|e| e.rel.as_str())
+                .collect();
+            v.sort_unstable();
+            v
+        });
         if dir.is_empty() {
-            return &self.files;
+            return files;
         }
-        let lo = self.files.partition_point(|f| *f < dir);
-        let hi = lo + self.files[lo..].partition_point(|f| f.starts_with(dir));
-        &self.files[lo..hi]
+        let lo = files.partition_point(|f| *f < dir);
+        let hi = lo + files[lo..].partition_point(|f| f.starts_with(dir));
+        &files[lo..hi]
     }
 }
 

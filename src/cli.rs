@@ -17,8 +17,10 @@ use crate::result::ScanResult;
 use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
+mod evals;
 mod generate;
 mod progress;
+pub use evals::EvalsCmd;
 pub use generate::{CompletionsCmd, ManCmd};
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
@@ -52,6 +54,9 @@ pub enum Command {
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
     Merge(MergeCmd),
+    /// Evaluations: grade sample outputs against an `evals.json` (pass@k, pass^k, gates).
+    #[command(subcommand)]
+    Evals(EvalsCmd),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
     Completions(CompletionsCmd),
     /// Print the man page (roff) of skillguard or of one subcommand to stdout.
@@ -545,6 +550,8 @@ pub enum Error {
     Accepted(#[from] crate::policy::AcceptedError),
     #[error(transparent)]
     Merge(#[from] crate::merge::MergeError),
+    #[error(transparent)]
+    Evals(#[from] crate::evals::grade::GradeError),
 }
 
 impl CommonArgs {
@@ -1841,6 +1848,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Accept(cmd) => run_accept(&cmd, stderr),
         Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
+        Command::Evals(cmd) => evals::run(cmd, stdout),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),
         Command::Rules(cmd) => {

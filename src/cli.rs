@@ -18,8 +18,10 @@ use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
 mod coverage;
+mod evals;
 mod generate;
 mod progress;
+pub use evals::EvalsCmd;
 pub use generate::{CompletionsCmd, ManCmd};
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
@@ -56,6 +58,9 @@ pub enum Command {
     /// Which skills and agents have evals: eval files, cases per set, trigger tests and
     /// graders of each, the ones without any, and percentages (`--fail-under-coverage N`).
     Coverage(coverage::CoverageCmd),
+    /// Evaluations: grade sample outputs against an `evals.json` (pass@k, pass^k, gates).
+    #[command(subcommand)]
+    Evals(EvalsCmd),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
     Completions(CompletionsCmd),
     /// Print the man page (roff) of skillguard or of one subcommand to stdout.
@@ -549,6 +554,8 @@ pub enum Error {
     Accepted(#[from] crate::policy::AcceptedError),
     #[error(transparent)]
     Merge(#[from] crate::merge::MergeError),
+    #[error(transparent)]
+    Evals(#[from] crate::evals::grade::GradeError),
 }
 
 impl CommonArgs {
@@ -1846,6 +1853,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),
         Command::Coverage(cmd) => coverage::run(&cmd, stdout, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
+        Command::Evals(cmd) => evals::run(cmd, stdout),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),
         Command::Rules(cmd) => {

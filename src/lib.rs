@@ -26,6 +26,7 @@ pub mod conventions;
 pub mod discover;
 pub mod disjoint;
 pub mod evalfiles;
+pub mod evals;
 pub mod finding;
 pub mod fsutil;
 #[doc(hidden)]

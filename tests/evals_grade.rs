@@ -1,0 +1,300 @@
+//! `skillguard evals grade` on `fixtures/evals/grade`: the known pass@k and pass^k values
+//! (c = 0, c = n, k = n, the n > k estimators, missing samples), the gates and their exit
+//! codes, `--compare`, and bad input (exit 2 naming the file).
+
+use std::process::{Command, Output};
+
+const F: &str = "fixtures/evals/grade";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["evals", "grade"])
+        .args(args)
+        .output()
+        .expect("run skillguard")
+}
+
+fn evals(file: &str) -> String {
+    format!("{F}/{file}")
+}
+
+fn outputs() -> String {
+    format!("{F}/outputs")
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, i32) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let o = run(&all);
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stderr)));
+    (v, o.status.code().unwrap())
+}
+
+fn case<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no case {id}"))
+}
+
+fn close(v: &serde_json::Value, want: f64) -> bool {
+    v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9)
+}
+
+/// (id, n, c, missing, k, pass@k, pass^k) with `-k 3`.
+const K3: &[(&str, u64, u64, u64, u64, f64, f64)] = &[
+    ("cap-all", 3, 3, 0, 3, 1.0, 1.0),      // c = n = k
+    ("cap-none", 3, 0, 0, 3, 0.0, 0.0),     // c = 0, exact match
+    ("cap-some", 5, 2, 0, 3, 0.9, 0.0),     // 1 − C(3,3)/C(5,3); C(2,3) = 0
+    ("cap-missing", 4, 1, 1, 3, 0.75, 0.0), // sample-3 missing (a failure): 1 − C(3,3)/C(4,3)
+    ("reg-stable", 3, 3, 0, 3, 1.0, 1.0),   // exact with "\n", none and "\r\n"
+    ("reg-flaky", 5, 4, 0, 3, 1.0, 0.4),    // C(4,3)/C(5,3)
+];
+
+#[test]
+fn known_values_with_k_3() {
+    let (v, code) = json(&[&evals("evals.json"), "--outputs", &outputs(), "-k", "3"]);
+    assert_eq!(v["schema"], "skillguard-evals-grade/1");
+    assert_eq!(v["k"], 3);
+    let ids: Vec<&str> = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        K3.iter().map(|r| r.0).collect::<Vec<_>>(),
+        "file order"
+    );
+    for &(id, n, c, missing, k, at, hat) in K3 {
+        let x = case(&v, id);
+        assert_eq!(
+            (
+                x["n"].as_u64(),
+                x["c"].as_u64(),
+                x["missing"].as_u64(),
+                x["k"].as_u64()
+            ),
+            (Some(n), Some(c), Some(missing), Some(k)),
+            "{id}"
+        );
+        assert!(close(&x["pass_at_k"], at), "{id} pass@k {}", x["pass_at_k"]);
+        assert!(
+            close(&x["pass_hat_k"], hat),
+            "{id} pass^k {}",
+            x["pass_hat_k"]
+        );
+    }
+    assert_eq!(
+        case(&v, "cap-missing")["samples"],
+        serde_json::json!(["pass", "fail", "missing", "fail"])
+    );
+    let cap = &v["sets"]["capability"];
+    assert!(close(&cap["pass_at_k"], 0.6625)); // (1 + 0 + 0.9 + 0.75) / 4
+    assert!(close(&cap["pass_hat_k"], 0.25));
+    assert_eq!(cap["missing"], 1);
+    assert_eq!(cap["passed"], true); // default --min-capability 0
+    let reg = &v["sets"]["regression"];
+    assert!(close(&reg["pass_hat_k"], 0.7)); // (1 + 0.4) / 2
+    assert_eq!(reg["gate"], "pass_hat_k");
+    assert_eq!(reg["passed"], false); // default --min-regression 1
+    assert_eq!(v["passed"], false);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn without_k_every_sample_counts() {
+    let (v, code) = json(&[&evals("evals.json"), "--outputs", &outputs()]);
+    assert!(v["k"].is_null());
+    for (id, k, at, hat) in [
+        ("cap-some", 5, 1.0, 0.0),
+        ("cap-missing", 4, 1.0, 0.0),
+        ("reg-flaky", 5, 1.0, 0.0),
+    ] {
+        let x = case(&v, id);
+        assert_eq!(x["k"], k, "{id}");
+        assert!(
+            close(&x["pass_at_k"], at) && close(&x["pass_hat_k"], hat),
+            "{id}"
+        );
+    }
+    assert!(close(&v["sets"]["regression"]["pass_hat_k"], 0.5));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn gates_decide_the_exit_code() {
+    let e = evals("evals.json");
+    let o = outputs();
+    let code = |extra: &[&str]| {
+        let mut a = vec![e.as_str(), "--outputs", o.as_str(), "-k", "3"];
+        a.extend(extra);
+        run(&a).status.code().unwrap()
+    };
+    assert_eq!(code(&["--min-regression", "0.7"]), 0);
+    assert_eq!(code(&["--min-regression", "0.71"]), 1);
+    assert_eq!(
+        code(&["--min-regression", "0.7", "--min-capability", "0.6625"]),
+        0
+    );
+    assert_eq!(
+        code(&["--min-regression", "0.7", "--min-capability", "0.7"]),
+        1
+    );
+    assert_eq!(code(&["--min-regression", "1.5"]), 2); // out of range: a usage error
+}
+
+#[test]
+fn k_above_n_is_bad_input() {
+    let o = run(&[&evals("evals.json"), "--outputs", &outputs(), "-k", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cap-all") && err.contains("k = 4"), "{err}");
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_file() {
+    for (file, says) in [
+        ("bad-regex.json", "bad regex"),
+        ("unsafe-id.json", "not a safe folder name"),
+        ("duplicate-id.json", "duplicate id"),
+        ("bad-set.json", "unknown variant `smoke`"),
+        ("missing-folder.json", "missing outputs folder"),
+        ("no-such-file.json", "cannot read"),
+    ] {
+        let o = run(&[&evals(file), "--outputs", &outputs()]);
+        assert_eq!(o.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{file}: {err}");
+        let named = if file == "missing-folder.json" {
+            "no-such-case"
+        } else {
+            file
+        };
+        assert!(err.contains(named), "{file}: {err}");
+        assert!(o.stdout.is_empty(), "{file}");
+    }
+    let o = run(&[
+        &evals("evals.json"),
+        "--outputs",
+        "fixtures/evals/grade/nope",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn unreadable_or_oversized_sample_is_bad_input() {
+    let d = tempfile::tempdir().unwrap();
+    let ev = d.path().join("evals.json");
+    std::fs::write(
+        &ev,
+        r#"{"cases":[{"id":"a","set":"regression","prompt":"p","expect":"x","match":"contains"}]}"#,
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    std::fs::create_dir_all(out.join("a/sample-1.txt")).unwrap(); // a folder, not a file
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("sample-1.txt"));
+    std::fs::remove_dir(out.join("a/sample-1.txt")).unwrap();
+    std::fs::write(out.join("a/sample-1.txt"), vec![b'x'; 1024 * 1024 + 1]).unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("larger than"));
+    // No samples at all: n = 0 < k.
+    std::fs::remove_file(out.join("a/sample-1.txt")).unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn compare_names_dropped_and_disappeared_cases() {
+    let (v, code) = json(&[
+        &evals("evals.json"),
+        "--outputs",
+        &outputs(),
+        "-k",
+        "3",
+        "--min-regression",
+        "0.7",
+        "--compare",
+        &evals("previous.json"),
+    ]);
+    assert_eq!(code, 1);
+    let regs = v["compare"]["regressions"].as_array().unwrap();
+    let got: Vec<(&str, &str)> = regs
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [("reg-flaky", "dropped"), ("reg-removed", "disappeared")]
+    );
+    assert!(close(&regs[0]["previous_pass_hat_k"], 1.0) && close(&regs[0]["pass_hat_k"], 0.4));
+    assert!(regs[1]["pass_hat_k"].is_null());
+    // Against itself nothing regressed.
+    let d = tempfile::tempdir().unwrap();
+    let me = d.path().join("me.json");
+    let base = [
+        evals("evals.json"),
+        "--outputs".into(),
+        outputs(),
+        "-k".into(),
+        "3".into(),
+        "--min-regression".into(),
+        "0.7".into(),
+    ];
+    let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
+    a.extend(["--format", "json", "-o", me.to_str().unwrap()]);
+    assert_eq!(run(&a).status.code(), Some(0));
+    let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
+    a.extend(["--compare", me.to_str().unwrap()]);
+    let o = run(&a);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 regression(s)"));
+    // A file that is not a result is bad input.
+    a.pop();
+    a.push("fixtures/evals/grade/evals.json");
+    assert_eq!(run(&a).status.code(), Some(2));
+}
+
+#[test]
+fn json_is_deterministic_and_markdown_and_console_show_the_values() {
+    let args = [
+        evals("evals.json"),
+        "--outputs".into(),
+        outputs(),
+        "-k".into(),
+        "3".into(),
+    ];
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let one = run(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
+    let two = run(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
+    assert_eq!(one, two);
+    let md =
+        String::from_utf8(run(&[a.clone(), vec!["--format", "markdown"]].concat()).stdout).unwrap();
+    assert!(
+        md.contains("| cap-some | capability | regex | 5 | 2 | 0 | 3 | 0.900 | 0.000 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| regression | 2 | 8 | 7 | 0 | 1.000 | 0.700 | pass^k ≥ 1 → FAIL |"),
+        "{md}"
+    );
+    let con = String::from_utf8(run(&a).stdout).unwrap();
+    assert!(
+        con.contains("reg-flaky  n=5 c=4 missing=0 k=3  pass@k=1.000 pass^k=0.400"),
+        "{con}"
+    );
+    assert!(con.contains("result: FAIL"));
+}

@@ -17,8 +17,10 @@ use crate::result::ScanResult;
 use crate::scan::{self, ScanOptions};
 use crate::text::sanitize_line;
 
+mod evals;
 mod generate;
 mod progress;
+pub use evals::{EvalsCmd, EvalsError};
 pub use generate::{CompletionsCmd, ManCmd};
 
 /// skillguard: security and compliance scanner for AI-agent skill repositories.
@@ -56,6 +58,9 @@ pub enum Command {
     Completions(CompletionsCmd),
     /// Print the man page (roff) of skillguard or of one subcommand to stdout.
     Man(ManCmd),
+    /// Evaluations: `evals tools` checks transcripts against an agent's `tools:`.
+    #[command(subcommand)]
+    Evals(EvalsCmd),
 }
 
 /// Where the ledger is, for `baseline` subcommands.
@@ -545,6 +550,8 @@ pub enum Error {
     Accepted(#[from] crate::policy::AcceptedError),
     #[error(transparent)]
     Merge(#[from] crate::merge::MergeError),
+    #[error(transparent)]
+    Evals(#[from] EvalsError),
 }
 
 impl CommonArgs {
@@ -1843,6 +1850,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),
+        Command::Evals(cmd) => evals::run(&cmd, stdout),
         Command::Rules(cmd) => {
             match cmd.format {
                 RulesFormat::Table => rules_table(stdout)?,

@@ -25,6 +25,7 @@ pub mod config;
 pub mod conventions;
 pub mod discover;
 pub mod disjoint;
+pub mod evals;
 pub mod finding;
 pub mod fsutil;
 #[doc(hidden)]

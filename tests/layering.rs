@@ -18,6 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["text", "hash", "linediff", "timing", "fsutil", "disjoint"],
     ),
     ("parsers", &["parse"]),
+    ("evals", &["evals"]),
     (
         "model",
         &[

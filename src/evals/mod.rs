@@ -1,0 +1,3 @@
+//! Evaluations of skills and agents.
+
+pub mod tools;

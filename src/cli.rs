@@ -19,6 +19,7 @@ use crate::text::sanitize_line;
 
 mod coverage;
 mod evals;
+mod evals_tools;
 mod generate;
 mod progress;
 pub use evals::EvalsCmd;
@@ -58,7 +59,8 @@ pub enum Command {
     /// Which skills and agents have evals: eval files, cases per set, trigger tests and
     /// graders of each, the ones without any, and percentages (`--fail-under-coverage N`).
     Coverage(coverage::CoverageCmd),
-    /// Evaluations: grade sample outputs against an `evals.json` (pass@k, pass^k, gates).
+    /// Evaluations: grade sample outputs against an `evals.json` (pass@k, pass^k, gates), and
+    /// check transcripts against an agent's `tools:` (`evals tools`).
     #[command(subcommand)]
     Evals(EvalsCmd),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
@@ -556,6 +558,8 @@ pub enum Error {
     Merge(#[from] crate::merge::MergeError),
     #[error(transparent)]
     Evals(#[from] crate::evals::grade::GradeError),
+    #[error(transparent)]
+    EvalsTools(#[from] evals_tools::EvalsError),
 }
 
 impl CommonArgs {

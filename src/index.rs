@@ -234,7 +234,7 @@ pub struct Trace {
 }
 
 /// Largest trace file read.
-pub const MAX_TRACE_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_TRACE_BYTES: u64 = crate::parse::tool_calls::MAX_BYTES;
 
 /// Reads and parses a trace file. Errors name the file.
 pub fn read_trace(path: &Path) -> Result<Trace, String> {
@@ -284,69 +284,36 @@ fn skill_arg(tool: SkillTool, args: &serde_json::Value) -> Option<String> {
     None
 }
 
-/// Parses a trace: a JSON list of tool calls, or an object `{"calls": [...],
-/// "expected_skills": [...]}`. A call is `{"tool": NAME, "arguments": {...}}`;
-/// `name` for `tool`, `args`/`input` for `arguments`, an OpenAI-style
-/// `{"function": {"name", "arguments"}}` and arguments encoded as a JSON string
-/// are accepted too.
+/// Parses a trace: the tool calls of `crate::parse::tool_calls` (a JSON list of calls,
+/// an object `{"calls": [...]}`, chat messages with `tool_calls` or `tool_use` blocks),
+/// plus the object's optional `"expected_skills": [...]`. Arguments of skill tool calls
+/// may be encoded as a JSON string.
 pub fn parse_trace(bytes: &[u8]) -> Result<Trace, String> {
     let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    let (list, expected) = match &v {
-        serde_json::Value::Array(a) => (a, None),
-        serde_json::Value::Object(o) => {
-            let list = o
-                .get("calls")
-                .or_else(|| o.get("tool_calls"))
-                .and_then(|c| c.as_array())
-                .ok_or("expected a JSON list of tool calls, or an object with a `calls` list")?;
-            let expected = match o.get("expected_skills") {
-                None | Some(serde_json::Value::Null) => None,
-                Some(serde_json::Value::Array(e)) => Some(
-                    e.iter()
-                        .map(|s| {
-                            s.as_str()
-                                .map(|s| s.trim().to_lowercase())
-                                .ok_or("`expected_skills` must be a list of skill names")
-                        })
-                        .collect::<Result<BTreeSet<String>, _>>()?,
-                ),
-                Some(_) => return Err("`expected_skills` must be a list of skill names".into()),
-            };
-            (list, expected)
-        }
-        _ => return Err("expected a JSON list of tool calls".into()),
+    let all = crate::parse::tool_calls::calls(&v)?;
+    let expected = match v.as_object().and_then(|o| o.get("expected_skills")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Array(e)) => Some(
+            e.iter()
+                .map(|s| {
+                    s.as_str()
+                        .map(|s| s.trim().to_lowercase())
+                        .ok_or("`expected_skills` must be a list of skill names")
+                })
+                .collect::<Result<BTreeSet<String>, _>>()?,
+        ),
+        Some(_) => return Err("`expected_skills` must be a list of skill names".into()),
     };
     let mut t = Trace {
         expected,
         ..Trace::default()
     };
-    for (i, c) in list.iter().enumerate() {
-        let n = i + 1;
-        let o = c
-            .as_object()
-            .ok_or_else(|| format!("call {n} is not an object"))?;
-        let f = o.get("function").and_then(|f| f.as_object());
-        let name = o
-            .get("tool")
-            .or_else(|| o.get("name"))
-            .or_else(|| f.and_then(|f| f.get("name")))
-            .and_then(|x| x.as_str())
-            .ok_or_else(|| format!("call {n} has no `tool` name"))?;
-        let Some(tool) = tool_kind(name) else {
+    for c in &all {
+        let Some(tool) = tool_kind(&c.name) else {
             t.other_calls += 1;
             continue;
         };
-        let raw = o
-            .get("arguments")
-            .or_else(|| o.get("args"))
-            .or_else(|| o.get("input"))
-            .or_else(|| f.and_then(|f| f.get("arguments")));
-        let args = match raw {
-            Some(serde_json::Value::String(s)) => serde_json::from_str(s)
-                .map_err(|e| format!("call {n}: `arguments` is a string but not JSON: {e}"))?,
-            Some(v) => v.clone(),
-            None => serde_json::Value::Null,
-        };
+        let args = c.arguments()?;
         t.calls.push(SkillCall {
             tool,
             skill: skill_arg(tool, &args),

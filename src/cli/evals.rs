@@ -15,6 +15,9 @@ pub enum EvalsCmd {
     /// Grade sample outputs against an agent-evals `evals.json`: pass@k and pass^k per case
     /// and per set, gates (exit 1 when one fails), `--compare` with a previous result.
     Grade(GradeCmd),
+    /// Check every tool call of the transcripts against an agent's declared `tools:`
+    /// (Waza's tool_constraint). Exit 1 when a call is outside the policy.
+    Tools(super::evals_tools::ToolsCmd),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -66,6 +69,7 @@ pub struct GradeCmd {
 pub fn run(cmd: EvalsCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error> {
     match cmd {
         EvalsCmd::Grade(cmd) => run_grade(&cmd, stdout),
+        EvalsCmd::Tools(cmd) => super::evals_tools::run_tools(&cmd, stdout),
     }
 }
 

@@ -6,3 +6,4 @@
 //! the baselines). See `docs/evals.md`.
 
 pub mod grade;
+pub mod tools;

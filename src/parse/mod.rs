@@ -3,4 +3,5 @@
 
 pub mod frontmatter;
 pub mod markdown;
+pub mod tool_calls;
 pub mod yaml;

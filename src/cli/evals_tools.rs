@@ -1,0 +1,255 @@
+//! `skillguard evals …`: evaluations. `evals tools` checks the tool calls of transcripts
+//! against an agent's declared `tools:` (Waza's `tool_constraint`; `docs/evals-tools.md`).
+//! The policy is `crate::evals::tools`; this module resolves the agent (a path, or a name
+//! found by a scan of the repository), reads the transcripts and prints the result.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::{Error, ExitStatus};
+use crate::discover::Mode;
+use crate::evals::tools::{Policy, PolicyError, policy_of};
+use crate::inventory::ArtifactKind;
+use crate::parse::tool_calls;
+use crate::scan::{self, ScanOptions};
+use crate::text::sanitize_line;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalsFormat {
+    Console,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ToolsCmd {
+    /// The agent: a path to its file, or its name (frontmatter `name` or file name without
+    /// its suffix) among the agent files of --repo.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub agent: String,
+    /// Transcripts: JSON lists of tool calls (shapes in docs/evals-tools.md).
+    #[arg(value_name = "TRANSCRIPT", required = true)]
+    pub transcripts: Vec<PathBuf>,
+    /// Repository whose agent files a NAME is looked up among.
+    #[arg(long, value_name = "ROOT", default_value = ".")]
+    pub repo: PathBuf,
+    #[arg(long, value_enum, default_value = "console")]
+    pub format: EvalsFormat,
+}
+
+/// Why `evals` could not run (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum EvalsError {
+    #[error("no agent named `{name}` among the agent files of {repo}")]
+    NoAgent { name: String, repo: String },
+    #[error("agent name `{name}` is ambiguous: {paths}")]
+    Ambiguous { name: String, paths: String },
+    #[error("cannot read agent file {path}: {reason}")]
+    AgentUnreadable { path: String, reason: String },
+    #[error("malformed agent {path}: {source}")]
+    AgentMalformed { path: String, source: PolicyError },
+    #[error("cannot read transcript {path}: {reason}")]
+    TranscriptUnreadable { path: String, reason: String },
+    #[error("invalid transcript {path}: {reason}")]
+    TranscriptInvalid { path: String, reason: String },
+}
+
+/// Largest agent file read.
+const MAX_AGENT_BYTES: u64 = 4 * 1024 * 1024;
+
+fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > max {
+        return Err(format!("larger than {} MiB", max / (1024 * 1024)));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(format!("larger than {} MiB", max / (1024 * 1024)));
+    }
+    Ok(bytes)
+}
+
+/// Whether `--agent` is meant as a path rather than a name.
+fn looks_like_path(arg: &str) -> bool {
+    arg.contains('/') || arg.contains('\\') || arg.ends_with(".md") || Path::new(arg).is_file()
+}
+
+/// The agent file: the path given, or the one agent of that name found by a repository scan.
+fn resolve(agent: &str, repo: &Path) -> Result<PathBuf, Error> {
+    if looks_like_path(agent) {
+        return Ok(PathBuf::from(agent));
+    }
+    let result = scan::scan(Mode::Repo, repo, &ScanOptions::default())?;
+    let mut hits: Vec<&str> = result
+        .agents
+        .iter()
+        .filter(|a| {
+            a.kind == ArtifactKind::Agent
+                && (a.name.eq_ignore_ascii_case(agent)
+                    || crate::agents::stem(&a.path).eq_ignore_ascii_case(agent))
+        })
+        .map(|a| a.path.as_str())
+        .collect();
+    hits.sort_unstable();
+    hits.dedup();
+    match hits[..] {
+        [] => Err(EvalsError::NoAgent {
+            name: agent.to_owned(),
+            repo: repo.display().to_string(),
+        }
+        .into()),
+        [one] => Ok(repo.join(one)),
+        _ => Err(EvalsError::Ambiguous {
+            name: agent.to_owned(),
+            paths: hits.join(", "),
+        }
+        .into()),
+    }
+}
+
+fn load_policy(path: &Path) -> Result<Policy, EvalsError> {
+    let shown = path.display().to_string();
+    let bytes =
+        read_bounded(path, MAX_AGENT_BYTES).map_err(|reason| EvalsError::AgentUnreadable {
+            path: shown.clone(),
+            reason,
+        })?;
+    let text = String::from_utf8(bytes).map_err(|_| EvalsError::AgentUnreadable {
+        path: shown.clone(),
+        reason: "not UTF-8".into(),
+    })?;
+    policy_of(&text).map_err(|source| EvalsError::AgentMalformed {
+        path: shown,
+        source,
+    })
+}
+
+#[derive(Debug, Serialize)]
+struct Violation {
+    file: String,
+    /// 1-based call number in the transcript.
+    call: usize,
+    /// Where the call is in the JSON document.
+    at: String,
+    tool: String,
+    reason: &'static str,
+    message: String,
+}
+
+#[derive(Debug, Serialize)]
+struct TranscriptSummary {
+    file: String,
+    calls: usize,
+    violations: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    agent: String,
+    /// `unrestricted`, `deny-all` or `allow-only`.
+    policy: &'static str,
+    /// The declared tools (`null` when `tools` is omitted).
+    tools: Option<Vec<String>>,
+    transcripts: Vec<TranscriptSummary>,
+    violations: Vec<Violation>,
+}
+
+pub(super) fn run_tools(cmd: &ToolsCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error> {
+    let path = resolve(&cmd.agent, &cmd.repo)?;
+    let policy = load_policy(&path)?;
+    let mut report = Report {
+        agent: path.display().to_string(),
+        policy: match &policy {
+            Policy::Unrestricted => "unrestricted",
+            Policy::AllowOnly(l) if l.is_empty() => "deny-all",
+            Policy::AllowOnly(_) => "allow-only",
+        },
+        tools: match &policy {
+            Policy::Unrestricted => None,
+            Policy::AllowOnly(l) => Some(l.clone()),
+        },
+        transcripts: Vec::new(),
+        violations: Vec::new(),
+    };
+    for t in &cmd.transcripts {
+        let shown = t.display().to_string();
+        let bytes = read_bounded(t, tool_calls::MAX_BYTES).map_err(|reason| {
+            EvalsError::TranscriptUnreadable {
+                path: shown.clone(),
+                reason,
+            }
+        })?;
+        let calls = tool_calls::parse(&bytes).map_err(|reason| EvalsError::TranscriptInvalid {
+            path: shown.clone(),
+            reason,
+        })?;
+        let before = report.violations.len();
+        for c in &calls {
+            if let Err(d) = policy.check(&c.name) {
+                report.violations.push(Violation {
+                    file: shown.clone(),
+                    call: c.index,
+                    at: c.at.clone(),
+                    tool: c.name.clone(),
+                    reason: d.code(),
+                    message: d.to_string(),
+                });
+            }
+        }
+        report.transcripts.push(TranscriptSummary {
+            file: shown,
+            calls: calls.len(),
+            violations: report.violations.len() - before,
+        });
+    }
+    match cmd.format {
+        EvalsFormat::Json => {
+            serde_json::to_writer_pretty(&mut *stdout, &report).map_err(std::io::Error::other)?;
+            writeln!(stdout)?;
+        }
+        EvalsFormat::Console => print_console(&report, stdout)?,
+    }
+    Ok(if report.violations.is_empty() {
+        ExitStatus::Clean
+    } else {
+        ExitStatus::Findings
+    })
+}
+
+fn print_console(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let tools = match &r.tools {
+        None => "unrestricted (tools omitted)".to_owned(),
+        Some(l) if l.is_empty() => "tools: [] (denies all)".to_owned(),
+        Some(l) => format!("tools: [{}]", l.join(", ")),
+    };
+    writeln!(
+        out,
+        "agent {}: {}",
+        sanitize_line(&r.agent),
+        sanitize_line(&tools)
+    )?;
+    for v in &r.violations {
+        writeln!(
+            out,
+            "{}: call {} ({}) `{}`: {}",
+            sanitize_line(&v.file),
+            v.call,
+            sanitize_line(&v.at),
+            sanitize_line(&v.tool),
+            sanitize_line(&v.message)
+        )?;
+    }
+    let calls: usize = r.transcripts.iter().map(|t| t.calls).sum();
+    writeln!(
+        out,
+        "{} call(s) outside the policy, of {} call(s) in {} transcript(s)",
+        r.violations.len(),
+        calls,
+        r.transcripts.len()
+    )
+}

@@ -1,0 +1,150 @@
+//! `skillguard evals tools`: the tool policy of transcripts (Waza's `tool_constraint`)
+//! over `fixtures/evals/tools`.
+
+use std::path::Path;
+use std::process::Command;
+
+const F: &str = "fixtures/evals/tools";
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("evals")
+        .arg("tools")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn t(name: &str) -> String {
+    format!("{F}/transcripts/{name}")
+}
+
+const REPO: &str = "fixtures/evals/tools/repo";
+
+#[test]
+fn planted_out_of_policy_calls_are_listed() {
+    let (code, out, _) = run(&[
+        "--agent",
+        "reviewer",
+        "--repo",
+        REPO,
+        &t("allowed.json"),
+        &t("planted.json"),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let want = [
+        "planted.json: call 2 (.messages[1].content[2]) `writeFile`: not declared in tools:",
+        "planted.json: call 3 (.messages[2].tool_calls[0]) `custom:github-list_issues`: namespace mismatch: only mcp:github-list_issues is declared",
+        "planted.json: call 4 (.messages[2].tool_calls[1]) `mcp:CodeSearch`: namespace mismatch: only custom:CodeSearch is declared",
+        "planted.json: call 5 (.messages[2].tool_calls[2]) `mcp:github-create_issue`: not declared in tools:",
+        "4 call(s) outside the policy, of 10 call(s) in 2 transcript(s)",
+    ];
+    for w in want {
+        assert!(out.contains(w), "missing `{w}` in:\n{out}");
+    }
+    // The aliases and namespaced calls of allowed.json pass (readFile and view by read,
+    // bash by runCommand), and fileRead in planted.json.
+    assert!(!out.contains("allowed.json:"), "{out}");
+    assert!(!out.contains("`fileRead`"), "{out}");
+}
+
+#[test]
+fn allowed_transcript_exits_zero() {
+    let (code, out, _) = run(&["--agent", "reviewer", "--repo", REPO, &t("allowed.json")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 call(s) outside the policy, of 5 call(s)"));
+    // By path too.
+    let (code, _, _) = run(&[
+        "--agent",
+        &format!("{REPO}/.github/agents/reviewer.agent.md"),
+        &t("allowed.json"),
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn empty_tools_denies_all_and_omitted_tools_allows_all() {
+    let (code, out, _) = run(&[
+        "--agent",
+        "silent",
+        "--repo",
+        REPO,
+        "--format",
+        "json",
+        &t("allowed.json"),
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["policy"], "deny-all");
+    let vs = v["violations"].as_array().unwrap();
+    assert_eq!(vs.len(), 5);
+    assert!(vs.iter().all(|x| x["reason"] == "deny-all"));
+    assert_eq!(vs[0]["tool"], "readFile");
+    assert_eq!(vs[0]["call"], 1);
+    let (code, out, _) = run(&["--agent", "open", "--repo", REPO, &t("planted.json")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("unrestricted"));
+}
+
+#[test]
+fn bad_input_exits_two() {
+    let (code, _, err) = run(&[
+        "--agent",
+        &format!("{F}/malformed.agent.md"),
+        &t("allowed.json"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("malformed agent") && err.contains("malformed.agent.md"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--agent", "reviewer", "--repo", REPO, &t("corrupt.json")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid transcript") && err.contains("corrupt.json"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--agent", "reviewer", "--repo", REPO, &t("missing.json")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read transcript"), "{err}");
+    let (code, _, err) = run(&["--agent", "nobody", "--repo", REPO, &t("allowed.json")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no agent named `nobody`"), "{err}");
+    let (code, _, err) = run(&[
+        "--agent",
+        &format!("{F}/absent.agent.md"),
+        &t("allowed.json"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read agent file"), "{err}");
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(F).is_dir());
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = run(&[
+        "--agent",
+        "reviewer",
+        "--repo",
+        REPO,
+        "--format",
+        "json",
+        &t("planted.json"),
+    ]);
+    let b = run(&[
+        "--agent",
+        "reviewer",
+        "--repo",
+        REPO,
+        "--format",
+        "json",
+        &t("planted.json"),
+    ]);
+    assert_eq!(a, b);
+}

@@ -689,3 +689,33 @@ fn commands_in_json_configurations_are_read_as_code() {
     );
     assert_eq!(code, 0, "no gate given");
 }
+
+/// A single-skill repository (a `SKILL.md` at its root) still has its agent, MCP and hook
+/// files checked as such (found by review).
+#[test]
+fn a_root_skill_does_not_hide_the_repository_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        "SKILL.md",
+        "---\nname: root-skill\ndescription: Does one thing. Use when asked.\n---\n# Root\n",
+    );
+    write(
+        r,
+        ".claude/agents/y.md",
+        "---\nname: y\ndescription: Helper.\npermissionMode: bypassPermissions\n---\nHelp.\n",
+    );
+    let (_, out) = run(r, "json");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "agent-permission-bypass"
+                && f["location"]["path"] == ".claude/agents/y.md"),
+        "{out}"
+    );
+    assert_eq!(v["summary"]["artefacts"]["agent"], 1);
+}

@@ -150,7 +150,12 @@ pub fn discover(entries: &[Entry], groups: &[Group], skills: &[SkillDir]) -> Vec
         {
             continue;
         }
-        let in_skill = innermost(&skill_dirs, parent(&e.rel)).map(str::to_owned);
+        // A skill at the repository's root (a single-skill repository) does not make the
+        // harness's own files (`.claude/agents`, `.mcp.json`, `AGENTS.md`, …) its resources.
+        let root = groups.get(e.group).map(|g| g.boundary_rel.as_str());
+        let in_skill = innermost(&skill_dirs, parent(&e.rel))
+            .filter(|s| Some(*s) != root)
+            .map(str::to_owned);
         let plugin_agent = in_plugin_agents(&plugins, &e.rel);
         let conv = conventions::ARTEFACTS.iter().find(|c| {
             if c.pattern.starts_with("<plugin>") {

@@ -144,19 +144,27 @@ fn over_specific(doc: &SkillDoc, cx: &mut Cx<'_>) {
             hits.push((p.start(), path));
         }
     }
+    // A path inside a link that climbs out of the skill is another rule's. Exact matches by
+    // hash; the substring test only while hits × links stays small (linear in the file).
+    let exact: std::collections::HashSet<&str> = escaped.iter().map(String::as_str).collect();
+    let small = hits.len().saturating_mul(escaped.len()) <= 1_000_000;
     hits.retain(|(_, p)| {
-        !escaped
-            .iter()
-            .any(|u| u.contains(p) || p.contains(u.as_str()))
+        let inside_link = exact.contains(p)
+            || (small
+                && escaped
+                    .iter()
+                    .any(|u| u.contains(p) || p.contains(u.as_str())));
+        !inside_link
     });
     if hits.is_empty() {
         return;
     }
     hits.sort_by_key(|(at, _)| *at);
     let mut distinct: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (_, p) in &hits {
         let p = p.trim_end_matches(['.', ':']);
-        if !distinct.contains(&p) {
+        if seen.insert(p) {
             distinct.push(p);
         }
     }

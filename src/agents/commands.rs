@@ -3,6 +3,9 @@
 //! its own line and column, every other byte blank. A `curl … | sh` in a hook or an MCP
 //! server's arguments is then found at its place in the JSON file, as in a script.
 
+/// Characters of one overlay line; the rest of a longer command line is not read as shell.
+const MAX_LINE: usize = 16 * 1024;
+
 /// Keys whose string values (or array elements) are command lines.
 const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
 
@@ -67,20 +70,27 @@ pub fn overlay(text: &str) -> Option<String> {
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
-        let mut first = true;
+        let mut width = 0usize;
         while k < found.len() && found[k].0 < line_end {
             let (at, s) = &found[k];
-            if first {
-                // Blank up to the value's first character (one space per character, so
-                // columns match).
-                let prefix = text.get(line_start..at + 1).unwrap_or("");
-                out.extend(std::iter::repeat_n(' ', prefix.chars().count()));
-                first = false;
+            // Blank up to the value's first character (one space per character, so columns
+            // match); a later string of the same line joins with one space at least.
+            let col = text.get(line_start..at + 1).unwrap_or("").chars().count();
+            let pad = if width == 0 {
+                col
             } else {
-                out.push(' ');
-            }
+                col.saturating_sub(width).max(1)
+            };
+            out.extend(std::iter::repeat_n(' ', pad));
+            width += pad;
             for c in s.chars() {
+                // One overlay line stays bounded: the shell checks are not linear in the
+                // length of a single line.
+                if width >= MAX_LINE {
+                    break;
+                }
                 out.push(if c == '\n' || c == '\r' { ';' } else { c });
+                width += 1;
             }
             k += 1;
         }
@@ -106,7 +116,12 @@ mod tests {
         let col = json.lines().nth(2).unwrap().find("curl").unwrap();
         assert_eq!(lines[2].find("curl"), Some(col));
         assert!(lines[2].ends_with("| sh"));
-        assert_eq!(lines[3].trim(), "npx -y pkg");
+        let words: Vec<&str> = lines[3].split_whitespace().collect();
+        assert_eq!(words, ["npx", "-y", "pkg"]);
+        // Every string at its own column.
+        let src = json.lines().nth(3).unwrap();
+        assert_eq!(lines[3].find("pkg"), src.find("pkg"));
+        assert_eq!(lines[3].find("-y"), src.find("-y"));
         // `"type": "command"` is a value of `type`, not a command.
         assert!(!lines[1].contains("command"));
     }
@@ -120,5 +135,8 @@ mod tests {
         assert!(overlay(&deep).is_none());
         let o = overlay("{\"command\": \"a\\nb\"}").unwrap();
         assert_eq!(o.lines().count(), 1);
+        // One long command line is cut at the bound.
+        let long = format!("{{\"command\": \"{}\"}}", "curl x | sh;".repeat(10_000));
+        assert!(overlay(&long).unwrap().len() <= super::MAX_LINE + 1);
     }
 }

@@ -41,7 +41,7 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         id: GEMINI,
         title: "Gemini CLI subagents",
-        emulates: "Reads `.gemini/agents/*.md` at the project root; the frontmatter must parse and hold a `name` (a slug of `a-z`, `0-9`, `-`, `_`) and a `description`, else the file fails to load. Assumed: of two agents of one name the first by path wins.",
+        emulates: "Reads `.gemini/agents/*.md` at the project root (documented). Assumed (Gemini CLI's subagent schema; the reference documents the slug only for remote agents): the frontmatter must parse and hold a `name` (a slug of `a-z`, `0-9`, `-`, `_`) and a `description`, else the file fails to load; of two agents of one name the first by path wins.",
         conventions: &[".gemini/agents"],
     },
 ];

@@ -359,7 +359,15 @@ pub fn analyze(
                 body_references(&doc, &mut cx, &dir, root, paths);
             }
             if af.in_skill.is_none() || format == Format::PluginAgent {
+                let before = cx.findings.len();
                 security(&mut cx, Some(&doc), &files, bytes);
+                // Claude Code ignores a plugin agent's `hooks` (`agent-field-ignored` says
+                // so): they never run, so they are not reported as hooks that run.
+                if format == Format::PluginAgent {
+                    keep_new(&mut cx.findings, before, |f| {
+                        f.rule_id != crate::security::execution::FRONTMATTER_HOOKS
+                    });
+                }
             } else {
                 // The skill's scan reads the body; the frontmatter's hooks are ours.
                 hooks_only(&mut cx, &doc, &files, bytes);
@@ -1333,6 +1341,11 @@ fn check_agent_fields(
         );
     }
     for key in ["mcp-servers", "mcpServers"] {
+        // A plugin agent's `mcpServers` is ignored by the harness (`agent-field-ignored`):
+        // no server of it ever starts.
+        if format == Format::PluginAgent && key == "mcpServers" {
+            continue;
+        }
         if let Some(n) = root.get(key)
             && let NodeKind::Map { entries, .. } = &n.kind
         {

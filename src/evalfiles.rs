@@ -259,7 +259,7 @@ fn str_field<'n>(
                     v,
                     format!(
                         "`{key}` of {what} must be a non-empty string, not {}. Write it as text.",
-                        a_type(v)
+                        Node::a_type(v)
                     ),
                     &format!("field:{key}"),
                 );
@@ -285,7 +285,7 @@ fn seq<'n>(cx: &mut Cx, m: &'n Node, key: &str, required: bool) -> Option<&'n [N
         Some((n, _)) => {
             cx.at(
                 n,
-                format!("`{key}` must be a list, not {}.", a_type(n)),
+                format!("`{key}` must be a list, not {}.", Node::a_type(n)),
                 &format!("type:{key}"),
             );
             None
@@ -300,16 +300,6 @@ fn seq<'n>(cx: &mut Cx, m: &'n Node, key: &str, required: bool) -> Option<&'n [N
             }
             None
         }
-    }
-}
-
-/// `a string`, `an integer`.
-fn a_type(n: &Node) -> String {
-    let t = n.type_name();
-    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {t}")
-    } else {
-        format!("a {t}")
     }
 }
 
@@ -468,7 +458,7 @@ fn creator_items(cx: &mut Cx, evals: &[Node], info: &mut EvalFileInfo) {
                     id,
                     format!(
                         "`id` of {what} must be a number or a string, not {}.",
-                        a_type(id)
+                        Node::a_type(id)
                     ),
                     &format!("id:{i}"),
                 ),
@@ -487,7 +477,7 @@ fn creator_items(cx: &mut Cx, evals: &[Node], info: &mut EvalFileInfo) {
                     f,
                     format!(
                         "`files` of {what} must be a list of paths, not {}.",
-                        a_type(f)
+                        Node::a_type(f)
                     ),
                     &format!("files:{i}"),
                 );
@@ -497,7 +487,10 @@ fn creator_items(cx: &mut Cx, evals: &[Node], info: &mut EvalFileInfo) {
             {
                 cx.at(
                     a,
-                    format!("`assertions` of {what} must be a list, not {}.", a_type(a)),
+                    format!(
+                        "`assertions` of {what} must be a list, not {}.",
+                        Node::a_type(a)
+                    ),
                     &format!("assertions:{i}"),
                 );
             }
@@ -524,14 +517,14 @@ fn waza(
             v,
             format!(
                 "`version` must be a string such as \"1.0\", not {}.",
-                a_type(v)
+                Node::a_type(v)
             ),
             "version",
         );
     }
     if let Some(c) = root.get("config") {
         if !is_map(c) {
-            cx.at(c, format!("`config` must be a mapping (`model`, `timeout_seconds`, `trials_per_task`), not {}.", a_type(c)), "config");
+            cx.at(c, format!("`config` must be a mapping (`model`, `timeout_seconds`, `trials_per_task`), not {}.", Node::a_type(c)), "config");
         } else {
             for key in ["timeout_seconds", "trials_per_task"] {
                 if let Some(n) = c.get(key)
@@ -545,7 +538,10 @@ fn waza(
                 {
                     cx.at(
                         n,
-                        format!("`config.{key}` must be a whole number, not {}.", a_type(n)),
+                        format!(
+                            "`config.{key}` must be a whole number, not {}.",
+                            Node::a_type(n)
+                        ),
                         &format!("config:{key}"),
                     );
                 }
@@ -600,7 +596,7 @@ fn waza(
                         format!(
                             "task {} must be a glob of task files or an inline task, not {}.",
                             i + 1,
-                            a_type(t)
+                            Node::a_type(t)
                         ),
                         &format!("task:{i}"),
                     );
@@ -739,7 +735,7 @@ fn trigger_evals(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) {
                 b,
                 format!(
                     "`should_trigger` of {what} must be `true` or `false`, not {}.",
-                    a_type(b)
+                    Node::a_type(b)
                 ),
                 &format!("should:{i}"),
             ),
@@ -872,7 +868,7 @@ pub fn check(
                                     format!(
                                         "`{}` holds {} where an eval file holds a mapping. Write the format's top-level fields.",
                                         sanitize_line(&e.rel),
-                                        other.as_ref().map_or("nothing".to_owned(), a_type)
+                                        other.as_ref().map_or("nothing".to_owned(), Node::a_type)
                                     ),
                                     1,
                                     1,

@@ -988,16 +988,6 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
     excluded
 }
 
-/// `a string`, `an integer`: a YAML node's type with its article.
-fn a_type(n: &Node) -> String {
-    let t = n.type_name();
-    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {t}")
-    } else {
-        format!("a {t}")
-    }
-}
-
 fn suggest_name(n: &str) -> String {
     let mut s = String::new();
     for c in n.chars() {
@@ -1068,7 +1058,7 @@ fn check_agent_fields(
                 key,
                 format!(
                     "`{key}` must be a string, not {}; the harness drops or misreads it. Quote the value.",
-                    a_type(n)
+                    Node::a_type(n)
                 ),
             );
         }
@@ -1089,7 +1079,7 @@ fn check_agent_fields(
                 key,
                 format!(
                     "`{key}` must be `true` or `false`, not {}. Write a YAML boolean.",
-                    a_type(n)
+                    Node::a_type(n)
                 ),
             );
         }
@@ -1174,7 +1164,7 @@ fn check_agent_fields(
                 format!(
                     "`model` must be a string{}, not {}.",
                     if claude { "" } else { " or a list of strings" },
-                    a_type(n)
+                    Node::a_type(n)
                 ),
             ),
         }
@@ -1220,7 +1210,7 @@ fn check_agent_fields(
                     } else {
                         ""
                     },
-                    a_type(n)
+                    Node::a_type(n)
                 ),
             ),
             Some(list) => {
@@ -1322,7 +1312,7 @@ fn check_agent_fields(
                 "handoffs",
                 format!(
                     "`handoffs` must be a list of `{{label, agent, prompt, send, model}}`, not {}.",
-                    a_type(n)
+                    Node::a_type(n)
                 ),
             ),
         }
@@ -1336,7 +1326,7 @@ fn check_agent_fields(
             "mcp-servers",
             format!(
                 "`mcp-servers` must be a mapping of server names to MCP configurations, not {}.",
-                a_type(n)
+                Node::a_type(n)
             ),
         );
     }

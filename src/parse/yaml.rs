@@ -109,6 +109,16 @@ impl Node {
     }
 
     /// Looks up a key in a mapping node (last occurrence wins, as most parsers do).
+    /// The type with its article, for messages: `a string`, `an integer`.
+    pub fn a_type(&self) -> String {
+        let t = self.type_name();
+        if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            format!("an {t}")
+        } else {
+            format!("a {t}")
+        }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Node> {
         match &self.kind {
             NodeKind::Map { entries, .. } => entries

@@ -493,6 +493,11 @@ pub struct CommonArgs {
     /// calls) for the index's efficiency axis; without it that axis is not measured.
     #[arg(long, value_name = "FILE", help_heading = "Index")]
     pub trace: Option<PathBuf>,
+    /// Graded eval results (the JSON of `skillguard evals grade`; repeatable) for the index's
+    /// evals axis: regression pass^k and capability pass@k, counted for the skill or agent
+    /// each result evaluates. Without it that axis is not measured. See docs/security-index.md.
+    #[arg(long = "evals", value_name = "RESULTS.json", help_heading = "Index")]
+    pub eval_results: Vec<PathBuf>,
     #[command(flatten)]
     pub hashing: HashArgs,
 }
@@ -578,6 +583,20 @@ impl CommonArgs {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         }
+    }
+
+    /// The `--evals` results, read and checked (a bad file is exit 2, naming it); `None`
+    /// without `--evals`.
+    fn read_eval_results(&self) -> Result<Option<Vec<crate::index::EvalResult>>, Error> {
+        if self.eval_results.is_empty() {
+            return Ok(None);
+        }
+        let rs = self
+            .eval_results
+            .iter()
+            .map(|p| crate::index::evals::read_eval_result(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(rs))
     }
 
     fn baseline(&self) -> crate::baseline::ScanBaseline {
@@ -1033,11 +1052,12 @@ fn scan_with_baselines(
             &["--baseline-note has no effect without --write-baseline or --save-manifest-baseline; ignored".into()],
         )?;
     }
-    // A bad trace is a usage error before anything is scanned.
+    // A bad trace or eval result is a usage error before anything is scanned.
     let trace = match &common.trace {
         Some(p) => Some(crate::index::read_trace(p).map_err(Error::Trace)?),
         None => None,
     };
+    let eval_results = common.read_eval_results()?;
     let args = common.baseline();
     if changed.is_some() && (args.write || args.save_pin.is_some()) {
         return Err(Error::Usage(
@@ -1103,8 +1123,15 @@ fn scan_with_baselines(
     note(stderr, common.quiet, &notes)?;
     // The index is computed after the drift findings were added, on the full result
     // (never the --quiet view), accepted findings included (`index::for_result`).
+    if let Some(e) = &eval_results {
+        note(
+            stderr,
+            common.quiet,
+            &crate::index::eval_input(&result, e).notes(),
+        )?;
+    }
     let mut index = crate::timing::time(crate::timing::Stage::Index, || {
-        crate::index::for_result(&result, trace.as_ref())
+        crate::index::for_result(&result, trace.as_ref(), eval_results.as_deref())
     });
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
@@ -1690,7 +1717,11 @@ fn run_merge(
         Some(p) => Some(crate::index::read_trace(p).map_err(Error::Trace)?),
         None => None,
     };
-    let mut index = crate::index::for_result(&result, trace.as_ref());
+    let eval_results = c.read_eval_results()?;
+    if let Some(e) = &eval_results {
+        notes.extend(crate::index::eval_input(&result, e).notes());
+    }
+    let mut index = crate::index::for_result(&result, trace.as_ref(), eval_results.as_deref());
     index.fail_under = c.fail_under_index.map(f64::from);
     notes.push(format!(
         "merged {} report(s): {} repositories, {} skill(s); drift, name collisions and look-alike names recomputed across all of them",

@@ -160,7 +160,7 @@ fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
 #[test]
 fn the_index_counts_causes_not_consequences() {
     let r = run(Mode::Repo, "calibration/consequences/repo");
-    let index = skillguard::index::for_result(&r, None);
+    let index = skillguard::index::for_result(&r, None, None);
     // The unknown key is one high finding (40 points), not a low key, a high exclusion
     // and a high disagreement (85 points).
     let key = index.skills[".claude/skills/expense-report"].clone();

@@ -1,6 +1,7 @@
 //! Skill Security Index on the command line: every format shows it, the
 //! `--fail-under-index` gate, `--trace` parsing, drift counted after the baseline
-//! checks. The formula itself is unit-tested in `src/index.rs`.
+//! checks, `--evals` results on the evals axis. The formula itself is unit-tested in
+//! `src/index/`.
 
 use std::fs;
 use std::path::Path;
@@ -128,7 +129,7 @@ fn console_shows_a_line_per_skill_and_a_scan_line() {
     );
     let scan: Vec<&str> = out.lines().filter(|l| l.starts_with("index: ")).collect();
     assert_eq!(scan.len(), 1, "{out}");
-    assert!(scan[0].contains("from 2/3 axes"), "{}", scan[0]);
+    assert!(scan[0].contains("from 2/4 axes"), "{}", scan[0]);
     // The scan line comes just before the summary.
     let lines: Vec<&str> = out.lines().collect();
     let at = lines.iter().position(|l| l.starts_with("index: ")).unwrap();
@@ -141,12 +142,14 @@ fn markdown_has_an_index_table() {
     assert!(out.contains("### Skill Security Index"), "{out}");
     assert!(out.contains("**Scan: "), "{out}");
     assert!(
-        out.contains("| Skill | Path | Index | Grade | Compliance | Security | Efficiency |"),
+        out.contains(
+            "| Skill | Path | Index | Grade | Compliance | Security | Efficiency | Evals |"
+        ),
         "{out}"
     );
     assert!(
         out.contains(
-            "| pdf-tools | .github/skills/pdf-tools | 100 | A | 100 | 100 | not measured |"
+            "| pdf-tools | .github/skills/pdf-tools | 100 | A | 100 | 100 | not measured | not measured |"
         ),
         "{out}"
     );
@@ -189,7 +192,14 @@ fn a_trace_measures_efficiency() {
         ),
         (&3.into(), &1.into(), &1.into(), &1.into())
     );
-    assert!(!i["explanation"].as_str().unwrap().contains("NOT measured"));
+    assert!(
+        i["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("NOT measured: evals (no eval results supplied with --evals) —"),
+        "{}",
+        i["explanation"]
+    );
     // Per skill: loaded once and used → 100; loaded twice → 50; not in the trace → not measured.
     assert_eq!(
         skill_index(&v, ".claude/skills/expense-report")["axes"]["efficiency"],
@@ -502,4 +512,199 @@ fn index_output_is_deterministic() {
         let b = run(&args);
         assert_eq!(a.stdout, b.stdout, "{fmt}");
     }
+}
+
+const EVALS: &str = "fixtures/index/pdf-tools-results.json";
+const PDF: &str = ".github/skills/pdf-tools";
+
+/// The committed results are what `evals grade` prints for the committed samples.
+#[test]
+fn the_eval_results_fixture_is_real() {
+    let o = run(&[
+        "evals",
+        "grade",
+        "fixtures/demo/.github/skills/pdf-tools/evals/evals.json",
+        "--outputs",
+        "fixtures/index/pdf-tools-outputs",
+        "-k",
+        "3",
+        "--format",
+        "json",
+    ]);
+    // The regression gate (pass^3 0.25 < 1.0) fails: exit 1.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let want = fs::read_to_string(EVALS).unwrap().replace("\r\n", "\n");
+    assert_eq!(stdout(&o), want);
+}
+
+#[test]
+fn eval_results_measure_the_evals_axis_of_their_skill_and_the_scan() {
+    let o = run(&with(DEMO, &["--format", "json", "--evals", EVALS]));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let pdf = skill_index(&v, PDF);
+    // Regression pass^3 = C(3,3)/C(4,3) = 0.25; capability pass@3 = (1 + 0)/2 = 0.5;
+    // the axis is 100 × (0.25 + 0.5)/2 = 37.5, the composite (100 + 100 + 37.5)/3.
+    assert_eq!(pdf["axes"]["evals"], 37.5);
+    assert_eq!(pdf["axes_measured"], 3);
+    assert_eq!(pdf["score"], 79.2);
+    let m = &pdf["eval_metric"];
+    assert_eq!(m["regression_pass_hat_k"], 0.25);
+    assert_eq!(m["regression_cases"], 1);
+    assert_eq!(m["capability_pass_at_k"], 0.5);
+    assert_eq!(m["capability_cases"], 2);
+    assert!(
+        pdf["explanation"].as_str().unwrap().contains(
+            "evals 37.5 [regression pass^k 0.25 (1 case), capability pass@k 0.5 (2 cases)]"
+        ),
+        "{}",
+        pdf["explanation"]
+    );
+    // Another skill: the axis is named, not measured, never assumed perfect.
+    let other = skill_index(&v, ".claude/skills/expense-report");
+    assert!(other["axes"]["evals"].is_null());
+    assert!(other.get("eval_metric").is_none());
+    assert!(
+        other["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("evals (no eval results for it among those supplied)"),
+        "{}",
+        other["explanation"]
+    );
+    // The scan: every result pooled, and where each was counted.
+    let i = &v["index"];
+    assert_eq!(i["axes"]["evals"], 37.5);
+    assert_eq!(i["eval_metric"]["results"][0], EVALS);
+    assert_eq!(i["eval_results"][0]["target"], PDF);
+    assert_eq!(
+        i["eval_results"][0]["evals"],
+        "fixtures/demo/.github/skills/pdf-tools/evals/evals.json"
+    );
+    assert!(
+        stderr(&o).contains(&format!("count for {PDF} (matched by eval file")),
+        "{}",
+        stderr(&o)
+    );
+    // Without --evals: not measured anywhere, and nothing about it in JSON.
+    let v = json(&with(DEMO, &["--format", "json"]));
+    assert!(v["index"]["axes"]["evals"].is_null());
+    assert!(v["index"].get("eval_results").is_none());
+    assert!(
+        v["index"]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("evals (no eval results supplied with --evals)")
+    );
+}
+
+#[test]
+fn eval_axis_in_console_markdown_and_sarif() {
+    let out = stdout(&run(&with(DEMO, &["--evals", EVALS])));
+    assert!(
+        out.contains(
+            "  index: 79.2/100 (C) · compliance 100 · security 100 · efficiency not measured · evals 37.5"
+        ),
+        "{out}"
+    );
+    let md = stdout(&run(&with(
+        DEMO,
+        &["--format", "markdown", "--evals", EVALS],
+    )));
+    assert!(
+        md.contains(
+            "| pdf-tools | .github/skills/pdf-tools | 79.2 | C | 100 | 100 | not measured | 37.5 |"
+        ),
+        "{md}"
+    );
+    let v = json(&with(DEMO, &["--format", "sarif", "--evals", EVALS]));
+    let p = &v["runs"][0]["properties"];
+    assert_eq!(p["securityIndex"]["axes"]["evals"], 37.5);
+}
+
+#[test]
+fn a_result_of_an_unknown_evals_file_counts_for_the_scan_only() {
+    let t = tempfile::tempdir().unwrap();
+    let body = fs::read_to_string(EVALS).unwrap().replace(
+        "fixtures/demo/.github/skills/pdf-tools/evals/evals.json",
+        "elsewhere/cases.json",
+    );
+    let p = t.path().join("results.json");
+    write(&p, &body);
+    let o = run(&with(
+        DEMO,
+        &["--format", "json", "--evals", p.to_str().unwrap()],
+    ));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["index"]["axes"]["evals"], 37.5);
+    assert!(v["index"]["eval_results"][0]["target"].is_null());
+    assert!(skill_index(&v, PDF)["axes"]["evals"].is_null());
+    assert!(
+        stderr(&o).contains("count for the scan only"),
+        "{}",
+        stderr(&o)
+    );
+    // Named after the skill: attributed by name.
+    let body = body.replace("elsewhere/cases.json", "my-evals/pdf-tools.json");
+    write(&p, &body);
+    let v = json(&with(
+        DEMO,
+        &["--format", "json", "--evals", p.to_str().unwrap()],
+    ));
+    assert_eq!(skill_index(&v, PDF)["axes"]["evals"], 37.5);
+}
+
+#[test]
+fn bad_eval_results_are_exit_2_naming_the_file() {
+    let t = tempfile::tempdir().unwrap();
+    let truncated = t.path().join("truncated.json");
+    write(
+        &truncated,
+        "{\"schema\": \"skillguard-evals-grade/1\", \"cases\": [",
+    );
+    let score = t.path().join("score.json");
+    write(
+        &score,
+        &fs::read_to_string(EVALS)
+            .unwrap()
+            .replace("\"pass_hat_k\": 0.25", "\"pass_hat_k\": 7.0"),
+    );
+    for (p, want) in [
+        (
+            "fixtures/demo/.github/skills/pdf-tools/evals/evals.json".to_owned(),
+            "this looks like an evals file, grade it first",
+        ),
+        (truncated.display().to_string(), "invalid eval results"),
+        (score.display().to_string(), "outside 0..=1"),
+        (
+            t.path().join("missing.json").display().to_string(),
+            "cannot read",
+        ),
+    ] {
+        let o = run(&with(DEMO, &["--evals", &p]));
+        assert_eq!(o.status.code(), Some(2), "{p}");
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.contains(&p), "{p}: {e}");
+        assert!(o.stdout.is_empty(), "{p}: report printed before the error");
+    }
+}
+
+#[test]
+fn eval_results_feed_the_index_gate() {
+    let t = compliance_demo();
+    let root = t.path().to_str().unwrap().to_owned();
+    let demo: &[&str] = &[
+        "scan",
+        "--repo",
+        &root,
+        "--format",
+        "json",
+        "--fail-under-index",
+        "80",
+    ];
+    let v = json(demo);
+    let below = v["index"]["below"].as_array().unwrap();
+    assert!(!below.iter().any(|p| p == PDF), "{below:?}");
+    let v = json(&with(demo, &["--evals", EVALS]));
+    let below = v["index"]["below"].as_array().unwrap();
+    assert!(below.iter().any(|p| p == PDF), "{below:?}");
 }

@@ -51,8 +51,14 @@ pub enum GradeError {
         n: u32,
         k: u32,
     },
-    #[error("invalid previous result {path}: {msg}")]
-    Previous { path: String, msg: String },
+    /// A grade result (`--compare PREVIOUS.json`, a scan's `--evals RESULTS.json`) that is
+    /// not valid JSON of [`SCHEMA`]; `what` says which.
+    #[error("invalid {what} {path}: {msg}")]
+    Result {
+        what: &'static str,
+        path: String,
+        msg: String,
+    },
 }
 
 /// The two eval sets of agent-evals.
@@ -497,26 +503,60 @@ pub fn grade(
     })
 }
 
+/// Reads a grade result written by `--format json` (bounded at [`MAX_EVALS_BYTES`], never
+/// through a final symlink): valid JSON of [`SCHEMA`], every score within 0..=1 and every case
+/// id safe. `what` names the file's role in the error (`previous result`, `eval results`).
+pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, GradeError> {
+    let bytes = read_bounded(path, MAX_EVALS_BYTES)?;
+    let bad = |msg: String| GradeError::Result {
+        what,
+        path: path.display().to_string(),
+        msg,
+    };
+    let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+    if v.get("schema").is_none() {
+        return Err(bad(format!(
+            "no `schema` key: not the JSON of `skillguard evals grade --format json` ({SCHEMA}){}",
+            if v.get("cases").is_some() {
+                "; this looks like an evals file, grade it first"
+            } else {
+                ""
+            }
+        )));
+    }
+    // Parsed again from the bytes, so an error carries its line and column.
+    let r: GradeReport = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+    if r.schema != SCHEMA {
+        return Err(bad(format!(
+            "schema `{}`, expected `{SCHEMA}`",
+            sanitize_line(&r.schema)
+        )));
+    }
+    if r.cases.len() > MAX_CASES {
+        return Err(bad(format!("more than {MAX_CASES} cases")));
+    }
+    let unit = |x: f64| (0.0..=1.0).contains(&x);
+    for c in &r.cases {
+        if !is_safe_id(&c.id) {
+            return Err(bad(format!(
+                "case id `{}` is not a safe id",
+                sanitize_line(&c.id)
+            )));
+        }
+        if !unit(c.pass_at_k) || !unit(c.pass_hat_k) {
+            return Err(bad(format!("case `{}` has a score outside 0..=1", c.id)));
+        }
+    }
+    Ok(r)
+}
+
 /// Compares `report` with a previous result (`previous`, the JSON of an earlier run): every
 /// case whose pass^k dropped, and every regression case of the previous run that is no longer
 /// in the regression set, is a regression. Sets `report.compare` and clears `report.passed`
 /// on a regression.
 pub fn compare(report: &mut GradeReport, previous: &Path) -> Result<(), GradeError> {
     let shown = previous.display().to_string();
-    let bytes = read_bounded(previous, MAX_EVALS_BYTES)?;
-    let prev: GradeReport = serde_json::from_slice(&bytes).map_err(|e| GradeError::Previous {
-        path: shown.clone(),
-        msg: e.to_string(),
-    })?;
-    if prev.schema != SCHEMA {
-        return Err(GradeError::Previous {
-            path: shown,
-            msg: format!(
-                "schema `{}`, expected `{SCHEMA}`",
-                sanitize_line(&prev.schema)
-            ),
-        });
-    }
+    let prev = read_report(previous, "previous result")?;
     let now: BTreeMap<&str, &CaseResult> =
         report.cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut regressions = Vec::new();

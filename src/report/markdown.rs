@@ -417,7 +417,7 @@ fn index_table(r: &ScanResult, opts: &RenderOptions, agents: bool) -> String {
     let cell = |v: Option<f64>| v.map(fmt_score).unwrap_or_else(|| "not measured".into());
     let _ = writeln!(
         doc,
-        "<details><summary>Index per {what} ({})</summary>\n\n| {head} | Path | Index | Grade | Compliance | Security | Efficiency |\n|---|---|---:|---|---:|---:|---:|",
+        "<details><summary>Index per {what} ({})</summary>\n\n| {head} | Path | Index | Grade | Compliance | Security | Efficiency | Evals |\n|---|---|---:|---|---:|---:|---:|---:|",
         items.len()
     );
     for a in items {
@@ -426,7 +426,7 @@ fn index_table(r: &ScanResult, opts: &RenderOptions, agents: bool) -> String {
         };
         let _ = writeln!(
             doc,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             escape_markdown(&a.name),
             escape_markdown(if a.path.is_empty() { "." } else { &a.path }),
             i.score
@@ -436,6 +436,7 @@ fn index_table(r: &ScanResult, opts: &RenderOptions, agents: bool) -> String {
             cell(i.axes.compliance),
             cell(i.axes.security),
             cell(i.axes.efficiency),
+            cell(i.axes.evals),
         );
     }
     doc.push_str("\n</details>\n\n");

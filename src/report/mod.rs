@@ -62,7 +62,7 @@ impl RenderOptions {
     pub fn index_for(&self, result: &ScanResult) -> std::sync::Arc<crate::index::Report> {
         self.index
             .clone()
-            .unwrap_or_else(|| std::sync::Arc::new(crate::index::for_result(result, None)))
+            .unwrap_or_else(|| std::sync::Arc::new(crate::index::for_result(result, None, None)))
     }
 }
 

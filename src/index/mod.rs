@@ -1,7 +1,8 @@
 //! Skill Security Index (SSI): a 0–100 score with a letter grade per skill and
-//! per scan, from up to three axes — compliance, security and (with a
-//! disclosure trace) efficiency. Axes that were not measured are excluded from
-//! the mean and named in the explanation; they are never assumed perfect.
+//! per scan, from up to four axes — compliance, security, (with a disclosure
+//! trace) efficiency and (with graded eval results, [`evals`]) evals. Axes that
+//! were not measured are excluded from the mean and named in the explanation;
+//! they are never assumed perfect.
 //!
 //! The formula, penalties, bands and worked examples are in
 //! `docs/security-index.md`; the tests at the bottom port AgentEval's S01–S11.
@@ -14,6 +15,9 @@ use serde::Serialize;
 use crate::finding::{Finding, Severity};
 use crate::result::ScanResult;
 use crate::rules::ids;
+
+pub mod evals;
+pub use evals::{EvalInput, EvalMetric, EvalResult};
 
 /// Penalty per finding, by severity. A critical finding zeroes its axis.
 pub fn penalty(s: Severity) -> f64 {
@@ -92,6 +96,7 @@ pub struct Axes {
     pub compliance: Option<f64>,
     pub security: Option<f64>,
     pub efficiency: Option<f64>,
+    pub evals: Option<f64>,
 }
 
 /// One index: per skill or for the whole scan.
@@ -102,9 +107,12 @@ pub struct Index {
     /// `A`–`F`; `null` with the score.
     pub grade: Option<&'static str>,
     pub axes: Axes,
-    /// How many of the three axes went into the score.
+    /// How many of the four axes went into the score.
     pub axes_measured: u8,
     pub explanation: String,
+    /// The eval axis's parts, when it was measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval_metric: Option<EvalMetric>,
 }
 
 /// An axis value, or why it was not measured.
@@ -123,18 +131,18 @@ impl AxisValue {
     }
 }
 
-/// Builds an index from three axis values; `detail` adds a note to each measured axis
-/// (for example "lowest of 8 skills").
-pub fn combine(
-    compliance: &AxisValue,
-    security: &AxisValue,
-    efficiency: &AxisValue,
-    detail: [&str; 3],
-) -> Index {
+/// The number of axes an index can have.
+pub const AXES: u8 = 4;
+
+/// Builds an index from the four axis values (compliance, security, efficiency, evals);
+/// `detail` adds a note to each measured axis (for example "lowest of 8 skills").
+pub fn combine(values: [&AxisValue; 4], detail: [&str; 4]) -> Index {
+    let [compliance, security, efficiency, evals] = values;
     let named = [
         ("compliance", compliance),
         ("security", security),
         ("efficiency", efficiency),
+        ("evals", evals),
     ];
     let mut measured = Vec::new();
     let mut missing = Vec::new();
@@ -156,6 +164,7 @@ pub fn combine(
         compliance: clamp(compliance),
         security: clamp(security),
         efficiency: clamp(efficiency),
+        evals: clamp(evals),
     };
     let n = measured.len() as u8;
     let score = (n > 0).then(|| {
@@ -178,7 +187,7 @@ pub fn combine(
     };
     let explanation = match score {
         Some(s) => format!(
-            "Composite {}/100 ({}) from {n}/3 axes ({}){not}",
+            "Composite {}/100 ({}) from {n}/{AXES} axes ({}){not}",
             fmt_score(s),
             grade.unwrap_or("F"),
             measured
@@ -195,6 +204,7 @@ pub fn combine(
         axes,
         axes_measured: n,
         explanation,
+        eval_metric: None,
     }
 }
 
@@ -481,6 +491,8 @@ pub struct Report {
     pub unscored_findings: usize,
     /// The trace-level efficiency metric, when a trace was supplied and measured.
     pub efficiency: Option<Efficiency>,
+    /// Where each `--evals` result was counted (empty without `--evals`).
+    pub eval_results: Vec<evals::Attribution>,
     /// Set by the gate: `--fail-under-index`.
     pub fail_under: Option<f64>,
 }
@@ -497,6 +509,9 @@ pub struct ScanIndex<'a> {
     pub unscored_findings: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency_metric: Option<&'a Efficiency>,
+    /// Where each `--evals` result was counted.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub eval_results: &'a [evals::Attribution],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fail_under: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -508,6 +523,8 @@ fn is_zero(n: &usize) -> bool {
 }
 
 const NO_TRACE: &str = "no disclosure trace supplied";
+const NO_EVALS: &str = "no eval results supplied with --evals";
+const NO_EVALS_HERE: &str = "no eval results for it among those supplied";
 const AGENT_TRACE: &str = "a disclosure trace measures skills only";
 
 /// Skills a finding belongs to: its own, and for `cross-location-content-drift`
@@ -532,8 +549,25 @@ fn owners(f: &Finding) -> Vec<&str> {
     out
 }
 
-/// Computes the index of every skill and of the scan.
-pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Trace>) -> Report {
+/// The eval axis of a set of results: measured, or why not.
+fn eval_axis(results: Option<&[&EvalResult]>, none: &str) -> (AxisValue, Option<EvalMetric>) {
+    match results {
+        None | Some([]) => (AxisValue::NotMeasured(none.to_owned()), None),
+        Some(rs) => match evals::metric(rs) {
+            Ok(m) => (AxisValue::Measured(m.score), Some(m)),
+            Err(why) => (AxisValue::NotMeasured(why), None),
+        },
+    }
+}
+
+/// Computes the index of every skill and of the scan; `evals` are the graded eval results
+/// supplied (`--evals`), attributed to skills and agents.
+pub fn compute(
+    skills: &[SkillRef<'_>],
+    findings: &[Finding],
+    trace: Option<&Trace>,
+    evals: Option<&EvalInput<'_>>,
+) -> Report {
     let mut by_skill: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     let mut unscored = 0usize;
     for f in findings {
@@ -580,8 +614,18 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
             Some(t) => skill_efficiency(t, s.name),
             None => AxisValue::NotMeasured(NO_TRACE.into()),
         };
+        let (ev, metric) = match evals {
+            None => eval_axis(None, NO_EVALS),
+            Some(ei) => eval_axis(
+                Some(ei.by_subject.get(s.path).map(Vec::as_slice).unwrap_or(&[])),
+                NO_EVALS_HERE,
+            ),
+        };
+        let ev_detail = metric.as_ref().map(evals::detail).unwrap_or_default();
+        let mut index = combine([&c, &sec, &e, &ev], ["", "", "", &ev_detail]);
+        index.eval_metric = metric;
         let into = if s.agent { &mut agents_out } else { &mut out };
-        into.insert(s.path.to_owned(), combine(&c, &sec, &e, ["", "", ""]));
+        into.insert(s.path.to_owned(), index);
     }
     let n = compliance_vals.len();
     let n_agents = skills.iter().filter(|s| s.agent).count();
@@ -623,7 +667,13 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
     } else {
         (format!("mean of {what}"), format!("lowest of {what}"))
     };
-    let mut scan = combine(&c, &sec, &e, [&c_detail, &s_detail, "whole trace"]);
+    let (ev, metric) = eval_axis(evals.map(|e| e.all.as_slice()), NO_EVALS);
+    let ev_detail = metric.as_ref().map(evals::detail).unwrap_or_default();
+    let mut scan = combine(
+        [&c, &sec, &e, &ev],
+        [&c_detail, &s_detail, "whole trace", &ev_detail],
+    );
+    scan.eval_metric = metric;
     if failed > 0 {
         scan.explanation.push_str(&format!(
             "; {failed} skill(s) could not be analysed and have no index"
@@ -640,12 +690,14 @@ pub fn compute(skills: &[SkillRef<'_>], findings: &[Finding], trace: Option<&Tra
         agents: agents_out,
         unscored_findings: unscored,
         efficiency: eff,
+        eval_results: evals.map(|e| e.attributions.clone()).unwrap_or_default(),
         fail_under: None,
     }
 }
 
-/// [`compute`] over a scan result.
-pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
+/// [`compute`] over a scan result; `evals` (`--evals`) are attributed to its skills and
+/// agents by the eval files it found ([`evals::attribute`]).
+pub fn for_result(r: &ScanResult, trace: Option<&Trace>, evals: Option<&[EvalResult]>) -> Report {
     let skills: Vec<SkillRef<'_>> = r
         .artifacts
         .iter()
@@ -660,6 +712,7 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
             agent: true,
         }))
         .collect();
+    let input = evals.map(|e| eval_input(r, e));
     // Accepted findings are known debt, not false positives: the index still counts them
     // (findings suppressed with a reason, and deselected rules, it does not).
     let accepted: Vec<&crate::finding::Finding> = r
@@ -669,11 +722,22 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>) -> Report {
         .map(|s| &s.finding)
         .collect();
     if accepted.is_empty() {
-        return compute(&skills, &r.findings, trace);
+        return compute(&skills, &r.findings, trace, input.as_ref());
     }
     let mut all: Vec<crate::finding::Finding> = r.findings.clone();
     all.extend(accepted.into_iter().cloned());
-    compute(&skills, &all, trace)
+    compute(&skills, &all, trace, input.as_ref())
+}
+
+/// The attribution of `evals` to the skills and agents of `r` (for the index and the notes).
+pub fn eval_input<'a>(r: &ScanResult, evals: &'a [EvalResult]) -> EvalInput<'a> {
+    let subjects: Vec<(&str, &str)> = r
+        .artifacts
+        .iter()
+        .map(|a| (a.path.as_str(), a.name.as_str()))
+        .chain(r.agents.iter().map(|a| (a.path.as_str(), a.name.as_str())))
+        .collect();
+    EvalInput::new(evals, &r.evals, &subjects)
 }
 
 impl Report {
@@ -704,12 +768,15 @@ impl Report {
             agents_scored: self.agents.values().filter(|i| i.score.is_some()).count(),
             unscored_findings: self.unscored_findings,
             efficiency_metric: self.efficiency.as_ref(),
+            eval_results: &self.eval_results,
             fail_under: self.fail_under,
             below: self.fail_under.map(|n| self.below(n)),
         }
     }
 
-    /// One line per skill: `62/100 (D) · compliance 100 · security 25 · efficiency n/m`.
+    /// One line per skill: `62/100 (D) · compliance 100 · security 25 · efficiency n/m`,
+    /// then `· evals 70` when the eval axis was measured (it is named as not measured in the
+    /// explanation, and left off the line, when no result was supplied for the skill).
     pub fn short(i: &Index) -> String {
         let ax = |name: &str, v: Option<f64>| match v {
             Some(x) => format!("{name} {}", fmt_score(x)),
@@ -719,8 +786,13 @@ impl Report {
             (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
             _ => "not scored".to_owned(),
         };
+        let evals = i
+            .axes
+            .evals
+            .map(|x| format!(" · evals {}", fmt_score(x)))
+            .unwrap_or_default();
         format!(
-            "{head} · {} · {} · {}",
+            "{head} · {} · {} · {}{evals}",
             ax("compliance", i.axes.compliance),
             ax("security", i.axes.security),
             ax("efficiency", i.axes.efficiency)
@@ -759,7 +831,7 @@ mod tests {
     // S01: nothing supplied → no score, 0 axes, "No axis".
     #[test]
     fn s01_nothing_to_score() {
-        let r = compute(&[], &[], None);
+        let r = compute(&[], &[], None, None);
         assert_eq!(r.scan.score, None);
         assert_eq!(r.scan.grade, None);
         assert_eq!(r.scan.axes_measured, 0);
@@ -775,7 +847,7 @@ mod tests {
     // S02: a clean skill → 100 on both static axes, efficiency not measured.
     #[test]
     fn s02_clean_skill() {
-        let r = compute(&[sk("a")], &[], None);
+        let r = compute(&[sk("a")], &[], None, None);
         let i = &r.skills["a"];
         assert_eq!(i.score, Some(100.0));
         assert_eq!(i.grade, Some("A"));
@@ -789,7 +861,7 @@ mod tests {
     // S03: name-missing (high) → compliance ≤ 60 (= 60).
     #[test]
     fn s03_name_missing() {
-        let r = compute(&[sk("a")], &[f(ids::NAME_MISSING, Some("a"))], None);
+        let r = compute(&[sk("a")], &[f(ids::NAME_MISSING, Some("a"))], None, None);
         assert_eq!(r.skills["a"].axes.compliance, Some(60.0));
         assert_eq!(r.skills["a"].axes.security, Some(100.0));
         assert_eq!(r.skills["a"].score, Some(80.0));
@@ -799,10 +871,13 @@ mod tests {
     #[test]
     fn s04_efficiency_component() {
         let i = combine(
-            &AxisValue::NotMeasured("x".into()),
-            &AxisValue::NotMeasured("y".into()),
-            &AxisValue::Measured(85.0),
-            ["", "", ""],
+            [
+                &AxisValue::NotMeasured("x".into()),
+                &AxisValue::NotMeasured("y".into()),
+                &AxisValue::Measured(85.0),
+                &AxisValue::NotMeasured(NO_EVALS.into()),
+            ],
+            ["", "", "", ""],
         );
         assert_eq!(i.axes.efficiency, Some(85.0));
         assert_eq!(i.score, Some(85.0));
@@ -814,10 +889,10 @@ mod tests {
     #[test]
     fn s05_security_penalties() {
         let fs = [sec(Severity::Low, "a"), sec(Severity::Medium, "a")];
-        let r = compute(&[sk("a")], &fs, None);
+        let r = compute(&[sk("a")], &fs, None, None);
         assert_eq!(r.skills["a"].axes.security, Some(80.0));
         let fs = [sec(Severity::Critical, "a")];
-        let r = compute(&[sk("a")], &fs, None);
+        let r = compute(&[sk("a")], &fs, None, None);
         assert_eq!(r.skills["a"].axes.security, Some(0.0), "critical zeroes");
         assert_eq!(r.skills["a"].score, Some(50.0));
         assert_eq!(r.skills["a"].grade, Some("F"));
@@ -830,6 +905,7 @@ mod tests {
             &[sk("a")],
             &[f(ids::MANIFEST_CHANGED_SINCE_BASELINE, Some("a"))],
             None,
+            None,
         );
         assert_eq!(r.skills["a"].axes.security, Some(60.0));
         assert_eq!(r.skills["a"].axes.compliance, Some(100.0));
@@ -839,14 +915,32 @@ mod tests {
     #[test]
     fn s07_three_axes() {
         let i = combine(
-            &AxisValue::Measured(100.0),
-            &AxisValue::Measured(60.0),
-            &AxisValue::Measured(100.0),
-            ["", "", ""],
+            [
+                &AxisValue::Measured(100.0),
+                &AxisValue::Measured(60.0),
+                &AxisValue::Measured(100.0),
+                &AxisValue::NotMeasured(NO_EVALS.into()),
+            ],
+            ["", "", "", ""],
         );
         assert_eq!(i.score, Some(86.7));
         assert_eq!(i.axes_measured, 3);
         assert_eq!(i.grade, Some("B"));
+        assert!(i.explanation.contains("from 3/4 axes"), "{}", i.explanation);
+        // All four measured: nothing is named as missing.
+        let i = combine(
+            [
+                &AxisValue::Measured(100.0),
+                &AxisValue::Measured(60.0),
+                &AxisValue::Measured(100.0),
+                &AxisValue::Measured(80.0),
+            ],
+            ["", "", "", ""],
+        );
+        assert_eq!(
+            (i.score, i.axes_measured, i.axes.evals),
+            (Some(85.0), 4, Some(80.0))
+        );
         assert!(!i.explanation.contains("NOT measured"));
     }
 
@@ -854,10 +948,13 @@ mod tests {
     #[test]
     fn s08_explanation_names_missing() {
         let i = combine(
-            &AxisValue::Measured(100.0),
-            &AxisValue::NotMeasured("no probe".into()),
-            &AxisValue::NotMeasured(NO_TRACE.into()),
-            ["", "", ""],
+            [
+                &AxisValue::Measured(100.0),
+                &AxisValue::NotMeasured("no probe".into()),
+                &AxisValue::NotMeasured(NO_TRACE.into()),
+                &AxisValue::NotMeasured(NO_EVALS.into()),
+            ],
+            ["", "", "", ""],
         );
         for want in [
             "NOT measured",
@@ -873,7 +970,7 @@ mod tests {
     #[test]
     fn s09_trace_without_skill_calls() {
         let t = trace(r#"[{"tool": "search", "arguments": {"q": "x"}}]"#);
-        let r = compute(&[sk("a")], &[], Some(&t));
+        let r = compute(&[sk("a")], &[], Some(&t), None);
         assert_eq!(r.scan.axes.efficiency, None);
         assert_eq!(r.scan.score, Some(100.0));
         assert!(
@@ -895,10 +992,13 @@ mod tests {
     #[test]
     fn s10_no_finite_axis() {
         let i = combine(
-            &AxisValue::NotMeasured("a".into()),
-            &AxisValue::NotMeasured("b".into()),
-            &AxisValue::NotMeasured("c".into()),
-            ["", "", ""],
+            [
+                &AxisValue::NotMeasured("a".into()),
+                &AxisValue::NotMeasured("b".into()),
+                &AxisValue::NotMeasured("c".into()),
+                &AxisValue::NotMeasured(NO_EVALS.into()),
+            ],
+            ["", "", "", ""],
         );
         assert_eq!(i.score, None);
         assert_eq!(i.axes_measured, 0);
@@ -910,6 +1010,7 @@ mod tests {
         let r = compute(
             &[sk("a"), sk("b")],
             &[f(ids::INTERNAL_ERROR, Some("a"))],
+            None,
             None,
         );
         assert_eq!(r.skills["a"].score, None);
@@ -936,6 +1037,7 @@ mod tests {
             &[sk("a")],
             &[f(ids::MATCHES_PREVIOUSLY_VETTED_COPY, Some("a"))],
             None,
+            None,
         );
         assert_eq!(r.skills["a"].score, Some(100.0));
     }
@@ -950,7 +1052,7 @@ mod tests {
             f(ids::NAME_MISSING, Some("a")),
             sec(Severity::High, "b"),
         ];
-        let r = compute(&[sk("a"), sk("b"), sk("c"), sk("d")], &fs, None);
+        let r = compute(&[sk("a"), sk("b"), sk("c"), sk("d")], &fs, None, None);
         assert_eq!(r.skills["a"].axes.compliance, Some(0.0));
         assert_eq!(r.skills["c"].score, Some(100.0));
         assert_eq!(r.scan.axes.compliance, Some(75.0));
@@ -975,7 +1077,7 @@ mod tests {
             f(ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW, Some("a")),
             sec(Severity::High, "a"),
         ];
-        let r = compute(&[sk("a")], &fs, None);
+        let r = compute(&[sk("a")], &fs, None, None);
         let i = &r.skills["a"];
         assert_eq!(i.axes.compliance, Some(85.0));
         assert_eq!(i.axes.security, Some(60.0));
@@ -983,13 +1085,13 @@ mod tests {
         assert_eq!(i.grade, Some("C"));
         assert_eq!(
             i.explanation,
-            "Composite 72.5/100 (C) from 2/3 axes (compliance 85, security 60); NOT measured: efficiency (no disclosure trace supplied) — excluded from the mean, never assumed perfect"
+            "Composite 72.5/100 (C) from 2/4 axes (compliance 85, security 60); NOT measured: efficiency (no disclosure trace supplied), evals (no eval results supplied with --evals) — excluded from the mean, never assumed perfect"
         );
     }
 
     #[test]
     fn scan_level_findings_are_not_scored() {
-        let r = compute(&[sk("a")], &[f(ids::WALK_LIMIT_REACHED, None)], None);
+        let r = compute(&[sk("a")], &[f(ids::WALK_LIMIT_REACHED, None)], None, None);
         assert_eq!(r.scan.score, Some(100.0));
         assert_eq!(r.unscored_findings, 1);
         assert!(
@@ -1004,7 +1106,7 @@ mod tests {
         let x = f(ids::CROSS_LOCATION_CONTENT_DRIFT, Some("a")).with_properties(
             serde_json::json!({"name": "x", "locations": [{"path": "a"}, {"path": "b"}]}),
         );
-        let r = compute(&[sk("a"), sk("b"), sk("c")], &[x], None);
+        let r = compute(&[sk("a"), sk("b"), sk("c")], &[x], None, None);
         assert_eq!(r.skills["a"].axes.security, Some(85.0));
         assert_eq!(r.skills["b"].axes.security, Some(85.0));
         assert_eq!(r.skills["c"].axes.security, Some(100.0));
@@ -1121,7 +1223,7 @@ mod tests {
             r#"[{"tool":"load_skill","arguments":{"skillName":"a"}},
                 {"tool":"read_skill_resource","arguments":{"skillName":"a","resourceName":"r"}}]"#,
         );
-        let r = compute(&[sk("a"), sk("b")], &[], Some(&t));
+        let r = compute(&[sk("a"), sk("b")], &[], Some(&t), None);
         assert_eq!(r.skills["a"].axes_measured, 3);
         assert_eq!(r.skills["b"].axes_measured, 2);
         assert_eq!(r.scan.axes.efficiency, Some(100.0));

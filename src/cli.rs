@@ -1029,12 +1029,7 @@ fn scan_with_baselines(
         shard,
     } = extra;
     let operator = operator_config(mode, target, common)?;
-    let opts = common.options(
-        operator
-            .as_ref()
-            .map(|o| &o.0)
-            .unwrap_or(&Default::default()),
-    )?;
+    let opts = operator_options(common, operator.as_ref())?;
     let opts = &opts;
     let threshold = common.threshold_with(
         operator
@@ -1773,27 +1768,37 @@ fn run_init(cmd: &InitCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> 
 
 /// `skillguard accept`: today's findings (after the configuration's rules and
 /// suppressions) become accepted, keeping the reasons of entries accepted before.
+/// The scan target of a command that defaults to the repository in the current directory
+/// (`accept`, `coverage`): `--repo`/paths as given, else `--repo .`.
+fn target_or_cwd(scan: &ScanCmd) -> Result<(Mode, PathBuf), Error> {
+    if scan.repo.is_none() && scan.paths.is_empty() {
+        Ok((Mode::Repo, PathBuf::from(".")))
+    } else {
+        scan_target(scan)
+    }
+}
+
+/// Scan options from the flags and the operator's configuration (never the scanned
+/// repository's own).
+fn operator_options(
+    common: &CommonArgs,
+    operator: Option<&(crate::config::Config, PathBuf, String)>,
+) -> Result<ScanOptions, Error> {
+    common.options(operator.map(|o| &o.0).unwrap_or(&Default::default()))
+}
+
 fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
     // `skillguard accept` alone accepts the repository in the current directory, as the
     // adoption path of the README runs it.
-    let (mode, target) = if cmd.scan.repo.is_none() && cmd.scan.paths.is_empty() {
-        (Mode::Repo, PathBuf::from("."))
-    } else {
-        scan_target(&cmd.scan)?
-    };
+    let (mode, target) = target_or_cwd(&cmd.scan)?;
     if mode == Mode::Repo && !cmd.scan.paths.is_empty() {
         return Err(Error::Usage(
             "accept records every finding of the repository; it takes no changed files".into(),
         ));
     }
     let operator = operator_config(mode, &target, common)?;
-    let opts = common.options(
-        operator
-            .as_ref()
-            .map(|o| &o.0)
-            .unwrap_or(&Default::default()),
-    )?;
+    let opts = operator_options(common, operator.as_ref())?;
     let mut result = scan::scan(mode, &target, &opts)?;
     let home = crate::baseline::record::home(mode, &target);
     let path = common

@@ -2,12 +2,10 @@
 //! `waza coverage`), from one scan.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{Error, ExitStatus, ScanCmd, operator_config, scan_target};
-use crate::discover::Mode;
+use super::{Error, ExitStatus, ScanCmd, operator_config, operator_options, target_or_cwd};
 use crate::evalfiles::{Coverage, CoverageRow};
 use crate::report::Format;
 use crate::text::{escape_markdown, sanitize_line};
@@ -39,11 +37,7 @@ pub(super) fn run(
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
-    let (mode, target) = if cmd.scan.repo.is_none() && cmd.scan.paths.is_empty() {
-        (Mode::Repo, PathBuf::from("."))
-    } else {
-        scan_target(&cmd.scan)?
-    };
+    let (mode, target) = target_or_cwd(&cmd.scan)?;
     if !matches!(
         common.format,
         Format::Console | Format::Json | Format::Markdown
@@ -53,12 +47,7 @@ pub(super) fn run(
         ));
     }
     let operator = operator_config(mode, &target, common)?;
-    let opts = common.options(
-        operator
-            .as_ref()
-            .map(|o| &o.0)
-            .unwrap_or(&Default::default()),
-    )?;
+    let opts = operator_options(common, operator.as_ref())?;
     let result = crate::scan::scan(mode, &target, &opts)?;
     let cov = crate::evalfiles::coverage(&result.artifacts, &result.agents, &result.evals);
     let passed = cmd

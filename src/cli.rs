@@ -157,14 +157,17 @@ pub enum BaselineCmd {
         #[arg(long, value_enum, default_value = "table")]
         format: ReviewFormat,
     },
-    /// What changed between two snapshots, by skill location.
+    /// What changed between two snapshots, by skill location; between two eval snapshots,
+    /// which cases regressed.
     Diff {
         #[command(flatten)]
         ledger: LedgerArgs,
-        /// Earlier snapshot: id, unique id prefix or number (default: the one before --until).
+        /// Earlier snapshot: id, unique id prefix or number (default: the one of the same kind
+        /// before --until; for an eval snapshot, the previous result of its evals file).
         #[arg(long, value_name = "ID")]
         since: Option<String>,
-        /// Later snapshot (default: the newest).
+        /// Later snapshot (default: the newest scan snapshot; after an eval snapshot given to
+        /// --since, the newest result of its evals file).
         #[arg(long, value_name = "ID")]
         until: Option<String>,
         /// Only this skill (name, location, or the end of a location).
@@ -178,9 +181,9 @@ pub enum BaselineCmd {
         #[arg(long, value_enum, default_value = "table")]
         format: ReviewFormat,
     },
-    /// Every change of one skill at each of its locations.
+    /// Every change of one skill at each of its locations, and its recorded eval results.
     History {
-        /// Skill name, location, or the end of a location.
+        /// Skill name, location, or the end of a location (or an evals file's path).
         #[arg(value_name = "NAME|PATH")]
         skill: String,
         #[command(flatten)]
@@ -1217,6 +1220,13 @@ fn run_baseline(
                 (review::DiffOutcome::Report(r), ReviewFormat::Json) => {
                     print_json(stdout, &serde_json::json!({ "version": 1, "diff": r }))?
                 }
+                (review::DiffOutcome::Evals(r), ReviewFormat::Table) => {
+                    crate::baseline::evalsnap::render_diff(&r, stdout)?
+                }
+                (review::DiffOutcome::Evals(r), ReviewFormat::Json) => print_json(
+                    stdout,
+                    &serde_json::json!({ "version": 1, "diff": null, "evals_diff": r }),
+                )?,
                 (review::DiffOutcome::Nothing(m), ReviewFormat::Table) => writeln!(stdout, "{m}")?,
                 (review::DiffOutcome::Nothing(m), ReviewFormat::Json) => print_json(
                     stdout,
@@ -1893,7 +1903,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),
         Command::Coverage(cmd) => coverage::run(&cmd, stdout, stderr),
         Command::Baseline(cmd) => run_baseline(cmd, stdout, stderr),
-        Command::Evals(cmd) => evals::run(cmd, stdout),
+        Command::Evals(cmd) => evals::run(cmd, stdout, stderr),
         Command::Completions(cmd) => generate::completions(&cmd, stdout),
         Command::Man(cmd) => generate::man(&cmd, stdout),
         Command::Rules(cmd) => {

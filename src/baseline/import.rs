@@ -609,6 +609,8 @@ fn import_snapshots(mut snaps: Vec<Parsed>, ledger: &Ledger) -> Result<ImportRep
             skills: s.skills,
             // AgentEval records skills only.
             agents: None,
+            kind: None,
+            evals: None,
             line_data: Default::default(),
             newest: None,
             captured_at: Some(s.at.to_rfc3339_opts(SecondsFormat::Millis, true)),

@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+pub use super::evalsnap::EvalsRecord;
 use crate::hash::sha256_hex;
 use crate::inventory::Provenance;
 use crate::skill_hashes::HashOptions;
@@ -43,6 +44,8 @@ pub const FORMAT: &str = "skillguard-ledger";
 pub const HEAD_FORMAT: &str = "skillguard-ledger-head";
 /// The newest format version this build reads and the one it writes.
 pub const VERSION: u32 = 1;
+/// `kind` of a snapshot that records an `evals grade` result (absent: a scan snapshot).
+pub const KIND_EVALS: &str = "evals";
 const SNAPSHOTS: &str = "snapshots";
 const HEAD: &str = "HEAD.json";
 const LOCK: &str = "lock";
@@ -67,6 +70,10 @@ pub struct Snapshot {
     pub captured_at: String,
     /// `skillguard X.Y.Z`.
     pub tool: String,
+    /// `evals` for an eval snapshot ([`KIND_EVALS`]); absent for a scan snapshot, and in
+    /// every snapshot written before eval snapshots existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     pub root: ScannedRoot,
     pub hash_options: HashOptions,
     /// The line-hash pack written with this snapshot.
@@ -84,6 +91,9 @@ pub struct Snapshot {
     /// imported from AgentEval): they say nothing about agents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agents: Option<Vec<SkillEntry>>,
+    /// The graded result of an eval snapshot (its `skills` are empty, its `agents` absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evals: Option<EvalsRecord>,
 }
 
 impl Snapshot {
@@ -91,6 +101,16 @@ impl Snapshot {
     pub fn entries(&self) -> impl Iterator<Item = &SkillEntry> {
         self.skills.iter().chain(self.agents.iter().flatten())
     }
+
+    /// An eval snapshot (`kind: evals`), not a scan.
+    pub fn is_evals(&self) -> bool {
+        is_evals_kind(self.kind.as_deref())
+    }
+}
+
+/// Is a snapshot of this `kind` an eval snapshot?
+pub fn is_evals_kind(kind: Option<&str>) -> bool {
+    kind == Some(KIND_EVALS)
 }
 
 /// Link to the previous snapshot.
@@ -291,6 +311,8 @@ pub struct Header {
     pub prev: Option<PrevLink>,
     pub captured_at: String,
     pub tool: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     pub root: ScannedRoot,
     #[serde(default)]
     pub hash_options: HashOptions,
@@ -311,6 +333,8 @@ pub struct Listing {
     pub id: String,
     pub captured_at: String,
     pub tool: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     pub root: ScannedRoot,
     #[serde(default)]
     pub note: Option<String>,
@@ -319,6 +343,8 @@ pub struct Listing {
     pub skills: Vec<serde::de::IgnoredAny>,
     #[serde(default)]
     pub agents: Option<Vec<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    pub evals: Option<super::evalsnap::EvalsBrief>,
 }
 
 /// Header plus each entry's name, location and content hash (trust on first use, drift).
@@ -329,6 +355,8 @@ pub struct Presence {
     pub seq: u64,
     pub id: String,
     pub captured_at: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     #[serde(default)]
     pub hash_options: HashOptions,
     pub skills: Vec<EntryKey>,
@@ -354,12 +382,17 @@ pub struct Summary {
     pub seq: u64,
     pub id: String,
     pub captured_at: String,
+    #[serde(default)]
+    pub kind: Option<String>,
     pub root: ScannedRoot,
     #[serde(default)]
     pub hash_options: HashOptions,
     pub skills: Vec<EntrySummary>,
     #[serde(default)]
     pub agents: Option<Vec<EntrySummary>>,
+    /// Eval snapshots: the recorded result.
+    #[serde(default)]
+    pub evals: Option<EvalsRecord>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -378,6 +411,24 @@ pub struct EntrySummary {
     pub findings: BTreeMap<String, BTreeMap<String, u32>>,
     #[serde(default)]
     pub provenance: Option<Provenance>,
+}
+
+/// Header plus an eval snapshot's key: tells scan and eval snapshots apart.
+#[derive(Debug, Clone, Deserialize)]
+pub struct EvalsProbe {
+    pub format: String,
+    pub version: u32,
+    pub seq: u64,
+    pub id: String,
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub evals: Option<EvalsKey>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct EvalsKey {
+    pub key: String,
 }
 
 /// Something every snapshot type exposes for version checks.
@@ -399,6 +450,7 @@ versioned!(Header);
 versioned!(Summary);
 versioned!(Listing);
 versioned!(Presence);
+versioned!(EvalsProbe);
 
 #[derive(Deserialize)]
 struct Probe {
@@ -538,6 +590,10 @@ pub struct Draft {
     pub skills: Vec<SkillEntry>,
     /// Agent entries (`None`: not recorded, as in an AgentEval import).
     pub agents: Option<Vec<SkillEntry>>,
+    /// `Some(KIND_EVALS)` with `evals` for an eval snapshot; `None` for a scan.
+    pub kind: Option<String>,
+    /// The graded result of an eval snapshot.
+    pub evals: Option<EvalsRecord>,
     /// Line hashes of text files by their SHA-256.
     pub line_data: std::collections::HashMap<String, std::sync::Arc<[u32]>>,
     /// Capture time; now when absent.
@@ -669,6 +725,8 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
         prev: &'a Option<PrevLink>,
         captured_at: &'a str,
         tool: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: &'a Option<String>,
         root: &'a ScannedRoot,
         hash_options: &'a HashOptions,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -686,6 +744,7 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
         prev: &s.prev,
         captured_at: &s.captured_at,
         tool: &s.tool,
+        kind: &s.kind,
         root: &s.root,
         hash_options: &s.hash_options,
         lines: &s.lines,
@@ -697,6 +756,10 @@ pub fn to_bytes(s: &Snapshot) -> Vec<u8> {
     entry_array(&mut out, "skills", &s.skills);
     if let Some(agents) = &s.agents {
         entry_array(&mut out, "agents", agents);
+    }
+    if let Some(evals) = &s.evals {
+        out.extend_from_slice(b",\n\"evals\":");
+        super::evalsnap::write_record(&mut out, evals);
     }
     out.extend_from_slice(b"}\n");
     out
@@ -890,19 +953,24 @@ impl Ledger {
 
     fn newest_of(&self, f: &SnapshotFile) -> Result<Newest, LedgerError> {
         let l: Loaded<Snapshot> = self.load_file(f.clone(), true, true)?;
-        let known = l
-            .snapshot
-            .skills
-            .into_iter()
-            .chain(l.snapshot.agents.into_iter().flatten())
-            .flat_map(|e| e.files)
-            .filter_map(|f| f.lines.map(|r| (f.sha256, r)))
-            .collect();
+        let mut known = None;
+        if l.snapshot.is_evals() {
+            // An eval snapshot holds no files: the line hashes to reuse are those of the
+            // newest scan snapshot before it (none when it cannot be read).
+            for older in self.files()?.into_iter().rev().filter(|x| x.seq < f.seq) {
+                match self.load_one::<Snapshot>(older) {
+                    Ok(o) if o.snapshot.is_evals() => continue,
+                    Ok(o) => known = Some(line_refs(o.snapshot)),
+                    Err(_) => {}
+                }
+                break;
+            }
+        }
         Ok(Newest {
             file: l.file,
             sha256: l.sha256,
-            prev: l.snapshot.prev,
-            known,
+            prev: l.snapshot.prev.clone(),
+            known: known.unwrap_or_else(|| line_refs(l.snapshot)),
         })
     }
 
@@ -1077,6 +1145,8 @@ impl Ledger {
             imported,
             mut skills,
             mut agents,
+            kind,
+            evals,
             line_data,
             captured_at,
             newest: _,
@@ -1131,6 +1201,7 @@ impl Ledger {
             prev,
             captured_at: captured_at.unwrap_or_else(now_rfc3339),
             tool: format!("skillguard {}", env!("CARGO_PKG_VERSION")),
+            kind,
             root,
             hash_options,
             lines,
@@ -1138,6 +1209,7 @@ impl Ledger {
             imported,
             skills,
             agents,
+            evals,
         };
         let json_name = format!("{seq:08}-{id}.json");
         // The pack is in place (renamed, directory synced) before the snapshot that names it
@@ -1238,6 +1310,16 @@ impl Ledger {
             ),
         })
     }
+}
+
+/// The line-hash references of a snapshot's files, by file SHA-256.
+fn line_refs(s: Snapshot) -> std::collections::HashMap<String, LineRef> {
+    s.skills
+        .into_iter()
+        .chain(s.agents.into_iter().flatten())
+        .flat_map(|e| e.files)
+        .filter_map(|f| f.lines.map(|r| (f.sha256, r)))
+        .collect()
 }
 
 /// One integrity problem found by [`verify`].
@@ -1591,6 +1673,8 @@ mod tests {
                 findings: BTreeMap::new(),
                 provenance: None,
             }]),
+            kind: None,
+            evals: None,
             newest: None,
             line_data: (0..n)
                 .map(|i| {

@@ -8,10 +8,13 @@
 //! - [`provenance`]: `skills-lock.json` lookup, reading, and its `computedHash`.
 //! - [`checks`]: pin check, trust on first use, drift between copies.
 //! - [`import`]: AgentEval ledger snapshots and pin files into ours.
+//! - [`evalsnap`]: `evals grade` results as eval snapshots in the ledger (their key, history
+//!   and diff).
 //! - [`crate::linediff`] (a helper, below): per-line hashes and `+N −M` counts between two
 //!   versions of a file.
 
 pub mod checks;
+pub mod evalsnap;
 pub mod import;
 pub mod ledger;
 pub mod pin;

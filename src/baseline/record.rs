@@ -48,7 +48,7 @@ pub fn home(mode: Mode, target: &Path) -> PathBuf {
     }
 }
 
-fn is_single_skill(dir: &Path) -> bool {
+pub(super) fn is_single_skill(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|rd| {
         rd.filter_map(Result::ok).any(|e| {
             e.file_name()
@@ -282,6 +282,8 @@ pub fn draft(
         imported: None,
         skills,
         agents: Some(agents),
+        kind: None,
+        evals: None,
         line_data,
         captured_at: None,
         newest: None,

@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use super::checks::show_date;
 use super::ledger::{
-    EntrySummary, FileRecord, Ledger, LedgerError, Listing, Loaded, ScannedRoot, SkillEntry,
-    Snapshot, Summary, Verification,
+    EntrySummary, EvalsProbe, FileRecord, Ledger, LedgerError, Listing, Loaded, ScannedRoot,
+    SkillEntry, Snapshot, SnapshotFile, Summary, Verification, is_evals_kind,
 };
 use super::record::{covers, recompute_content};
 use crate::finding::Severity;
@@ -76,6 +76,24 @@ pub struct ListRow {
     pub note: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imported_from: Option<String>,
+    /// `evals` for an eval snapshot; absent for a scan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// An eval snapshot's result in brief.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evals: Option<EvalsListRow>,
+}
+
+/// An eval snapshot in `baseline list`.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalsListRow {
+    pub key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    pub k: Option<u32>,
+    pub cases: usize,
+    pub passed: bool,
+    pub sets: BTreeMap<crate::evals::grade::Set, crate::evals::grade::SetResult>,
 }
 
 pub fn list(ledger: &Ledger) -> Result<Vec<ListRow>, LedgerError> {
@@ -92,6 +110,15 @@ pub fn list(ledger: &Ledger) -> Result<Vec<ListRow>, LedgerError> {
             agents: h.agents.map(|a| a.len()),
             note: h.note,
             imported_from: h.imported.map(|i| format!("{} {}", i.tool, i.id)),
+            kind: h.kind,
+            evals: h.evals.map(|e| EvalsListRow {
+                key: e.key,
+                target: e.target,
+                k: e.k,
+                cases: e.cases.len(),
+                passed: e.passed,
+                sets: e.sets,
+            }),
         }
     })
 }
@@ -110,7 +137,7 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
         "#", "ID", "CAPTURED", "ROOT", "SKILLS", "AGENTS"
     )?;
     for r in rows {
-        let note = r
+        let mut note = r
             .note
             .as_deref()
             .map(|n| sanitize_line(&crate::text::truncate(n, 60)).into_owned())
@@ -120,6 +147,22 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
                     .map(|i| format!("imported from {i}"))
             })
             .unwrap_or_default();
+        if let Some(e) = &r.evals {
+            let result = format!(
+                "evals k={}: {} {}",
+                e.k.map_or_else(|| "n".to_owned(), |k| k.to_string()),
+                super::evalsnap::sets_text(&e.sets),
+                if e.passed { "PASS" } else { "FAIL" }
+            );
+            note = if note.is_empty() {
+                result
+            } else {
+                format!("{result}; {note}")
+            };
+        } else if super::ledger::is_evals_kind(r.kind.as_deref()) {
+            note = format!("evals (unreadable result) {note}");
+        }
+        let evals = super::ledger::is_evals_kind(r.kind.as_deref());
         writeln!(
             out,
             "{:>4}  {:<32}  {:<20}  {:<24}  {:>6}  {:>6}  {}",
@@ -130,7 +173,11 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
                 &format!("{} ({})", r.root, r.mode),
                 24
             )),
-            r.skills,
+            if evals {
+                "-".to_owned()
+            } else {
+                r.skills.to_string()
+            },
             r.agents.map_or_else(|| "-".to_owned(), |n| n.to_string()),
             note
         )?;
@@ -228,6 +275,8 @@ pub struct DiffOptions {
 #[derive(Debug)]
 pub enum DiffOutcome {
     Report(Box<DiffReport>),
+    /// Two eval snapshots compared.
+    Evals(Box<super::evalsnap::EvalsDiff>),
     /// Fewer than two snapshots, or `--since` is the newest: a message, exit 0.
     Nothing(String),
 }
@@ -338,7 +387,8 @@ fn content_of(e: &SkillEntry, snap_opts_match: bool, h: &Hasher) -> Option<Strin
 }
 
 pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError> {
-    // Snapshots are found by their file names; only the two compared are parsed.
+    // Snapshots are found by their file names; only the ones needed to tell scan from eval
+    // snapshots (the newest few, without `--since`/`--until`) and the two compared are parsed.
     let heads = ledger.files()?;
     if heads.len() < 2 {
         return Ok(DiffOutcome::Nothing(format!(
@@ -347,17 +397,89 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
             ledger.root.display()
         )));
     }
-    let to = match &o.until {
-        Some(k) => ledger.resolve(&heads, k)?,
-        None => heads.last().expect("two or more"),
+    // (kind is evals, eval key) of a snapshot file, parsed once.
+    let mut kinds: BTreeMap<u64, (bool, Option<String>)> = BTreeMap::new();
+    let mut kind_of = |f: &SnapshotFile| -> Result<(bool, Option<String>), LedgerError> {
+        if let Some(k) = kinds.get(&f.seq) {
+            return Ok(k.clone());
+        }
+        let l: Loaded<EvalsProbe> = ledger.load_one(f.clone())?;
+        let k = (
+            is_evals_kind(l.snapshot.kind.as_deref()),
+            l.snapshot.evals.map(|e| e.key),
+        );
+        kinds.insert(f.seq, k.clone());
+        Ok(k)
     };
-    let from = match &o.since {
-        Some(k) => ledger.resolve(&heads, k)?,
-        None => heads
-            .iter()
-            .rev()
-            .find(|h| h.seq < to.seq)
-            .unwrap_or(&heads[0]),
+    let since = match &o.since {
+        Some(k) => Some(ledger.resolve(&heads, k)?),
+        None => None,
+    };
+    let to = match (&o.until, since) {
+        (Some(k), _) => ledger.resolve(&heads, k)?,
+        // After an eval snapshot given to --since: the newest result of the same evals file.
+        (None, Some(s)) if kind_of(s)?.0 => {
+            let want = kind_of(s)?;
+            let mut found = s;
+            for h in heads.iter().rev().filter(|h| h.seq > s.seq) {
+                if kind_of(h)? == want {
+                    found = h;
+                    break;
+                }
+            }
+            found
+        }
+        // The newest scan snapshot.
+        (None, _) => {
+            let mut found = None;
+            for h in heads.iter().rev() {
+                if !kind_of(h)?.0 {
+                    found = Some(h);
+                    break;
+                }
+            }
+            match found {
+                Some(h) => h,
+                None => {
+                    return Ok(DiffOutcome::Nothing(format!(
+                        "Need at least 2 scan snapshots to diff in {}; the {} snapshot(s) there are eval results (compare two with --since and --until).",
+                        ledger.root.display(),
+                        heads.len()
+                    )));
+                }
+            }
+        }
+    };
+    let to_kind = kind_of(to)?;
+    let from = match since {
+        Some(s) => s,
+        // The one before --until of the same kind (and, for eval snapshots, evals file).
+        None => {
+            let mut found = None;
+            for h in heads.iter().rev().filter(|h| h.seq < to.seq) {
+                if kind_of(h)? == to_kind {
+                    found = Some(h);
+                    break;
+                }
+            }
+            match found {
+                Some(h) => h,
+                None => {
+                    return Ok(DiffOutcome::Nothing(if to_kind.0 {
+                        format!(
+                            "#{} is the first recorded eval result of {}: nothing to diff.",
+                            to.seq,
+                            sanitize_line(to_kind.1.as_deref().unwrap_or("?"))
+                        )
+                    } else {
+                        format!(
+                            "Need at least 2 scan snapshots to diff (found 1) in {}.",
+                            ledger.root.display()
+                        )
+                    }));
+                }
+            }
+        }
     };
     if from.seq > to.seq {
         return Err(LedgerError::Lookup {
@@ -373,6 +495,45 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
             "--since and --until are the same snapshot (#{}): nothing to diff.",
             from.seq
         )));
+    }
+    let from_kind = kind_of(from)?;
+    if from_kind.0 != to_kind.0 {
+        let what = |e: bool| {
+            if e {
+                "an eval snapshot"
+            } else {
+                "a scan snapshot"
+            }
+        };
+        return Err(LedgerError::Lookup {
+            root: ledger.root.display().to_string(),
+            msg: format!(
+                "#{} is {} and #{} is {}; a diff compares two snapshots of the same kind",
+                from.seq,
+                what(from_kind.0),
+                to.seq,
+                what(to_kind.0)
+            ),
+        });
+    }
+    if to_kind.0 {
+        let a: Loaded<Snapshot> = ledger.load_one(from.clone())?;
+        let b: Loaded<Snapshot> = ledger.load_one(to.clone())?;
+        let corrupt = |l: &Loaded<Snapshot>| LedgerError::Corrupt {
+            path: l.file.path.display().to_string(),
+            entry: format!("#{} ({})", l.file.seq, l.file.id),
+            msg: "an eval snapshot without its `evals` result".into(),
+        };
+        let (Some(ea), Some(eb)) = (&a.snapshot.evals, &b.snapshot.evals) else {
+            return Err(corrupt(if a.snapshot.evals.is_none() { &a } else { &b }));
+        };
+        let (sa, sb) = (&a.snapshot, &b.snapshot);
+        return Ok(DiffOutcome::Evals(Box::new(super::evalsnap::diff(
+            snap_ref(sa.seq, &sa.id, &sa.captured_at),
+            ea,
+            snap_ref(sb.seq, &sb.id, &sb.captured_at),
+            eb,
+        ))));
     }
     let a: Loaded<Snapshot> = ledger.load_one(from.clone())?;
     let b: Loaded<Snapshot> = ledger.load_one(to.clone())?;
@@ -773,10 +934,17 @@ pub struct HistoryReport {
     /// this one, whatever the agent's age.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agents_recorded_since: Option<SnapRef>,
+    /// Recorded eval results (`evals grade --record`) whose evals file, skill folder or
+    /// skill name the argument names, one history per evals file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evals: Vec<super::evalsnap::EvalHistory>,
 }
 
 /// A snapshot reduced to the entries one history needs.
 struct Filtered {
+    /// An eval snapshot (its result, when it matches, is in `evals`).
+    is_evals: bool,
+    evals: Option<super::ledger::EvalsRecord>,
     seq: u64,
     id: String,
     captured_at: String,
@@ -790,6 +958,8 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
     let sums: Vec<Filtered> = ledger.load_map(|l: Loaded<Summary>| {
         let s = l.snapshot;
         Filtered {
+            is_evals: is_evals_kind(s.kind.as_deref()),
+            evals: s.evals.filter(|e| e.matches(key)),
             seq: s.seq,
             id: s.id,
             captured_at: s.captured_at,
@@ -813,7 +983,7 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
     let mut state: BTreeMap<String, bool> = BTreeMap::new();
     // Agent file locations: only snapshots that record agents say whether they are there.
     let mut agent_locations: BTreeSet<String> = BTreeSet::new();
-    for s in &sums {
+    for s in sums.iter().filter(|s| !s.is_evals) {
         let sref = snap_ref(s.seq, &s.id, &s.captured_at);
         let mut present = BTreeSet::new();
         for e in s.skills.iter().chain(s.agents.iter().flatten()) {
@@ -892,27 +1062,41 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
         }
     }
     // Agents in the history, and snapshots before the first that records agents.
-    let agents_recorded_since = sums
+    let scans: Vec<&Filtered> = sums.iter().filter(|s| !s.is_evals).collect();
+    let agents_recorded_since = scans
         .iter()
         .position(|s| s.agents.is_some())
         .filter(|&i| i > 0 && !agent_locations.is_empty())
-        .map(|i| snap_ref(sums[i].seq, &sums[i].id, &sums[i].captured_at));
+        .map(|i| snap_ref(scans[i].seq, &scans[i].id, &scans[i].captured_at));
+    let snapshots = sums.len();
+    let evals = super::evalsnap::histories(
+        sums.into_iter()
+            .filter_map(|s| {
+                let r = s.evals?;
+                Some((snap_ref(s.seq, &s.id, &s.captured_at), r))
+            })
+            .collect(),
+    );
     Ok(HistoryReport {
         skill: key.to_owned(),
-        snapshots: sums.len(),
+        snapshots,
         locations: per.into_values().collect(),
         agents_recorded_since,
+        evals,
     })
 }
 
 pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> {
-    if r.locations.is_empty() {
+    if r.locations.is_empty() && r.evals.is_empty() {
         return writeln!(
             out,
             "`{}` does not appear in any of the {} snapshot(s).",
             sanitize_line(&r.skill),
             r.snapshots
         );
+    }
+    if r.locations.is_empty() {
+        return super::evalsnap::render_histories(&r.evals, out);
     }
     writeln!(
         out,
@@ -977,7 +1161,7 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
             show_date(&since.captured_at)
         )?;
     }
-    Ok(())
+    super::evalsnap::render_histories(&r.evals, out)
 }
 
 // ---------------------------------------------------------------- verify

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{Error, ExitStatus};
+use crate::baseline::evalsnap;
+use crate::baseline::ledger::Ledger;
+use crate::baseline::record;
 use crate::evals::grade::{self, GradeOptions};
 use crate::fsutil::write_atomic;
 
@@ -64,22 +67,63 @@ pub struct GradeCmd {
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Append the result to the baseline ledger as an eval snapshot, keyed by the evals
+    /// file's path relative to the repository (after the result is written; also when a
+    /// gate fails). `skillguard baseline history|diff|list|verify` show and check it.
+    #[arg(long, help_heading = "Ledger")]
+    pub record: bool,
+    /// Ledger directory (default: `.skillguard/ledger` under the repository).
+    #[arg(long, value_name = "DIR", requires = "record", help_heading = "Ledger")]
+    pub baseline_root: Option<PathBuf>,
+    /// The repository the key is relative to (default: the git repository that contains
+    /// the evals file, else the current directory's).
+    #[arg(
+        long,
+        value_name = "ROOT",
+        requires = "record",
+        help_heading = "Ledger"
+    )]
+    pub repo: Option<PathBuf>,
+    /// Note stored with the eval snapshot.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        requires = "record",
+        help_heading = "Ledger"
+    )]
+    pub baseline_note: Option<String>,
 }
 
-pub fn run(cmd: EvalsCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error> {
+pub fn run(
+    cmd: EvalsCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     match cmd {
-        EvalsCmd::Grade(cmd) => run_grade(&cmd, stdout),
+        EvalsCmd::Grade(cmd) => run_grade(&cmd, stdout, stderr),
         EvalsCmd::Tools(cmd) => super::evals_tools::run_tools(&cmd, stdout),
     }
 }
 
-fn run_grade(cmd: &GradeCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error> {
+fn run_grade(
+    cmd: &GradeCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
     let opts = GradeOptions {
         k: cmd.k,
         min_capability: cmd.min_capability,
         min_regression: cmd.min_regression,
     };
     let mut report = grade::grade(&cmd.evals, &cmd.outputs, &opts)?;
+    // Where the result goes, worked out before anything is written, so a bad --repo fails
+    // the run with nothing written.
+    let record = if cmd.record {
+        let place = evalsnap::place(&cmd.evals, cmd.repo.as_deref()).map_err(Error::Usage)?;
+        Some((place, grade::evals_sha256(&cmd.evals)?))
+    } else {
+        None
+    };
     if let Some(prev) = &cmd.compare {
         grade::compare(&mut report, prev)?;
     }
@@ -94,6 +138,23 @@ fn run_grade(cmd: &GradeCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error
             source,
         })?,
         None => render(stdout)?,
+    }
+    // Recorded only once the result is out, as `scan --write-baseline` does.
+    if let Some((place, sha)) = record {
+        let ledger = match &cmd.baseline_root {
+            Some(r) => Ledger::new(r.clone()),
+            None => Ledger::guarded(record::default_ledger_root(&place.home), &place.home),
+        };
+        let draft = evalsnap::draft(&report, &place, sha, cmd.baseline_note.clone());
+        let a = ledger.append(draft)?;
+        writeln!(
+            stderr,
+            "eval snapshot #{} ({}) saved: {} -> {}",
+            a.seq,
+            a.id,
+            crate::text::sanitize_line(&place.key),
+            a.path.display()
+        )?;
     }
     Ok(if report.passed {
         ExitStatus::Clean

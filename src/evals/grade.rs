@@ -164,6 +164,15 @@ fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
     Ok(buf)
 }
 
+/// SHA-256 of an evals file's bytes (read bounded, like [`load_evals`]): which case file a
+/// recorded result was graded against.
+pub fn evals_sha256(path: &Path) -> Result<String, GradeError> {
+    Ok(crate::hash::sha256_hex(&read_bounded(
+        path,
+        MAX_EVALS_BYTES,
+    )?))
+}
+
 /// Reads and validates an `evals.json`: the shape, ids unique and safe as path components,
 /// `set` and `match` values, every regex compiling within [`REGEX_SIZE_LIMIT`].
 pub fn load_evals(path: &Path) -> Result<Vec<Case>, GradeError> {
@@ -270,7 +279,7 @@ pub enum SampleStatus {
 }
 
 /// A graded case.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
     pub id: String,
     pub set: Set,
@@ -290,7 +299,7 @@ pub struct CaseResult {
 }
 
 /// A set's score: the mean over its cases, gated.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetResult {
     pub cases: usize,
     pub samples: u32,
@@ -557,10 +566,25 @@ pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, Grade
 pub fn compare(report: &mut GradeReport, previous: &Path) -> Result<(), GradeError> {
     let shown = previous.display().to_string();
     let prev = read_report(previous, "previous result")?;
-    let now: BTreeMap<&str, &CaseResult> =
-        report.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let regressions = regressions(&prev.cases, &report.cases);
+    if !regressions.is_empty() {
+        report.passed = false;
+    }
+    report.compare = Some(Comparison {
+        previous: shown,
+        regressions,
+    });
+    Ok(())
+}
+
+/// The cases of `now` that regressed against `previous` (both in evals-file order): every
+/// case whose pass^k dropped (`dropped`), and every case of the previous regression set
+/// that is no longer in the regression set (`disappeared`). In the previous result's order.
+/// Shared by `--compare` and the ledger's eval snapshots (`skillguard baseline`).
+pub fn regressions(previous: &[CaseResult], now: &[CaseResult]) -> Vec<Regression> {
+    let now: BTreeMap<&str, &CaseResult> = now.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut regressions = Vec::new();
-    for p in &prev.cases {
+    for p in previous {
         match now.get(p.id.as_str()) {
             Some(c) if c.pass_hat_k + EPS < p.pass_hat_k => regressions.push(Regression {
                 id: p.id.clone(),
@@ -588,14 +612,7 @@ pub fn compare(report: &mut GradeReport, previous: &Path) -> Result<(), GradeErr
             _ => {}
         }
     }
-    if !regressions.is_empty() {
-        report.passed = false;
-    }
-    report.compare = Some(Comparison {
-        previous: shown,
-        regressions,
-    });
-    Ok(())
+    regressions
 }
 
 fn score(x: Option<f64>) -> String {

@@ -599,6 +599,20 @@ impl CommonArgs {
             .iter()
             .map(|p| crate::index::evals::read_eval_result(p))
             .collect::<Result<Vec<_>, _>>()?;
+        // Two results of one evals file (the same file twice, or an old and a new result)
+        // would be pooled and counted twice: refused, naming both.
+        let mut seen: std::collections::BTreeMap<String, &str> = Default::default();
+        for r in &rs {
+            let key = crate::index::evals::normalise(&r.report.evals);
+            if let Some(first) = seen.insert(key, &r.file) {
+                return Err(Error::Usage(format!(
+                    "--evals {} and {} both grade {}; give one result per evals file",
+                    crate::text::sanitize_line(first),
+                    crate::text::sanitize_line(&r.file),
+                    crate::text::sanitize_line(&r.report.evals)
+                )));
+            }
+        }
         Ok(Some(rs))
     }
 

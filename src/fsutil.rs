@@ -24,6 +24,27 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
+/// Reads a regular file of at most `limit` bytes, never through a final symlink and never
+/// blocking on a FIFO ([`open_regular`]). Errors say what went wrong in words: a symbolic
+/// link (not followed), not a regular file, larger than the limit, or the OS error.
+pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let f = open_regular(path).map_err(|e| {
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if link {
+            io::Error::other("it is a symbolic link, which skillguard does not follow")
+        } else {
+            e
+        }
+    })?;
+    let mut buf = Vec::new();
+    f.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(io::Error::other(format!("it is larger than {limit} bytes")));
+    }
+    Ok(buf)
+}
+
 /// Takes an exclusive lock for read-modify-write updates of `path`, on a sidecar file
 /// `.NAME.lock` beside it (never through a link). The lock ends when the returned file
 /// is dropped, also when the process dies, so a `kill -9` never leaves it held.

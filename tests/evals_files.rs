@@ -220,11 +220,47 @@ fn the_demo_lists_every_skill_and_agent_with_its_evals() {
             assert!(text.contains(p), "{fmt} lacks {p}:\n{text}");
         }
     }
-    let o = bin()
-        .args(["coverage", "--repo", "fixtures/demo", "--format", "sarif"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    // SARIF: one `skill-without-evals` note per skill or agent without evals.
+    let (code, v) = json(&["coverage", "--repo", "fixtures/demo", "--format", "sarif"]);
+    assert_eq!(code, Some(0));
+    let run = &v["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 14, "16 skills and agents, 2 with evals");
+    assert!(
+        results
+            .iter()
+            .all(|r| r["ruleId"] == "skill-without-evals" && r["level"] == "note")
+    );
+    let uris: Vec<&str> = results
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert!(uris.contains(&".claude/agents/ops.md"), "{uris:?}");
+    assert!(!uris.iter().any(|u| u.contains("pdf-tools")), "{uris:?}");
+    assert_eq!(run["properties"]["coverage"]["percent"], 12.5);
+    assert_eq!(
+        run["tool"]["driver"]["rules"][0]["id"],
+        "skill-without-evals"
+    );
+    // GitHub annotations are not a coverage format; the scan's gates are refused, not ignored.
+    for args in [
+        &["--format", "github"][..],
+        &["--fail-on", "high"],
+        &["--fail-under-index", "99"],
+        &["--evals", "fixtures/index/pdf-tools-results.json"],
+        &["--trace", "fixtures/index/demo-trace.json"],
+    ] {
+        let o = bin()
+            .args(["coverage", "--repo", "fixtures/demo"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
 }
 
 #[test]

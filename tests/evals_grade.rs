@@ -298,3 +298,127 @@ fn json_is_deterministic_and_markdown_and_console_show_the_values() {
     );
     assert!(con.contains("result: FAIL"));
 }
+
+/// pass^k falls as k grows: a result graded at k = 1 and one at k = 3 of the same samples are
+/// compared at the smaller k, so nothing "regresses" and nothing is hidden.
+#[test]
+fn compare_across_different_k_compares_like_with_like() {
+    let t = tempfile::tempdir().unwrap();
+    let e = evals("evals.json");
+    let o = outputs();
+    for (k_prev, k_now) in [("1", "3"), ("3", "1")] {
+        let prev = t.path().join(format!("k{k_prev}.json"));
+        let out = run(&[
+            &e,
+            "--outputs",
+            &o,
+            "-k",
+            k_prev,
+            "--format",
+            "json",
+            "-o",
+            prev.to_str().unwrap(),
+        ]);
+        assert!(prev.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+        let (v, _) = json(&[
+            &e,
+            "--outputs",
+            &o,
+            "-k",
+            k_now,
+            "--compare",
+            prev.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            v["compare"]["regressions"].as_array().unwrap().len(),
+            0,
+            "{k_prev} → {k_now}: {}",
+            v["compare"]
+        );
+    }
+    // A real drop across k is still found: the previous result claims every sample of
+    // reg-flaky passed (5 of 5 at k = 5); now 4 of 5 pass, compared at k = 3.
+    let (mut prev, _) = json(&[&e, "--outputs", &o, "-k", "3"]);
+    for c in prev["cases"].as_array_mut().unwrap() {
+        if c["id"] == "reg-flaky" {
+            c["c"] = 5.into();
+            c["k"] = 5.into();
+            c["pass_at_k"] = 1.0.into();
+            c["pass_hat_k"] = 1.0.into();
+            c["samples"] = serde_json::json!(["pass", "pass", "pass", "pass", "pass"]);
+        }
+    }
+    let p = t.path().join("prev.json");
+    std::fs::write(&p, serde_json::to_vec(&prev).unwrap()).unwrap();
+    let (v, code) = json(&[
+        &e,
+        "--outputs",
+        &o,
+        "-k",
+        "3",
+        "--compare",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    let r = &v["compare"]["regressions"][0];
+    assert_eq!(
+        (r["id"].as_str(), r["k"].as_u64()),
+        (Some("reg-flaky"), Some(3))
+    );
+    assert!(
+        close(&r["previous_pass_hat_k"], 1.0) && close(&r["pass_hat_k"], 0.4),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_previous_result_whose_scores_do_not_add_up_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let e = evals("evals.json");
+    let o = outputs();
+    let (mut prev, _) = json(&[&e, "--outputs", &o, "-k", "3"]);
+    prev["cases"][0]["pass_hat_k"] = 0.5.into();
+    let p = t.path().join("edited.json");
+    std::fs::write(&p, serde_json::to_vec(&prev).unwrap()).unwrap();
+    let out = run(&[
+        &e,
+        "--outputs",
+        &o,
+        "-k",
+        "3",
+        "--compare",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("are not those of n = ") && err.contains("edited.json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_and_an_empty_case_folder_is_named() {
+    let t = tempfile::tempdir().unwrap();
+    let ev = t.path().join("evals.json");
+    let body =
+        r#"{"cases":[{"id":"a","set":"capability","prompt":"p","expect":"x","match":"contains"}]}"#;
+    std::fs::write(&ev, [b"\xEF\xBB\xBF".as_slice(), body.as_bytes()].concat()).unwrap();
+    let out_dir = t.path().join("out");
+    std::fs::create_dir_all(out_dir.join("a")).unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no sample-<n>.txt in") && err.contains("case `a`"),
+        "{err}"
+    );
+    std::fs::write(out_dir.join("a/sample-1.txt"), "x").unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

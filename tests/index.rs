@@ -554,7 +554,7 @@ fn eval_results_measure_the_evals_axis_of_their_skill_and_the_scan() {
     assert_eq!(m["capability_cases"], 2);
     assert!(
         pdf["explanation"].as_str().unwrap().contains(
-            "evals 37.5 [regression pass^k 0.25 (1 case), capability pass@k 0.5 (2 cases)]"
+            "evals 37.5 [regression pass^k 0.25 (1 case), capability pass@k 0.5 (2 cases) at k = 3]"
         ),
         "{}",
         pdf["explanation"]
@@ -674,10 +674,10 @@ fn bad_eval_results_are_exit_2_naming_the_file() {
             "this looks like an evals file, grade it first",
         ),
         (truncated.display().to_string(), "invalid eval results"),
-        (score.display().to_string(), "outside 0..=1"),
+        (score.display().to_string(), "are not those of n = "),
         (
             t.path().join("missing.json").display().to_string(),
-            "cannot read",
+            "cannot read eval results",
         ),
     ] {
         let o = run(&with(DEMO, &["--evals", &p]));
@@ -707,4 +707,62 @@ fn eval_results_feed_the_index_gate() {
     let v = json(&with(demo, &["--evals", EVALS]));
     let below = v["index"]["below"].as_array().unwrap();
     assert!(below.iter().any(|p| p == PDF), "{below:?}");
+}
+
+#[test]
+fn one_result_per_evals_file_and_only_skills_and_agents_by_name() {
+    // The same file twice (or two results of one evals file): refused, naming both.
+    let o = run(&with(DEMO, &["--evals", EVALS, "--evals", EVALS]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("give one result per evals file"),
+        "{}",
+        stderr(&o)
+    );
+    // A path naming a settings or instructions file is not a skill's or agent's.
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join("r.json");
+    for (evals, counted) in [
+        ("ci/settings/evals/evals.json", None),
+        ("evals/AGENTS.json", None),
+        (
+            "evals/reviewer.json",
+            Some(".github/agents/reviewer.agent.md"),
+        ),
+    ] {
+        let body = fs::read_to_string(EVALS).unwrap().replace(
+            "fixtures/demo/.github/skills/pdf-tools/evals/evals.json",
+            evals,
+        );
+        write(&p, &body);
+        let v = json(&with(
+            DEMO,
+            &["--format", "json", "--evals", p.to_str().unwrap()],
+        ));
+        let target = v["index"]["eval_results"][0]["target"].as_str();
+        if evals == "evals/reviewer.json" {
+            // `reviewer` names two agent files in the demo (a drifted copy): nothing.
+            assert!(target.is_none() || target == counted, "{evals}: {target:?}");
+        } else {
+            assert_eq!(target, counted, "{evals}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_trace_or_evals_is_refused_without_hanging() {
+    let t = tempfile::tempdir().unwrap();
+    let fifo = t.path().join("fifo.json");
+    let ok = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(ok.success());
+    for flag in ["--trace", "--evals"] {
+        let o = run(&with(DEMO, &[flag, fifo.to_str().unwrap()]));
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(
+            stderr(&o).contains("not a regular file"),
+            "{flag}: {}",
+            stderr(&o)
+        );
+    }
 }

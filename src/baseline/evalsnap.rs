@@ -390,11 +390,12 @@ pub fn diff(from: SnapRef, a: &EvalsRecord, to: SnapRef, b: &EvalsRecord) -> Eva
         .iter()
         .filter_map(|c| {
             let p = before.get(c.id.as_str())?;
-            (c.pass_hat_k > p.pass_hat_k + 1e-9).then(|| Improvement {
+            let (was, is, _) = crate::evals::grade::comparable_pass_hat_k(p, c);
+            (is > was + 1e-9).then(|| Improvement {
                 id: c.id.clone(),
                 set: c.set,
-                previous_pass_hat_k: p.pass_hat_k,
-                pass_hat_k: c.pass_hat_k,
+                previous_pass_hat_k: was,
+                pass_hat_k: is,
             })
         })
         .collect();

@@ -38,13 +38,32 @@ pub(super) fn run(
 ) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
     let (mode, target) = target_or_cwd(&cmd.scan)?;
-    if !matches!(
-        common.format,
-        Format::Console | Format::Json | Format::Markdown
-    ) {
+    if common.format == Format::Github {
         return Err(Error::Usage(
-            "coverage prints console, json or markdown".into(),
+            "coverage prints console, json, markdown or sarif".into(),
         ));
+    }
+    // The scan's gates, index inputs and baseline writes do not apply to a coverage report:
+    // refused rather than silently ignored.
+    let unused = [
+        (common.fail_on.is_some(), "--fail-on"),
+        (common.fail_on_noncompliant, "--fail-on-noncompliant"),
+        (common.fail_on_drift, "--fail-on-drift"),
+        (common.fail_under_index.is_some(), "--fail-under-index"),
+        (common.trace.is_some(), "--trace"),
+        (!common.eval_results.is_empty(), "--evals"),
+        (common.write_baseline, "--write-baseline"),
+        (common.check_baseline, "--check-baseline"),
+        (
+            common.save_manifest_baseline.is_some(),
+            "--save-manifest-baseline",
+        ),
+        (common.manifest_baseline.is_some(), "--manifest-baseline"),
+    ];
+    if let Some((_, flag)) = unused.iter().find(|(set, _)| *set) {
+        return Err(Error::Usage(format!(
+            "coverage does not take {flag}: it gates on --fail-under-coverage; use `skillguard scan` for the other gates"
+        )));
     }
     let operator = operator_config(mode, &target, common)?;
     let opts = operator_options(common, operator.as_ref())?;
@@ -68,6 +87,22 @@ pub(super) fn run(
             text.push(b'\n');
         }
         Format::Markdown => markdown(&cov, &result.target, cmd.fail_under_coverage, &mut text)?,
+        Format::Sarif => {
+            // One result per skill or agent without evals (`skill-without-evals`), the
+            // coverage figures on the run.
+            let targets = crate::evalfiles::Targets {
+                skills: &result.artifacts,
+                agents: &result.agents,
+            };
+            let uncovered = crate::evalfiles::uncovered(&targets, &result.evals);
+            let props = serde_json::json!({
+                "target": result.target,
+                "coverage": &cov,
+                "failUnderCoverage": cmd.fail_under_coverage,
+                "passed": passed,
+            });
+            crate::report::sarif::render_findings(&uncovered, props, &mut text)?;
+        }
         _ => console(&cov, &result.target, cmd.fail_under_coverage, &mut text)?,
     }
     match &common.output {

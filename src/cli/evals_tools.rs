@@ -60,18 +60,7 @@ pub enum EvalsError {
 const MAX_AGENT_BYTES: u64 = 4 * 1024 * 1024;
 
 fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    if meta.len() > max {
-        return Err(format!("larger than {} MiB", max / (1024 * 1024)));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > max {
-        return Err(format!("larger than {} MiB", max / (1024 * 1024)));
-    }
-    Ok(bytes)
+    crate::fsutil::read_regular_bounded(path, max).map_err(|e| e.to_string())
 }
 
 /// Whether `--agent` is meant as a path rather than a name.

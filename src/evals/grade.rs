@@ -8,12 +8,11 @@
 //! dropped against a previous result. Every choice is documented in `docs/evals.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fsutil::open_regular;
 use crate::text::{escape_markdown, sanitize_line};
 
 /// The largest `evals.json` (or previous result) read.
@@ -38,10 +37,16 @@ const EPS: f64 = 1e-9;
 pub enum GradeError {
     #[error("cannot read {path}: {source}")]
     Read { path: String, source: io::Error },
-    #[error("{path} is larger than {limit} bytes")]
-    TooLarge { path: String, limit: u64 },
     #[error("invalid evals file {path}: {msg}")]
     Invalid { path: String, msg: String },
+    #[error("cannot read {what} {path}: {source}")]
+    ReadAs {
+        what: &'static str,
+        path: String,
+        source: io::Error,
+    },
+    #[error("no sample-<n>.txt in {path} (case `{id}`): a case needs at least one sample")]
+    NoSamples { path: String, id: String },
     #[error("missing outputs folder {path} (case `{id}`)")]
     MissingFolder { path: String, id: String },
     #[error("{path}: case `{id}` has {n} sample(s) but k = {k} (k must not exceed n)")]
@@ -146,31 +151,28 @@ pub fn is_safe_id(id: &str) -> bool {
 
 /// Reads at most `limit` bytes of a regular file (no final symlink followed).
 fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
-    let shown = path.display().to_string();
-    let f = open_regular(path).map_err(|source| GradeError::Read {
-        path: shown.clone(),
-        source,
-    })?;
-    let mut buf = Vec::new();
-    f.take(limit + 1)
-        .read_to_end(&mut buf)
-        .map_err(|source| GradeError::Read {
-            path: shown.clone(),
+    let mut buf =
+        crate::fsutil::read_regular_bounded(path, limit).map_err(|source| GradeError::Read {
+            path: path.display().to_string(),
             source,
         })?;
-    if buf.len() as u64 > limit {
-        return Err(GradeError::TooLarge { path: shown, limit });
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON.
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        buf.drain(..3);
     }
     Ok(buf)
 }
 
-/// SHA-256 of an evals file's bytes (read bounded, like [`load_evals`]): which case file a
-/// recorded result was graded against.
+/// SHA-256 of an evals file's bytes as they are (read bounded, like [`load_evals`]): which
+/// case file a recorded result was graded against.
 pub fn evals_sha256(path: &Path) -> Result<String, GradeError> {
-    Ok(crate::hash::sha256_hex(&read_bounded(
-        path,
-        MAX_EVALS_BYTES,
-    )?))
+    let bytes = crate::fsutil::read_regular_bounded(path, MAX_EVALS_BYTES).map_err(|source| {
+        GradeError::Read {
+            path: path.display().to_string(),
+            source,
+        }
+    })?;
+    Ok(crate::hash::sha256_hex(&bytes))
 }
 
 /// Reads and validates an `evals.json`: the shape, ids unique and safe as path components,
@@ -325,6 +327,10 @@ pub struct Regression {
     pub reason: String,
     pub previous_pass_hat_k: f64,
     pub pass_hat_k: Option<f64>,
+    /// The k both values were computed at, when the two results used different k (each
+    /// is then recomputed from its n and c at the smaller k, so like is compared with like).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<u32>,
 }
 
 /// The comparison with `--compare PREVIOUS.json`.
@@ -428,6 +434,12 @@ pub fn grade(
     for case in &cases {
         let samples = read_samples(case, outputs)?;
         let n = samples.len() as u32;
+        if n == 0 {
+            return Err(GradeError::NoSamples {
+                path: outputs.join(&case.id).display().to_string(),
+                id: case.id.clone(),
+            });
+        }
         let k = opts.k.unwrap_or(n);
         if k > n || k == 0 {
             return Err(GradeError::KExceedsN {
@@ -516,7 +528,10 @@ pub fn grade(
 /// through a final symlink): valid JSON of [`SCHEMA`], every score within 0..=1 and every case
 /// id safe. `what` names the file's role in the error (`previous result`, `eval results`).
 pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, GradeError> {
-    let bytes = read_bounded(path, MAX_EVALS_BYTES)?;
+    let bytes = read_bounded(path, MAX_EVALS_BYTES).map_err(|e| match e {
+        GradeError::Read { path, source } => GradeError::ReadAs { what, path, source },
+        e => e,
+    })?;
     let bad = |msg: String| GradeError::Result {
         what,
         path: path.display().to_string(),
@@ -544,7 +559,7 @@ pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, Grade
     if r.cases.len() > MAX_CASES {
         return Err(bad(format!("more than {MAX_CASES} cases")));
     }
-    let unit = |x: f64| (0.0..=1.0).contains(&x);
+    let mut ids = BTreeSet::new();
     for c in &r.cases {
         if !is_safe_id(&c.id) {
             return Err(bad(format!(
@@ -552,8 +567,28 @@ pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, Grade
                 sanitize_line(&c.id)
             )));
         }
-        if !unit(c.pass_at_k) || !unit(c.pass_hat_k) {
-            return Err(bad(format!("case `{}` has a score outside 0..=1", c.id)));
+        if !ids.insert(c.id.as_str()) {
+            return Err(bad(format!("case `{}` appears twice", c.id)));
+        }
+        // The scores must be the ones n, c and k give: a hand-edited or foreign result
+        // is refused rather than scored.
+        let same = |v: Option<f64>, x: f64| v.is_some_and(|v| (round6(v) - x).abs() <= 1e-6);
+        let consistent = c.c <= c.n
+            && c.missing <= c.n
+            && c.samples.len() == c.n as usize
+            && same(pass_at_k(c.n, c.c, c.k), c.pass_at_k)
+            && same(pass_hat_k(c.n, c.c, c.k), c.pass_hat_k);
+        if !consistent {
+            return Err(bad(format!(
+                "case `{}`: its scores (pass@k {}, pass^k {}) are not those of n = {}, c = {}, k = {} with {} sample verdicts",
+                c.id,
+                c.pass_at_k,
+                c.pass_hat_k,
+                c.n,
+                c.c,
+                c.k,
+                c.samples.len()
+            )));
         }
     }
     Ok(r)
@@ -577,6 +612,19 @@ pub fn compare(report: &mut GradeReport, previous: &Path) -> Result<(), GradeErr
     Ok(())
 }
 
+/// The pass^k of a previous and a current result of one case, comparable: as recorded when
+/// both used the same k, else both recomputed from their n and c at the smaller k (which
+/// neither n is below), with that k. pass^k falls as k grows, so values at different k say
+/// nothing about a change.
+pub fn comparable_pass_hat_k(previous: &CaseResult, now: &CaseResult) -> (f64, f64, Option<u32>) {
+    if previous.k == now.k {
+        return (previous.pass_hat_k, now.pass_hat_k, None);
+    }
+    let k = previous.k.min(now.k);
+    let at = |c: &CaseResult| pass_hat_k(c.n, c.c, k).map_or(c.pass_hat_k, round6);
+    (at(previous), at(now), Some(k))
+}
+
 /// The cases of `now` that regressed against `previous` (both in evals-file order): every
 /// case whose pass^k dropped (`dropped`), and every case of the previous regression set
 /// that is no longer in the regression set (`disappeared`). In the previous result's order.
@@ -585,21 +633,26 @@ pub fn regressions(previous: &[CaseResult], now: &[CaseResult]) -> Vec<Regressio
     let now: BTreeMap<&str, &CaseResult> = now.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut regressions = Vec::new();
     for p in previous {
-        match now.get(p.id.as_str()) {
-            Some(c) if c.pass_hat_k + EPS < p.pass_hat_k => regressions.push(Regression {
+        let cmp = now
+            .get(p.id.as_str())
+            .map(|c| (c, comparable_pass_hat_k(p, c)));
+        match cmp {
+            Some((c, (was, is, k))) if is + EPS < was => regressions.push(Regression {
                 id: p.id.clone(),
                 set: c.set,
                 reason: "dropped".into(),
-                previous_pass_hat_k: p.pass_hat_k,
-                pass_hat_k: Some(c.pass_hat_k),
+                previous_pass_hat_k: was,
+                pass_hat_k: Some(is),
+                k,
             }),
-            Some(c) if p.set == Set::Regression && c.set != Set::Regression => {
+            Some((c, (was, is, k))) if p.set == Set::Regression && c.set != Set::Regression => {
                 regressions.push(Regression {
                     id: p.id.clone(),
                     set: p.set,
                     reason: "disappeared".into(),
-                    previous_pass_hat_k: p.pass_hat_k,
-                    pass_hat_k: Some(c.pass_hat_k),
+                    previous_pass_hat_k: was,
+                    pass_hat_k: Some(is),
+                    k,
                 });
             }
             None if p.set == Set::Regression => regressions.push(Regression {
@@ -608,6 +661,7 @@ pub fn regressions(previous: &[CaseResult], now: &[CaseResult]) -> Vec<Regressio
                 reason: "disappeared".into(),
                 previous_pass_hat_k: p.pass_hat_k,
                 pass_hat_k: None,
+                k: None,
             }),
             _ => {}
         }
@@ -617,6 +671,11 @@ pub fn regressions(previous: &[CaseResult], now: &[CaseResult]) -> Vec<Regressio
 
 fn score(x: Option<f64>) -> String {
     x.map_or_else(|| "—".to_owned(), |v| format!("{v:.3}"))
+}
+
+/// ` (both at k = 3)` when two results of different k were compared.
+fn at_k(k: Option<u32>) -> String {
+    k.map(|k| format!(" (both at k = {k})")).unwrap_or_default()
 }
 
 fn verdict(ok: bool) -> &'static str {
@@ -675,11 +734,12 @@ pub fn render_console(r: &GradeReport, out: &mut dyn Write) -> io::Result<()> {
         for g in &cmp.regressions {
             writeln!(
                 out,
-                "  REGRESSED {} ({}): pass^k {:.3} → {}",
+                "  REGRESSED {} ({}): pass^k {:.3} → {}{}",
                 sanitize_line(&g.id),
                 g.reason,
                 g.previous_pass_hat_k,
-                score(g.pass_hat_k)
+                score(g.pass_hat_k),
+                at_k(g.k)
             )?;
         }
     }
@@ -747,11 +807,12 @@ pub fn render_markdown(r: &GradeReport, out: &mut dyn Write) -> io::Result<()> {
         for g in &cmp.regressions {
             writeln!(
                 out,
-                "- **{}** ({}): pass^k {:.3} → {}",
+                "- **{}** ({}): pass^k {:.3} → {}{}",
                 escape_markdown(&g.id),
                 g.reason,
                 g.previous_pass_hat_k,
-                score(g.pass_hat_k)
+                score(g.pass_hat_k),
+                at_k(g.k)
             )?;
         }
     }

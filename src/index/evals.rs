@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use crate::evals::grade::{GradeError, GradeReport, Set, read_report};
 use crate::inventory::EvalFileInfo;
+use crate::text::sanitize_line;
 
 /// One `evals grade` result supplied with `--evals`.
 #[derive(Debug, Clone)]
@@ -47,7 +48,8 @@ pub fn read_eval_result(path: &Path) -> Result<EvalResult, GradeError> {
 pub struct Attribution {
     /// The results file as given.
     pub results: String,
-    /// The evals file the result graded, as recorded in it.
+    /// The evals file the result graded, as recorded in it, with `\\` as `/` and without a
+    /// leading `./`.
     pub evals: String,
     /// The skill folder or agent file it counts for; `null` when none could be told.
     pub target: Option<String>,
@@ -66,6 +68,9 @@ pub struct EvalMetric {
     /// Mean pass@k over the capability cases; `null` without capability cases.
     pub capability_pass_at_k: Option<f64>,
     pub capability_cases: usize,
+    /// The k of the cases (distinct, ascending): pass^k falls and pass@k rises as k grows,
+    /// so results graded at different k are pooled but named.
+    pub k: Vec<u32>,
     /// The results files that went in, as given.
     pub results: Vec<String>,
 }
@@ -77,8 +82,10 @@ fn round3(x: f64) -> f64 {
 /// The metric over `results` (pooled by case); `Err` says why nothing was measured.
 pub fn metric(results: &[&EvalResult]) -> Result<EvalMetric, String> {
     let (mut reg, mut reg_n, mut cap, mut cap_n) = (0.0, 0usize, 0.0, 0usize);
+    let mut ks = std::collections::BTreeSet::new();
     for r in results {
         for c in &r.report.cases {
+            ks.insert(c.k);
             match c.set {
                 Set::Regression => {
                     reg += c.pass_hat_k;
@@ -104,6 +111,7 @@ pub fn metric(results: &[&EvalResult]) -> Result<EvalMetric, String> {
         regression_cases: reg_n,
         capability_pass_at_k: cap_v.map(round3),
         capability_cases: cap_n,
+        k: ks.into_iter().collect(),
         results: results.iter().map(|r| r.file.clone()).collect(),
     })
 }
@@ -124,7 +132,14 @@ pub fn detail(m: &EvalMetric) -> String {
             cases(m.capability_cases)
         ));
     }
-    out.join(", ")
+    let k = match m.k.as_slice() {
+        [k] => format!(" at k = {k}"),
+        ks => format!(
+            " at mixed k ({})",
+            ks.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    out.join(", ") + &k
 }
 
 fn cases(n: usize) -> String {
@@ -136,7 +151,7 @@ fn cases(n: usize) -> String {
 }
 
 /// `./a\b` → `a/b`.
-fn normalise(p: &str) -> String {
+pub fn normalise(p: &str) -> String {
     let p = p.replace('\\', "/");
     let mut s = p.as_str();
     while let Some(rest) = s.strip_prefix("./") {
@@ -172,22 +187,36 @@ fn names_in(path: &str) -> Vec<String> {
     out
 }
 
-/// Attributes each result to a skill or agent path. `subjects` are `(path, name)` of every
-/// skill and agent file of the scan; `files` the eval files the scan found.
+/// A path match needs this many components of the shorter path (or the two paths equal):
+/// `evals.json` or `evals/evals.json` alone could be any skill's.
+const MIN_MATCHED_COMPONENTS: usize = 3;
+
+/// A skill or agent file a result may count for.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub path: &'a str,
+    pub name: &'a str,
+    /// Matched by name too: skills and agents, not settings, instructions, prompts, MCP or
+    /// hook files (whose names are file names like `settings` or `AGENTS`).
+    pub by_name: bool,
+}
+
+/// Attributes each result to a skill or agent path. `subjects` are every skill and agent
+/// file of the scan; `files` the eval files the scan found.
 pub fn attribute(
     results: &[EvalResult],
     files: &[EvalFileInfo],
-    subjects: &[(&str, &str)],
+    subjects: &[Subject<'_>],
 ) -> Vec<Attribution> {
     // Names → paths (a name two subjects share attributes nothing).
     let mut by_name: BTreeMap<String, Vec<&str>> = BTreeMap::new();
-    for (path, name) in subjects {
+    for s in subjects.iter().filter(|s| s.by_name) {
         by_name
-            .entry(name.trim().to_lowercase())
+            .entry(s.name.trim().to_lowercase())
             .or_default()
-            .push(path);
+            .push(s.path);
     }
-    let known: std::collections::BTreeSet<&str> = subjects.iter().map(|(p, _)| *p).collect();
+    let known: std::collections::BTreeSet<&str> = subjects.iter().map(|s| s.path).collect();
     let files: Vec<(String, &EvalFileInfo)> = files
         .iter()
         .filter(|f| f.target.as_deref().is_some_and(|t| known.contains(t)))
@@ -199,7 +228,12 @@ pub fn attribute(
             let evals = normalise(&r.report.evals);
             let mut targets: Vec<(&str, &str)> = files
                 .iter()
-                .filter(|(p, _)| ends_at(&evals, p) || ends_at(p, &evals))
+                .filter(|(p, _)| {
+                    *p == evals
+                        || ((ends_at(&evals, p) || ends_at(p, &evals))
+                            && p.split('/').count().min(evals.split('/').count())
+                                >= MIN_MATCHED_COMPONENTS)
+                })
                 .filter_map(|(p, f)| f.target.as_deref().map(|t| (t, p.as_str())))
                 .collect();
             targets.sort_unstable();
@@ -255,7 +289,7 @@ impl<'a> EvalInput<'a> {
     pub fn new(
         results: &'a [EvalResult],
         files: &[EvalFileInfo],
-        subjects: &[(&str, &str)],
+        subjects: &[Subject<'_>],
     ) -> Self {
         let attributions = attribute(results, files, subjects);
         let mut by_subject: BTreeMap<String, Vec<&EvalResult>> = BTreeMap::new();
@@ -275,15 +309,22 @@ impl<'a> EvalInput<'a> {
     pub fn notes(&self) -> Vec<String> {
         self.attributions
             .iter()
-            .map(|a| match &a.target {
-                Some(t) => format!(
-                    "eval results {} ({}) count for {t} (matched by {}) and for the scan",
-                    a.results, a.evals, a.how
-                ),
-                None => format!(
-                    "eval results {} ({}) count for the scan only: {}; keep the evals file in the repository beside its skill or agent, or name it after one",
-                    a.results, a.evals, a.how
-                ),
+            .map(|a| {
+                // The evals path and the matched names come from the results file: data.
+                let (results, evals, how) = (
+                    sanitize_line(&a.results),
+                    sanitize_line(&a.evals),
+                    sanitize_line(&a.how),
+                );
+                match &a.target {
+                    Some(t) => format!(
+                        "eval results {results} ({evals}) count for {} (matched by {how}) and for the scan",
+                        sanitize_line(t)
+                    ),
+                    None => format!(
+                        "eval results {results} ({evals}) count for the scan only: {how}; keep the evals file in the repository beside its skill or agent, or name it after one"
+                    ),
+                }
             })
             .collect()
     }
@@ -342,6 +383,14 @@ mod tests {
         }
     }
 
+    fn sub<'a>(path: &'a str, name: &'a str, by_name: bool) -> Subject<'a> {
+        Subject {
+            path,
+            name,
+            by_name,
+        }
+    }
+
     #[test]
     fn metric_pools_cases_and_means_the_two_sets() {
         let a = result(
@@ -360,6 +409,8 @@ mod tests {
         assert_eq!(m.capability_pass_at_k, Some(0.7));
         assert_eq!(m.capability_cases, 2);
         assert_eq!(m.score, 70.0);
+        assert_eq!(m.k, [1]);
+        assert!(detail(&m).ends_with(" at k = 1"), "{}", detail(&m));
         // One set only: its value alone.
         let m = metric(&[&b]).unwrap();
         assert_eq!((m.score, m.regression_pass_hat_k), (50.0, None));
@@ -374,14 +425,16 @@ mod tests {
             info(".github/skills/doc/evals/evals.json", ".github/skills/doc"),
         ];
         let subjects = [
-            (".github/skills/pdf", "pdf"),
-            (".github/skills/doc", "doc"),
-            (".github/agents/rev.agent.md", "rev"),
+            sub(".github/skills/pdf", "pdf", true),
+            sub(".github/skills/doc", "doc", true),
+            sub(".github/agents/rev.agent.md", "rev", true),
+            // Settings, instructions and the like are never matched by name.
+            sub(".claude/settings.json", "settings", false),
         ];
         let rs = [
             // Run from a parent folder.
             result("1", "repo/.github/skills/pdf/evals/evals.json", vec![]),
-            // Run from inside the skill: `evals/evals.json` matches both skills.
+            // Run from inside the skill: `evals/evals.json` could be any skill's.
             result("2", "./evals/evals.json", vec![]),
             // Run from inside the pdf skill's evals folder of another checkout: by name.
             result("3", "/tmp/x/doc/evals/evals.json", vec![]),
@@ -390,6 +443,9 @@ mod tests {
             result("5", "elsewhere/cases.json", vec![]),
             // `.github/skills/pdfx/...` must not match `pdf` by suffix.
             result("6", "skills/pdfx/evals/evals.json", vec![]),
+            result("7", "ci/settings/evals/evals.json", vec![]),
+            // Three components of the path: enough.
+            result("8", "pdf/evals/evals.json", vec![]),
         ];
         let a = attribute(&rs, &files, &subjects);
         let t: Vec<Option<&str>> = a.iter().map(|a| a.target.as_deref()).collect();
@@ -401,15 +457,17 @@ mod tests {
                 Some(".github/skills/doc"),
                 Some(".github/agents/rev.agent.md"),
                 None,
-                None
+                None,
+                None,
+                Some(".github/skills/pdf"),
             ]
         );
-        assert!(a[1].how.contains("2 targets"), "{}", a[1].how);
+        assert!(a[1].how.contains("not one the scan found"), "{}", a[1].how);
     }
 
     #[test]
     fn shared_names_attribute_nothing() {
-        let subjects = [("a/pdf", "pdf"), ("b/pdf", "pdf")];
+        let subjects = [sub("a/pdf", "pdf", true), sub("b/pdf", "pdf", true)];
         let a = attribute(
             &[result("1", "pdf/evals/evals.json", vec![])],
             &[],
@@ -417,5 +475,17 @@ mod tests {
         );
         assert_eq!(a[0].target, None);
         assert!(a[0].how.contains("shared by 2"), "{}", a[0].how);
+        // The same skill in two repositories of a workspace: the path matches both.
+        let files = [
+            info("r1/skills/pdf/evals/evals.json", "a/pdf"),
+            info("r2/skills/pdf/evals/evals.json", "b/pdf"),
+        ];
+        let a = attribute(
+            &[result("1", "skills/pdf/evals/evals.json", vec![])],
+            &files,
+            &subjects,
+        );
+        assert_eq!(a[0].target, None);
+        assert!(a[0].how.contains("2 targets"), "{}", a[0].how);
     }
 }

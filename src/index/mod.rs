@@ -249,16 +249,8 @@ pub const MAX_TRACE_BYTES: u64 = crate::parse::tool_calls::MAX_BYTES;
 /// Reads and parses a trace file. Errors name the file.
 pub fn read_trace(path: &Path) -> Result<Trace, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path)
+    let bytes = crate::fsutil::read_regular_bounded(path, MAX_TRACE_BYTES)
         .map_err(|e| format!("cannot read disclosure trace {shown}: {e}"))?;
-    if meta.len() > MAX_TRACE_BYTES {
-        return Err(format!(
-            "disclosure trace {shown} is larger than {} MiB",
-            MAX_TRACE_BYTES / (1024 * 1024)
-        ));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read disclosure trace {shown}: {e}"))?;
     parse_trace(&bytes).map_err(|e| format!("invalid disclosure trace {shown}: {e}"))
 }
 
@@ -730,13 +722,17 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>, evals: Option<&[EvalRes
 }
 
 /// The attribution of `evals` to the skills and agents of `r` (for the index and the notes).
-pub fn eval_input<'a>(r: &ScanResult, evals: &'a [EvalResult]) -> EvalInput<'a> {
-    let subjects: Vec<(&str, &str)> = r
-        .artifacts
-        .iter()
-        .map(|a| (a.path.as_str(), a.name.as_str()))
-        .chain(r.agents.iter().map(|a| (a.path.as_str(), a.name.as_str())))
-        .collect();
+pub fn eval_input<'a, 'r>(r: &'r ScanResult, evals: &'a [EvalResult]) -> EvalInput<'a> {
+    let subject = |a: &'r crate::inventory::Artifact| evals::Subject {
+        path: &a.path,
+        name: &a.name,
+        by_name: matches!(
+            a.kind,
+            crate::inventory::ArtifactKind::Skill | crate::inventory::ArtifactKind::Agent
+        ),
+    };
+    let subjects: Vec<evals::Subject<'_>> =
+        r.artifacts.iter().chain(&r.agents).map(subject).collect();
     EvalInput::new(evals, &r.evals, &subjects)
 }
 

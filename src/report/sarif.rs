@@ -286,3 +286,40 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }
+
+/// A SARIF log of `findings` alone (for commands that report something other than a scan,
+/// such as `skillguard coverage`): the rules they use, their results, and `properties` on
+/// the run. Paths are relative to the scanned root.
+pub fn render_findings(
+    findings: &[Finding],
+    properties: Value,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut ids: Vec<&str> = findings.iter().map(|f| f.rule_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let rules: Vec<Value> = ids
+        .iter()
+        .filter_map(|id| catalog::get(id))
+        .map(rule_json)
+        .collect();
+    let results: Vec<Value> = findings.iter().map(|f| result_json(f, None)).collect();
+    let doc = json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [ {
+            "tool": { "driver": {
+                "name": "skillguard",
+                "version": VERSION,
+                "semanticVersion": VERSION,
+                "rules": rules,
+            } },
+            "originalUriBaseIds": { "SRCROOT": { "description": { "text": "The scanned root." } } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+            "properties": properties,
+        } ],
+    });
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+    writeln!(out)
+}

@@ -501,6 +501,11 @@ pub struct CommonArgs {
     /// each result evaluates. Without it that axis is not measured. See docs/security-index.md.
     #[arg(long = "evals", value_name = "RESULTS.json", help_heading = "Index")]
     pub eval_results: Vec<PathBuf>,
+    /// Behave as AgentEval's `skills scan`: its JSON, console and Markdown reports, its 15
+    /// rules only, its exit codes (3 for runtime errors) and its ledger location. Also
+    /// `compat = "agenteval"` in the configuration. See docs/migrating-from-agenteval.md.
+    #[arg(long, value_enum, value_name = "TOOL", help_heading = "Output")]
+    pub compat: Option<crate::config::Compat>,
     #[command(flatten)]
     pub hashing: HashArgs,
 }

@@ -31,6 +31,11 @@ pub struct Config {
     /// `--fail-on` wins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_on: Option<SeverityName>,
+    /// Behave as another tool's CLI: `"agenteval"` gives AgentEval's JSON, console and
+    /// Markdown reports, its 15 rules, exit codes and ledger location (the command line's
+    /// `--compat` wins). See docs/migrating-from-agenteval.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compat: Option<Compat>,
     /// Honour `skillguard-ignore` comments in the scanned files (off by default; never
     /// honoured in the repositories of a workspace scan without `--trust-repo-config`).
     #[serde(default)]
@@ -69,6 +74,24 @@ pub struct RuleSettings {
     /// Report at this severity instead of the rule's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<SeverityName>,
+}
+
+/// A tool skillguard can stand in for (`compat = "agenteval"`, `--compat agenteval`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Deserialize,
+    Serialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compat {
+    /// AgentEval's `skills scan` / `scan-workspace` / `baseline` (AgentEvalHQ/AgentEval).
+    Agenteval,
 }
 
 /// `[scan]`.
@@ -468,6 +491,10 @@ pub const STARTER: &str = r#"# skillguard configuration (docs/configuration.md).
 
 # Exit 1 when a finding at or above this severity remains: info, low, medium, high, critical.
 # fail-on = "high"
+
+# Behave as AgentEval's CLI (its JSON, console and Markdown, its 15 rules, exit codes and
+# ledger location), so its CI scripts keep working: docs/migrating-from-agenteval.md.
+# compat = "agenteval"
 
 # Honour `<!-- skillguard-ignore RULE: reason -->` (Markdown) and
 # `# skillguard-ignore RULE: reason` (scripts, YAML) comments, on their line and the next.

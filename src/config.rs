@@ -78,15 +78,7 @@ pub struct RuleSettings {
 
 /// A tool skillguard can stand in for (`compat = "agenteval"`, `--compat agenteval`).
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Deserialize,
-    Serialize,
-    schemars::JsonSchema,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, schemars::JsonSchema, clap::ValueEnum,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Compat {

@@ -25,6 +25,7 @@ pub mod config;
 pub mod conventions;
 pub mod discover;
 pub mod disjoint;
+pub mod dotnet_json;
 pub mod evalfiles;
 pub mod evals;
 pub mod finding;

@@ -15,7 +15,15 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "helpers",
-        &["text", "hash", "linediff", "timing", "fsutil", "disjoint"],
+        &[
+            "text",
+            "hash",
+            "linediff",
+            "timing",
+            "fsutil",
+            "disjoint",
+            "dotnet_json",
+        ],
     ),
     ("parsers", &["parse"]),
     ("evals", &["evals"]),

@@ -33,6 +33,15 @@ pub const RULES: &[&str] = &[EVAL_FILE_INVALID, EVAL_TARGET_MISSING, SKILL_WITHO
 pub const MAX_EVAL_FILE: u64 = 4 * 1024 * 1024;
 /// Waza `tasks` entries read per eval file (each is matched against the files of its folder).
 const MAX_TASK_PATTERNS: usize = 256;
+/// Waza task files read and validated per eval file (in path order); the rest are counted.
+const MAX_TASK_FILES: usize = 256;
+/// Bytes of Waza task files read per eval file, in total (each file also obeys
+/// [`MAX_EVAL_FILE`]).
+const MAX_TASK_BYTES: u64 = 16 * 1024 * 1024;
+/// Fields of a Waza task that hold what is sent to the agent. Only `triggers` is documented
+/// (seed 000); the others are accepted so that an undocumented spelling is not reported as
+/// a task without a prompt.
+const PROMPT_FIELDS: &[&str] = &["triggers", "prompt", "prompts", "input", "inputs"];
 /// Regex size limit for `match: regex` cases (compiled program bytes).
 const REGEX_LIMIT: usize = 1 << 20;
 
@@ -87,18 +96,25 @@ pub struct Targets<'a> {
 
 struct Cx {
     rel: String,
+    /// While a Waza task file is validated: its path, where its findings are placed.
+    here: Option<String>,
     /// (rule, message, location, anchor): made findings once the target is known.
     findings: Vec<(&'static str, String, Location, String)>,
 }
 
 impl Cx {
     fn emit(&mut self, rule: &'static str, msg: String, line: usize, col: usize, anchor: &str) {
+        let path = self.here.as_ref().unwrap_or(&self.rel).clone();
         let loc = if line == 0 {
-            Location::file(self.rel.clone())
+            Location::file(path)
         } else {
-            Location::at(self.rel.clone(), line as u32, col as u32)
+            Location::at(path, line as u32, col as u32)
         };
-        self.findings.push((rule, msg, loc, anchor.to_owned()));
+        let anchor = match &self.here {
+            Some(h) => format!("task:{}:{anchor}", file_name(h)),
+            None => anchor.to_owned(),
+        };
+        self.findings.push((rule, msg, loc, anchor));
     }
 
     fn at(&mut self, n: &Node, msg: String, anchor: &str) {
@@ -137,6 +153,9 @@ struct Index<'a> {
     /// Every walked file, sorted (Waza task globs look in one folder's range); made when a
     /// Waza eval first needs it.
     files: std::sync::OnceLock<Vec<&'a str>>,
+    /// Every walked path (files, folders, links) → its entry; made when a Waza task first
+    /// needs it (task files are read, fixtures looked up, only among these).
+    by_rel: std::sync::OnceLock<HashMap<&'a str, &'a Entry>>,
 }
 
 /// `rel`'s folders, innermost first, ending with `""` (the base).
@@ -163,6 +182,7 @@ impl<'a> Index<'a> {
                 .collect(),
             entries,
             files: std::sync::OnceLock::new(),
+            by_rel: std::sync::OnceLock::new(),
         };
         for s in t.skills {
             ix.skills_by_path.insert(s.path.as_str(), s);
@@ -221,6 +241,14 @@ impl<'a> Index<'a> {
             }
             None => None,
         }
+    }
+
+    /// The walked entry at `rel`.
+    fn entry(&self, rel: &str) -> Option<&'a Entry> {
+        self.by_rel
+            .get_or_init(|| self.entries.iter().map(|e| (e.rel.as_str(), e)).collect())
+            .get(rel)
+            .copied()
     }
 
     /// Files under `dir` (all files for `""`).
@@ -574,7 +602,9 @@ fn waza(
     // Task files: globs relative to the eval file's folder.
     let dir = parent(rel);
     if let Some(ts) = seq(cx, root, "tasks", true) {
+        let tasks_node = root.get("tasks").expect("tasks present");
         let mut files: BTreeSet<&str> = BTreeSet::new();
+        let mut inline: Vec<(usize, &Node)> = Vec::new();
         if ts.len() > MAX_TASK_PATTERNS {
             cx.at(
                 &ts[MAX_TASK_PATTERNS],
@@ -590,6 +620,7 @@ fn waza(
                 if is_map(t) {
                     // An inline task.
                     info.cases += 1;
+                    inline.push((i, t));
                 } else {
                     cx.at(
                         t,
@@ -628,12 +659,274 @@ fn waza(
             }
             files.extend(matched);
         }
+        // Each task's content: inline tasks first (in the eval file), then the task files.
+        let mut names: HashMap<String, String> = HashMap::new();
+        for (i, t) in inline {
+            let what = format!("inline task {}", i + 1);
+            task(cx, t, &what, dir, dir, ix, &mut names);
+        }
+        if files.len() > MAX_TASK_FILES {
+            cx.at(
+                tasks_node,
+                format!(
+                    "the `tasks` globs match {} files; skillguard validates the first {MAX_TASK_FILES} by path. Split the eval.",
+                    files.len()
+                ),
+                "task-files-many",
+            );
+        }
+        let mut budget = MAX_TASK_BYTES;
+        for f in files.iter().take(MAX_TASK_FILES) {
+            let Some(entry) = ix.entry(f) else { continue };
+            if entry.size > budget {
+                cx.at(
+                    tasks_node,
+                    format!(
+                        "the task files of this eval hold over {MAX_TASK_BYTES} bytes together; skillguard stopped reading them at `{}`. Split the eval.",
+                        sanitize_line(f)
+                    ),
+                    "task-bytes",
+                );
+                break;
+            }
+            budget -= entry.size;
+            cx.here = Some((*f).to_owned());
+            task_file(cx, entry, dir, ix, &mut names);
+            cx.here = None;
+        }
         for f in files {
             info.cases += 1;
             info.task_files.push(f.to_owned());
         }
     }
     target
+}
+
+/// Reads and validates one Waza task file; its findings are placed in it (`cx.here`).
+fn task_file(
+    cx: &mut Cx,
+    e: &Entry,
+    eval_dir: &str,
+    ix: &Index<'_>,
+    names: &mut HashMap<String, String>,
+) {
+    let shown = sanitize_line(&e.rel);
+    let bytes = match read_bounded(e) {
+        Ok(b) => b,
+        Err(why) => {
+            cx.emit(
+                EVAL_FILE_INVALID,
+                format!("`{shown}` is a task file of a Waza eval and {why}."),
+                0,
+                0,
+                "read",
+            );
+            return;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    match yaml::parse(&text) {
+        Err(yaml::YamlError::Syntax { message, pos } | yaml::YamlError::Budget { message, pos }) => {
+            cx.emit(
+                EVAL_FILE_INVALID,
+                format!(
+                    "task file `{shown}` is not valid YAML ({}); Waza cannot read the task. Fix the syntax.",
+                    sanitize_line(&message)
+                ),
+                pos.line,
+                pos.col,
+                "yaml",
+            )
+        }
+        Ok(doc) => match doc.root {
+            Some(root) => {
+                let what = format!("task file `{shown}`");
+                task(cx, &root, &what, eval_dir, parent(&e.rel), ix, names);
+            }
+            None => cx.emit(
+                EVAL_FILE_INVALID,
+                format!("task file `{shown}` is empty, so the eval runs no task from it. Write the task (`name`, `triggers`, `expected_outcome`) or remove the file."),
+                1,
+                1,
+                "empty",
+            ),
+        },
+    }
+}
+
+/// `rel` joined to `base` with `.` and `..` resolved; `None` when it is absolute or climbs
+/// out of the scan root.
+fn join_within(base: &str, rel: &str) -> Option<String> {
+    let b = rel.as_bytes();
+    if rel.starts_with(['/', '\\']) || (b.len() > 1 && b[1] == b':' && b[0].is_ascii_alphabetic()) {
+        return None;
+    }
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for p in rel.split(['/', '\\']) {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// One Waza task (a task file's root, or an inline task of `eval.yaml`). Only the fields of
+/// the documented sample task (seed 000) are checked; other keys are left alone, since the
+/// rest of Waza's task schema is not documented in our sources.
+fn task(
+    cx: &mut Cx,
+    t: &Node,
+    what: &str,
+    eval_dir: &str,
+    task_dir: &str,
+    ix: &Index<'_>,
+    names: &mut HashMap<String, String>,
+) {
+    if !is_map(t) {
+        cx.at(
+            t,
+            format!(
+                "{what} holds {} where a task is a mapping of `name`, `description`, `triggers`, `fixtures` and `expected_outcome`. Write the task's fields.",
+                Node::a_type(t)
+            ),
+            "task-not-mapping",
+        );
+        return;
+    }
+    if let Some(name) = str_field(cx, t, "name", false, what) {
+        let n = t.get("name").expect("name present");
+        let here = format!("{what}, line {}", n.pos.line);
+        match names.get(name) {
+            Some(first) => cx.at(
+                n,
+                format!(
+                    "task name `{}` is used again (first by {first}); results are reported by task name, so the two tasks cannot be told apart. Rename one.",
+                    sanitize_line(name)
+                ),
+                &format!("dup-task:{name}"),
+            ),
+            None => {
+                names.insert(name.to_owned(), here);
+            }
+        }
+    }
+    str_field(cx, t, "description", false, what);
+    str_field(cx, t, "expected_outcome", false, what);
+    // Something to send the agent: `triggers` (documented), or an undocumented spelling.
+    let other_prompt = PROMPT_FIELDS[1..].iter().any(|k| t.get(k).is_some());
+    match t.get("triggers").map(|n| (n, &n.kind)) {
+        None if !other_prompt => cx.at(
+            t,
+            format!("{what} has no `triggers`, so it sends the agent no prompt. Add `triggers:` with at least one prompt."),
+            "no-prompt",
+        ),
+        None => {}
+        Some((tr, NodeKind::Seq { items, .. })) => {
+            for (i, p) in items.iter().enumerate() {
+                if !matches!((&p.kind, p.as_str()), (NodeKind::Scalar { .. }, Some(s)) if !s.trim().is_empty()) {
+                    let found = if p.as_str().is_some() {
+                        "an empty string".to_owned()
+                    } else {
+                        Node::a_type(p)
+                    };
+                    cx.at(
+                        p,
+                        format!("trigger {} of {what} must be a non-empty prompt string, not {found}. Write the prompt as text.", i + 1),
+                        &format!("trigger:{i}"),
+                    );
+                }
+            }
+            if items.is_empty() && !other_prompt {
+                cx.at(
+                    tr,
+                    format!("`triggers` of {what} is empty, so the task sends the agent no prompt. Add at least one prompt."),
+                    "triggers-empty",
+                );
+            }
+        }
+        Some((tr, _)) => cx.at(
+            tr,
+            format!(
+                "`triggers` of {what} must be a list of prompt strings, not {}. Write `triggers:` with one `- \"prompt\"` per line.",
+                Node::a_type(tr)
+            ),
+            "triggers-type",
+        ),
+    }
+    if let Some(fx) = t.get("fixtures") {
+        let NodeKind::Seq { items, .. } = &fx.kind else {
+            cx.at(
+                fx,
+                format!(
+                    "`fixtures` of {what} must be a list of file names, not {}. Write one `- name` per line.",
+                    Node::a_type(fx)
+                ),
+                "fixtures-type",
+            );
+            return;
+        };
+        for (i, f) in items.iter().enumerate() {
+            let name = match (&f.kind, f.as_str()) {
+                (NodeKind::Scalar { .. }, Some(s)) if !s.trim().is_empty() => s,
+                _ => {
+                    cx.at(
+                        f,
+                        format!(
+                            "fixture {} of {what} must be a file name, not {}.",
+                            i + 1,
+                            Node::a_type(f)
+                        ),
+                        &format!("fixture:{i}"),
+                    );
+                    continue;
+                }
+            };
+            // Relative to the eval folder's `fixtures/`, the task file's folder, or the eval
+            // folder; a path out of the scan root is never looked up.
+            let Some(in_eval) = join_within(eval_dir, name) else {
+                cx.at(
+                    f,
+                    format!(
+                        "fixture `{}` of {what} is an absolute path or climbs out of the scanned folder; skillguard does not look it up, and an eval that reads files outside its repository does not run elsewhere. Put the file in the eval's `fixtures/` folder.",
+                        sanitize_line(name)
+                    ),
+                    &format!("fixture-out:{i}"),
+                );
+                continue;
+            };
+            let fixtures = if eval_dir.is_empty() {
+                "fixtures".to_owned()
+            } else {
+                format!("{eval_dir}/fixtures")
+            };
+            let candidates = [
+                join_within(&fixtures, name),
+                join_within(task_dir, name),
+                Some(in_eval),
+            ];
+            if !candidates.iter().flatten().any(|c| ix.entry(c).is_some()) {
+                let mut looked: Vec<String> = candidates.into_iter().flatten().collect();
+                looked.dedup();
+                cx.at(
+                    f,
+                    format!(
+                        "fixture `{}` of {what} is not found (looked for {}), so the task runs without it. Add the file to the eval's `fixtures/` folder or fix the name.",
+                        sanitize_line(name),
+                        looked
+                            .iter()
+                            .map(|l| format!("`{}`", sanitize_line(l)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    &format!("fixture-missing:{i}"),
+                );
+            }
+        }
+    }
 }
 
 fn trigger_tests(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) -> Option<String> {
@@ -770,6 +1063,7 @@ pub fn check(
         let repo = ix.repo_of(&e.rel);
         let mut cx = Cx {
             rel: e.rel.clone(),
+            here: None,
             findings: Vec::new(),
         };
         let mut info = EvalFileInfo {

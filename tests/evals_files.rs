@@ -23,8 +23,53 @@ const FILES: &str = "fixtures/evals/files";
 const PLANTED: &[(&str, &str, u64, u64)] = &[
     ("eval-file-invalid", ".github/agents/evals.json", 2, 14),
     ("eval-target-missing", "evals/ghost/eval.yaml", 2, 8),
+    ("eval-file-invalid", "evals/ghost/eval.yaml", 4, 5),
     ("eval-file-invalid", "evals/planner/eval.yaml", 5, 20),
     ("eval-file-invalid", "evals/planner/eval.yaml", 11, 5),
+    ("eval-file-invalid", "evals/planner/eval.yaml", 15, 15),
+    ("eval-file-invalid", "evals/planner/eval.yaml", 16, 15),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/02-duplicate.yaml",
+        1,
+        7,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/02-duplicate.yaml",
+        4,
+        5,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/02-duplicate.yaml",
+        7,
+        5,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/02-duplicate.yaml",
+        8,
+        5,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/02-duplicate.yaml",
+        10,
+        3,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/03-list.yaml",
+        1,
+        1,
+    ),
+    (
+        "eval-file-invalid",
+        "evals/planner/tasks/04-broken.yaml",
+        2,
+        11,
+    ),
     ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 13),
     ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 29),
     ("eval-file-invalid", "skills/csv-tools/evals.json", 4, 76),
@@ -299,5 +344,140 @@ fn skill_without_evals_is_off_until_the_config_enables_it() {
     assert_eq!(
         ids(&["--no-config", "--select", "skill-without-evals"]),
         ["skills/csv-tools/SKILL.md"]
+    );
+}
+
+/// The findings of one eval rule in a scan, as (path, line, column, message).
+fn eval_findings(repo: &str) -> Vec<(String, u64, u64, String)> {
+    let (_, v) = json(&["scan", "--repo", repo, "--no-config", "--format", "json"]);
+    let mut got: Vec<(String, u64, u64, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "eval-file-invalid")
+        .map(|f| {
+            (
+                f["location"]["path"].as_str().unwrap().to_owned(),
+                f["location"]["line"].as_u64().unwrap_or(0),
+                f["location"]["column"].as_u64().unwrap_or(0),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    got.sort();
+    got
+}
+
+#[test]
+fn waza_task_files_and_inline_tasks_are_validated() {
+    let got = eval_findings(FILES);
+    let msg = |path: &str, line: u64| -> String {
+        got.iter()
+            .find(|(p, l, _, _)| p == path && *l == line)
+            .unwrap_or_else(|| panic!("no finding at {path}:{line}: {got:#?}"))
+            .3
+            .clone()
+    };
+    let dup = "evals/planner/tasks/02-duplicate.yaml";
+    for (path, line, want) in [
+        (
+            dup,
+            1,
+            "task name `plan-a-migration` is used again (first by task file `evals/planner/tasks/01-migration.yaml`, line 1)",
+        ),
+        (dup, 4, "trigger 1 of task file"),
+        (dup, 7, "fixture `seed.sql` of task file"),
+        (
+            dup,
+            7,
+            "looked for `evals/planner/fixtures/seed.sql`, `evals/planner/tasks/seed.sql`, `evals/planner/seed.sql`",
+        ),
+        (dup, 8, "climbs out of the scanned folder"),
+        (dup, 10, "`expected_outcome` of task file"),
+        (
+            "evals/planner/tasks/03-list.yaml",
+            1,
+            "holds a list where a task is a mapping",
+        ),
+        ("evals/planner/tasks/04-broken.yaml", 2, "is not valid YAML"),
+        (
+            "evals/planner/eval.yaml",
+            15,
+            "`triggers` of inline task 4 must be a list",
+        ),
+        (
+            "evals/planner/eval.yaml",
+            16,
+            "`fixtures` of inline task 4 must be a list",
+        ),
+        (
+            "evals/ghost/eval.yaml",
+            4,
+            "inline task 1 has no `triggers`",
+        ),
+    ] {
+        let m = msg(path, line);
+        assert!(m.contains(want), "{path}:{line}: `{m}` lacks `{want}`");
+    }
+    // The valid look-alikes raise nothing: a fixture beside eval.yaml (`fixtures/`), unknown
+    // keys, an inline task with triggers, and the first use of a name.
+    for clean in [
+        "evals/planner/tasks/01-migration.yaml",
+        "evals/planner/tasks/05-fixture.yaml",
+    ] {
+        assert!(!got.iter().any(|(p, ..)| p == clean), "{clean}: {got:#?}");
+    }
+    assert!(
+        !got.iter()
+            .any(|(p, l, _, _)| p == "evals/planner/eval.yaml" && *l == 13),
+        "{got:#?}"
+    );
+    // `schema.sql` of 02 is found in `fixtures/`; only seed.sql is missing there.
+    assert!(
+        !got.iter().any(|(_, _, _, m)| m.contains("`schema.sql`")),
+        "{got:#?}"
+    );
+}
+
+#[test]
+fn waza_task_files_are_read_only_inside_the_root_and_within_bounds() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    let eval = repo.join("evals/planner");
+    std::fs::create_dir_all(eval.join("tasks")).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(
+        eval.join("eval.yaml"),
+        "name: e\ntasks:\n  - \"tasks/*.yaml\"\n",
+    )
+    .unwrap();
+    // A broken task outside the root, reached by a link: never read.
+    std::fs::write(t.path().join("outside.yaml"), "- not: a task\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(t.path().join("outside.yaml"), eval.join("tasks/link.yaml"))
+        .unwrap();
+    // More task files than are read: each broken, so only the first 256 (by path) report.
+    for i in 0..300 {
+        std::fs::write(
+            eval.join(format!("tasks/{i:03}.yaml")),
+            "name: [x]\ntriggers: [\"go\"]\n",
+        )
+        .unwrap();
+    }
+    let got = eval_findings(repo.to_str().unwrap());
+    assert!(
+        !got.iter().any(|(p, ..)| p.contains("link.yaml")),
+        "{got:#?}"
+    );
+    let task_findings = got
+        .iter()
+        .filter(|(p, ..)| p.starts_with("evals/planner/tasks/"))
+        .count();
+    assert_eq!(task_findings, 256);
+    assert!(
+        got.iter().any(|(p, l, _, m)| p == "evals/planner/eval.yaml"
+            && *l == 3
+            && m.contains("match 300 files; skillguard validates the first 256")),
+        "{got:#?}"
     );
 }

@@ -39,10 +39,10 @@ fn planted_out_of_policy_calls_are_listed() {
     ]);
     assert_eq!(code, 1, "{out}");
     let want = [
-        "planted.json: call 2 (.messages[1].content[2]) `writeFile`: not declared in tools:",
-        "planted.json: call 3 (.messages[2].tool_calls[0]) `custom:github-list_issues`: namespace mismatch: only mcp:github-list_issues is declared",
-        "planted.json: call 4 (.messages[2].tool_calls[1]) `mcp:CodeSearch`: namespace mismatch: only custom:CodeSearch is declared",
-        "planted.json: call 5 (.messages[2].tool_calls[2]) `mcp:github-create_issue`: not declared in tools:",
+        "planted.json:6:46: call 2 (.messages[1].content[2]) `writeFile`: not declared in tools:",
+        "planted.json:9:59: call 3 (.messages[2].tool_calls[0]) `custom:github-list_issues`: namespace mismatch: only mcp:github-list_issues is declared",
+        "planted.json:10:59: call 4 (.messages[2].tool_calls[1]) `mcp:CodeSearch`: namespace mismatch: only custom:CodeSearch is declared",
+        "planted.json:11:59: call 5 (.messages[2].tool_calls[2]) `mcp:github-create_issue`: not declared in tools:",
         "4 call(s) outside the policy, of 10 call(s) in 2 transcript(s)",
     ];
     for w in want {
@@ -147,4 +147,65 @@ fn output_is_deterministic() {
         &t("planted.json"),
     ]);
     assert_eq!(a, b);
+}
+
+#[test]
+fn violations_are_placed_at_the_line_and_column_of_the_tool_name() {
+    let (code, out, _) = run(&[
+        "--agent",
+        "reviewer",
+        "--repo",
+        REPO,
+        "--format",
+        "json",
+        &t("planted.json"),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let got: Vec<(String, u64, u64, String)> = v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["at"].as_str().unwrap().to_owned(),
+                x["line"].as_u64().unwrap(),
+                x["column"].as_u64().unwrap(),
+                x["tool"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    // The column is the tool name's opening quote, counted in characters.
+    let text = std::fs::read_to_string(t("planted.json")).unwrap();
+    for (at, line, col, tool) in &got {
+        let l = text.lines().nth(*line as usize - 1).unwrap();
+        let byte = l.char_indices().nth(*col as usize - 1).unwrap().0;
+        assert!(
+            l[byte..].starts_with(&format!("\"{tool}\"")),
+            "{at} at {line}:{col} is not `{tool}`: {l}"
+        );
+    }
+    assert_eq!(
+        got[0],
+        (".messages[1].content[2]".into(), 6, 46, "writeFile".into())
+    );
+    // Line 9 holds a `ç` before the name: 59 characters, 60 bytes.
+    assert_eq!(
+        got[1],
+        (
+            ".messages[2].tool_calls[0]".into(),
+            9,
+            59,
+            "custom:github-list_issues".into()
+        )
+    );
+    assert_eq!(
+        got[3],
+        (
+            ".messages[2].tool_calls[2]".into(),
+            11,
+            59,
+            "mcp:github-create_issue".into()
+        )
+    );
 }

@@ -13,54 +13,38 @@ const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
 /// strings of one line joined by spaces). `None` when the text holds no command. Linear in
 /// the text.
 pub fn overlay(text: &str) -> Option<String> {
-    let b = text.as_bytes();
+    use crate::parse::json_scan::{Tok, tokens, unquote};
     // (byte offset of the string's opening quote, unescaped value)
     let mut found: Vec<(usize, String)> = Vec::new();
     // Per open container: the key it is the value of (for arrays: `"args": [...]`).
     let mut stack: Vec<(u8, Option<String>)> = Vec::new();
     let mut pending: Option<String> = None;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                let start = i;
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-                let end = (i + 1).min(b.len());
-                i = end;
-                let raw = text.get(start..end).unwrap_or("");
-                let s: String = serde_json::from_str(raw).unwrap_or_default();
-                let mut j = i;
-                while j < b.len() && b[j].is_ascii_whitespace() {
-                    j += 1;
-                }
-                if b.get(j) == Some(&b':') {
-                    pending = Some(s);
-                    continue;
-                }
+    for (at, tok) in tokens(text) {
+        match tok {
+            Tok::Str { end, key: true } => pending = Some(unquote(text, at, end)),
+            Tok::Str { end, key: false } => {
                 let key = match stack.last() {
                     Some((b'[', k)) => k.as_deref(),
                     _ => pending.as_deref(),
                 };
-                if key.is_some_and(|k| COMMAND_KEYS.contains(&k)) && !s.trim().is_empty() {
-                    found.push((start, s));
+                if key.is_some_and(|k| COMMAND_KEYS.contains(&k)) {
+                    let s = unquote(text, at, end);
+                    if !s.trim().is_empty() {
+                        found.push((at, s));
+                    }
                 }
                 if !matches!(stack.last(), Some((b'[', _))) {
                     pending = None;
                 }
-                continue;
             }
-            c @ (b'{' | b'[') => stack.push((c, pending.take())),
-            b'}' | b']' => {
+            Tok::Open(c) => stack.push((c, pending.take())),
+            Tok::Close => {
                 stack.pop();
                 pending = None;
             }
-            b',' if !matches!(stack.last(), Some((b'[', _))) => pending = None,
-            _ => {}
+            Tok::Comma if !matches!(stack.last(), Some((b'[', _))) => pending = None,
+            Tok::Comma => {}
         }
-        i += 1;
     }
     if found.is_empty() {
         return None;

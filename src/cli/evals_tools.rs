@@ -125,6 +125,11 @@ struct Violation {
     call: usize,
     /// Where the call is in the JSON document.
     at: String,
+    /// 1-based line and column (characters) of the tool-name string's opening quote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
     tool: String,
     reason: &'static str,
     message: String,
@@ -184,6 +189,8 @@ pub(super) fn run_tools(cmd: &ToolsCmd, stdout: &mut dyn Write) -> Result<ExitSt
                     file: shown.clone(),
                     call: c.index,
                     at: c.at.clone(),
+                    line: c.pos.map(|p| p.0),
+                    column: c.pos.map(|p| p.1),
                     tool: c.name.clone(),
                     reason: d.code(),
                     message: d.to_string(),
@@ -223,9 +230,13 @@ fn print_console(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         sanitize_line(&tools)
     )?;
     for v in &r.violations {
+        let place = match (v.line, v.column) {
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            _ => String::new(),
+        };
         writeln!(
             out,
-            "{}: call {} ({}) `{}`: {}",
+            "{}{place}: call {} ({}) `{}`: {}",
             sanitize_line(&v.file),
             v.call,
             sanitize_line(&v.at),

@@ -2,6 +2,7 @@
 //! frontmatter tree with spans, and the Markdown body.
 
 pub mod frontmatter;
+pub mod json_scan;
 pub mod markdown;
 pub mod tool_calls;
 pub mod yaml;

@@ -9,9 +9,14 @@
 //!   Claude `tool_use` content blocks, in order; a message with neither contributes nothing.
 //!
 //! Input size is bounded by the callers ([`MAX_BYTES`]); nesting by serde_json's recursion
-//! limit (128 levels), which fails cleanly.
+//! limit (128 levels), which fails cleanly. [`parse`] also places each call's tool-name
+//! string at its line and column, with one linear scan of the text ([`super::json_scan`]).
+
+use std::collections::HashMap;
 
 use serde_json::Value;
+
+use super::json_scan::{self, Tok};
 
 /// Largest transcript or trace file read.
 pub const MAX_BYTES: u64 = 64 * 1024 * 1024;
@@ -27,6 +32,18 @@ pub struct ToolCall {
     pub name: String,
     /// The raw arguments (`null` when absent); see [`ToolCall::arguments`].
     pub raw_args: Value,
+    /// 1-based line and column (in characters) of the opening quote of the tool-name string
+    /// in the text; set by [`parse`], `None` from [`calls`].
+    pub pos: Option<(usize, usize)>,
+    /// The JSON path of the tool-name string.
+    name_path: Vec<Seg>,
+}
+
+/// One step of a JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Seg {
+    Key(String),
+    Idx(usize),
 }
 
 impl ToolCall {
@@ -63,13 +80,19 @@ fn list_of(v: &Value) -> Result<(&Vec<Value>, &'static str), String> {
     }
 }
 
-fn call_of(o: &serde_json::Map<String, Value>) -> Option<(String, Value)> {
+/// The call's name, its raw arguments, and the keys that lead from the call to its name.
+fn call_of(o: &serde_json::Map<String, Value>) -> Option<(String, Value, Vec<Seg>)> {
     let f = o.get("function").and_then(|f| f.as_object());
-    let name = o
-        .get("tool")
-        .or_else(|| o.get("name"))
-        .or_else(|| f.and_then(|f| f.get("name")))
-        .and_then(|x| x.as_str())?;
+    let key = |k: &str| Seg::Key(k.to_owned());
+    // The first of these that is present is the name (and must be a string).
+    let (name, keys) = if let Some(n) = o.get("tool") {
+        (n, vec![key("tool")])
+    } else if let Some(n) = o.get("name") {
+        (n, vec![key("name")])
+    } else {
+        (f?.get("name")?, vec![key("function"), key("name")])
+    };
+    let name = name.as_str()?;
     let raw = o
         .get("arguments")
         .or_else(|| o.get("args"))
@@ -77,17 +100,18 @@ fn call_of(o: &serde_json::Map<String, Value>) -> Option<(String, Value)> {
         .or_else(|| f.and_then(|f| f.get("arguments")))
         .cloned()
         .unwrap_or(Value::Null);
-    Some((name.to_owned(), raw))
+    Some((name.to_owned(), raw, keys))
 }
 
 /// Reads the tool calls of a parsed JSON document, in order.
 pub fn calls(v: &Value) -> Result<Vec<ToolCall>, String> {
     let (list, key) = list_of(v)?;
-    let prefix = if key.is_empty() {
-        String::new()
+    let (prefix, base) = if key.is_empty() {
+        (String::new(), Vec::new())
     } else {
-        format!(".{key}")
+        (format!(".{key}"), vec![Seg::Key(key.to_owned())])
     };
+    let path = |tail: &[Seg]| -> Vec<Seg> { base.iter().chain(tail).cloned().collect() };
     let mut out = Vec::new();
     for (i, item) in list.iter().enumerate() {
         let n = i + 1;
@@ -102,15 +126,18 @@ pub fn calls(v: &Value) -> Result<Vec<ToolCall>, String> {
                     .as_array()
                     .ok_or_else(|| format!("message {n}: `tool_calls` is not a list"))?;
                 for (j, c) in tc.iter().enumerate() {
-                    let (name, raw) = c
+                    let (name, raw, keys) = c
                         .as_object()
                         .and_then(call_of)
                         .ok_or_else(|| format!("message {n}: tool call {} has no name", j + 1))?;
+                    let at = [Seg::Idx(i), Seg::Key("tool_calls".into()), Seg::Idx(j)];
                     out.push(ToolCall {
                         index: out.len() + 1,
                         at: format!("{here}.tool_calls[{j}]"),
                         name,
                         raw_args: raw,
+                        pos: None,
+                        name_path: path(&[&at[..], &keys].concat()),
                     });
                 }
             }
@@ -120,34 +147,145 @@ pub fn calls(v: &Value) -> Result<Vec<ToolCall>, String> {
                     if b.get("type").and_then(|t| t.as_str()) != Some("tool_use") {
                         continue;
                     }
-                    let (name, raw) = call_of(b).ok_or_else(|| {
+                    let (name, raw, keys) = call_of(b).ok_or_else(|| {
                         format!("message {n}: tool_use block {} has no name", j + 1)
                     })?;
+                    let at = [Seg::Idx(i), Seg::Key("content".into()), Seg::Idx(j)];
                     out.push(ToolCall {
                         index: out.len() + 1,
                         at: format!("{here}.content[{j}]"),
                         name,
                         raw_args: raw,
+                        pos: None,
+                        name_path: path(&[&at[..], &keys].concat()),
                     });
                 }
             }
             continue;
         }
-        let (name, raw) = call_of(o).ok_or_else(|| format!("call {n} has no `tool` name"))?;
+        let (name, raw, keys) = call_of(o).ok_or_else(|| format!("call {n} has no `tool` name"))?;
         out.push(ToolCall {
             index: out.len() + 1,
             at: here,
             name,
             raw_args: raw,
+            pos: None,
+            name_path: path(&[&[Seg::Idx(i)][..], &keys].concat()),
         });
     }
     Ok(out)
 }
 
-/// Parses a JSON document and reads its tool calls.
+/// A trie of the wanted JSON paths.
+#[derive(Default)]
+struct Trie {
+    /// Per node: its children by step, and the call whose name ends here.
+    nodes: Vec<(HashMap<Seg, usize>, Option<usize>)>,
+}
+
+impl Trie {
+    fn insert(&mut self, path: &[Seg], call: usize) {
+        if self.nodes.is_empty() {
+            self.nodes.push(Default::default());
+        }
+        let mut n = 0;
+        for s in path {
+            n = match self.nodes[n].0.get(s) {
+                Some(&c) => c,
+                None => {
+                    self.nodes.push(Default::default());
+                    let c = self.nodes.len() - 1;
+                    self.nodes[n].0.insert(s.clone(), c);
+                    c
+                }
+            };
+        }
+        self.nodes[n].1 = Some(call);
+    }
+
+    fn child(&self, n: Option<usize>, s: &Seg) -> Option<usize> {
+        self.nodes.get(n?)?.0.get(s).copied()
+    }
+}
+
+/// Places each call's tool-name string in `text`: one scan, a stack of open containers (no
+/// recursion), keys decoded only on the wanted paths; a repeated key's last value wins, as
+/// in serde_json.
+fn place(text: &str, calls: &mut [ToolCall]) {
+    let mut trie = Trie::default();
+    for (k, c) in calls.iter().enumerate() {
+        trie.insert(&c.name_path, k);
+    }
+    if trie.nodes.is_empty() {
+        return;
+    }
+    // Per open container: (is a list, its trie node, the current element's index).
+    let mut stack: Vec<(bool, Option<usize>, usize)> = Vec::new();
+    // An object's value: the trie node its key leads to.
+    let mut pending: Option<usize> = None;
+    let mut found: Vec<(usize, usize)> = Vec::new(); // (byte offset, call)
+    let mut seen: Vec<Option<usize>> = vec![None; calls.len()];
+    let value_node =
+        |stack: &[(bool, Option<usize>, usize)], pending: Option<usize>| match stack.last() {
+            None => Some(0),
+            Some(&(true, n, i)) => trie.child(n, &Seg::Idx(i)),
+            Some(&(false, _, _)) => pending,
+        };
+    for (at, tok) in json_scan::tokens(text) {
+        match tok {
+            Tok::Str { end, key: true } => {
+                pending = match stack.last() {
+                    Some(&(false, Some(n), _)) => {
+                        trie.child(Some(n), &Seg::Key(json_scan::unquote(text, at, end)))
+                    }
+                    _ => None,
+                };
+            }
+            Tok::Str { key: false, .. } => {
+                if let Some(n) = value_node(&stack, pending)
+                    && let Some(call) = trie.nodes[n].1
+                {
+                    seen[call] = Some(at);
+                }
+                pending = None;
+            }
+            Tok::Open(c) => {
+                let n = value_node(&stack, pending);
+                stack.push((c == b'[', n, 0));
+                pending = None;
+            }
+            Tok::Close => {
+                stack.pop();
+                pending = None;
+            }
+            Tok::Comma => {
+                if let Some((true, _, i)) = stack.last_mut() {
+                    *i += 1;
+                }
+                pending = None;
+            }
+        }
+    }
+    for (call, at) in seen.into_iter().enumerate() {
+        if let Some(at) = at {
+            found.push((at, call));
+        }
+    }
+    found.sort_unstable();
+    let offsets: Vec<usize> = found.iter().map(|f| f.0).collect();
+    for ((_, call), pos) in found.iter().zip(json_scan::line_cols(text, &offsets)) {
+        calls[*call].pos = Some(pos);
+    }
+}
+
+/// Parses a JSON document and reads its tool calls, each placed at its line and column.
 pub fn parse(bytes: &[u8]) -> Result<Vec<ToolCall>, String> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    calls(&v)
+    let mut out = calls(&v)?;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        place(text, &mut out);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -194,6 +332,49 @@ mod tests {
                 (2, ".messages[2].tool_calls[0]".into(), "bash".into())
             ]
         );
+    }
+
+    fn places(json: &str) -> Vec<Option<(usize, usize)>> {
+        parse(json.as_bytes())
+            .unwrap()
+            .into_iter()
+            .map(|c| c.pos)
+            .collect()
+    }
+
+    #[test]
+    fn names_are_placed_at_line_and_column() {
+        // Every shape; a decoy `name` before the real one, a repeated key (the last wins),
+        // and a non-ASCII line (columns count characters).
+        let j = "{\"messages\": [\n {\"role\": \"user\", \"content\": \"ä name\"},\n {\"role\": \"assistant\", \"content\": [{\"type\": \"text\", \"name\": \"x\"}, {\"type\": \"tool_use\", \"name\": \"Read\"}]},\n {\"role\": \"assistant\", \"tool_calls\": [{\"function\": {\"name\": \"bash\"}},\n   {\"name\": \"a\", \"name\": \"b\"}]}\n]}";
+        let calls = parse(j.as_bytes()).unwrap();
+        let got: Vec<(&str, Option<(usize, usize)>)> =
+            calls.iter().map(|c| (c.name.as_str(), c.pos)).collect();
+        let line3 = j.lines().nth(2).unwrap();
+        let col = |line: &str, needle: &str| line[..line.find(needle).unwrap()].chars().count() + 1;
+        let line4 = j.lines().nth(3).unwrap();
+        let line5 = j.lines().nth(4).unwrap();
+        assert_eq!(
+            got,
+            [
+                ("Read", Some((3, col(line3, "\"Read\"")))),
+                ("bash", Some((4, col(line4, "\"bash\"")))),
+                ("b", Some((5, col(line5, "\"b\"")))),
+            ]
+        );
+        assert_eq!(
+            places("[{\"tool\":\"a\"},\n{\"name\":\"é\"}, {\"function\":{\"name\":\"c\"}}]"),
+            [Some((1, 10)), Some((2, 9)), Some((2, 35))]
+        );
+        assert_eq!(places("{\"calls\": [{\"tool\": \"a\"}]}"), [Some((1, 21))]);
+        // Deep nesting beside the calls is scanned without recursion (serde_json's limit
+        // still applies to the document).
+        let deep = format!(
+            "[{{\"tool\":\"a\",\"x\":{}{}}}]",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        assert_eq!(places(&deep), [Some((1, 10))]);
     }
 
     #[test]

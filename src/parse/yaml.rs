@@ -108,7 +108,6 @@ impl Node {
         }
     }
 
-    /// Looks up a key in a mapping node (last occurrence wins, as most parsers do).
     /// The type with its article, for messages: `a string`, `an integer`.
     pub fn a_type(&self) -> String {
         let t = self.type_name();
@@ -119,6 +118,7 @@ impl Node {
         }
     }
 
+    /// Looks up a key in a mapping node (last occurrence wins, as most parsers do).
     pub fn get(&self, key: &str) -> Option<&Node> {
         match &self.kind {
             NodeKind::Map { entries, .. } => entries

@@ -209,3 +209,27 @@ fn violations_are_placed_at_the_line_and_column_of_the_tool_name() {
         )
     );
 }
+
+/// Like `coverage`, a name resolves to the one `.agent.md` among same-named agent files.
+#[test]
+fn a_name_prefers_the_one_agent_md_as_coverage_does() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "evals",
+            "tools",
+            "--repo",
+            "fixtures/demo",
+            "--agent",
+            "reviewer",
+            "fixtures/evals/tools/transcripts/allowed.json",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with("agent fixtures/demo/.github/agents/reviewer.agent.md:"),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

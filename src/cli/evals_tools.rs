@@ -86,6 +86,16 @@ fn resolve(agent: &str, repo: &Path) -> Result<PathBuf, Error> {
         .collect();
     hits.sort_unstable();
     hits.dedup();
+    // Waza runs `.agent.md` files: one of those wins over same-named subagents (the rule
+    // `coverage` and the eval files' targets follow too).
+    let waza: Vec<&str> = hits
+        .iter()
+        .copied()
+        .filter(|p| p.ends_with(".agent.md"))
+        .collect();
+    if waza.len() == 1 {
+        hits = waza;
+    }
     match hits[..] {
         [] => Err(EvalsError::NoAgent {
             name: agent.to_owned(),

@@ -331,6 +331,55 @@ pub struct AcceptCmd {
     pub scan: ScanCmd,
 }
 
+/// `--format` as given: parsed leniently, and an unknown name kept so that it is refused at
+/// the right moment (before the scan normally; after it, with exit 3, under
+/// `--compat agenteval`, as AgentEval validates it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatArg {
+    pub format: Option<Format>,
+    pub raw: String,
+}
+
+impl FormatArg {
+    /// The format, console for an unknown name (which [`FormatArg::check`] refuses).
+    pub fn get(&self) -> Format {
+        self.format.unwrap_or(Format::Console)
+    }
+
+    /// The usage error of an unknown name.
+    pub fn check(&self) -> Result<Format, Error> {
+        self.format.ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown --format '{}': use console, markdown (md), json, sarif or github",
+                sanitize_line(&self.raw)
+            ))
+        })
+    }
+}
+
+impl PartialEq<Format> for FormatArg {
+    fn eq(&self, other: &Format) -> bool {
+        self.format == Some(*other)
+    }
+}
+
+/// `--format`: trimmed, case-insensitive, empty = console, `md` = markdown (AgentEval's
+/// rules). Never fails: an unknown name is refused later ([`FormatArg::check`]).
+fn parse_format(s: &str) -> Result<FormatArg, std::convert::Infallible> {
+    let format = match s.trim().to_ascii_lowercase().as_str() {
+        "" | "console" => Some(Format::Console),
+        "markdown" | "md" => Some(Format::Markdown),
+        "json" => Some(Format::Json),
+        "sarif" => Some(Format::Sarif),
+        "github" => Some(Format::Github),
+        _ => None,
+    };
+    Ok(FormatArg {
+        format,
+        raw: s.to_owned(),
+    })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
     Auto,
@@ -361,9 +410,10 @@ impl From<SeverityArg> for Severity {
 
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Report format.
-    #[arg(long, value_enum, default_value = "console", help_heading = "Output")]
-    pub format: Format,
+    /// Report format: console, markdown (or md), json, sarif, github; matched without regard
+    /// to case or surrounding blanks, as AgentEval does.
+    #[arg(long, default_value = "console", value_parser = parse_format, value_name = "FORMAT", help_heading = "Output")]
+    pub format: FormatArg,
     /// Write the report to FILE instead of stdout (diagnostics still go to stderr).
     #[arg(short = 'o', long, value_name = "FILE", help_heading = "Output")]
     pub output: Option<PathBuf>,
@@ -537,6 +587,38 @@ pub enum ExitStatus {
     Clean,
     /// 1: at least one finding at or above the threshold.
     Findings,
+    /// 3: a runtime error under `--compat agenteval` (AgentEval's code for any exception in
+    /// a command), already printed as `  Error: {message}`.
+    CompatError,
+}
+
+/// Under `--compat agenteval`, an error of the command is AgentEval's exit 3 with its
+/// `  Error: {message}` line; otherwise it stays an error (exit 2).
+fn compat_outcome(
+    compat: bool,
+    outcome: Result<ExitStatus, Error>,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    match outcome {
+        Err(e)
+            if compat && !matches!(&e, Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            writeln!(stderr, "  Error: {}", sanitize_line(&e.to_string()))?;
+            Ok(ExitStatus::CompatError)
+        }
+        other => other,
+    }
+}
+
+/// Whether a scan runs under `--compat agenteval`: the flag, else the operator's
+/// configuration (read here only to decide how errors are reported).
+fn compat_of(mode: Mode, target: &Path, common: &CommonArgs) -> Option<crate::config::Compat> {
+    common.compat.or_else(|| {
+        operator_config(mode, target, common)
+            .ok()
+            .flatten()
+            .and_then(|o| o.0.compat)
+    })
 }
 
 /// Errors that end a command with exit code 2.
@@ -731,6 +813,73 @@ impl CommonArgs {
     }
 }
 
+/// The report under `--compat agenteval` (`report::agenteval`): AgentEval's formats and rules,
+/// a note counting what it leaves out, and its gate (`--fail-on-noncompliant`: a High finding
+/// of its rules), with skillguard's own gates (`--fail-on`, `--fail-on-drift`,
+/// `--fail-under-index`) still honoured when given.
+fn emit_agenteval(
+    result: &ScanResult,
+    index: &crate::index::Report,
+    common: &CommonArgs,
+    fail_on: Option<Severity>,
+    target: &Path,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    use crate::report::agenteval::{self as ae, AeFormat};
+    let format = match common.format.format {
+        Some(Format::Console) => AeFormat::Console,
+        Some(Format::Markdown) => AeFormat::Markdown,
+        Some(Format::Json) => AeFormat::Json,
+        _ => {
+            return Err(Error::Usage(format!(
+                "Unknown --format '{}'. Use console, markdown (md) or json.",
+                sanitize_line(&common.format.raw)
+            )));
+        }
+    };
+    let base = std::path::absolute(target)?;
+    let conv = ae::convert(result, &base);
+    match &common.output {
+        Some(path) => {
+            write_atomic(path, |w| ae::render(&conv.report, format, false, w)).map_err(|e| {
+                Error::Output {
+                    path: path.display().to_string(),
+                    source: e,
+                }
+            })?;
+            let full = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            writeln!(stderr, "  Report written to: {}", full.display())?;
+        }
+        None => match ae::render(&conv.report, format, true, stdout) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            other => other?,
+        },
+    }
+    if conv.omitted > 0 && !common.quiet {
+        writeln!(
+            stderr,
+            "skillguard: --compat agenteval: {} finding(s) of skillguard's own checks are not in this report (AgentEval has no rule for them); run without --compat to see them",
+            conv.omitted
+        )?;
+    }
+    let failing = (common.fail_on_noncompliant && !conv.report.is_compliant)
+        || fail_on.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
+        || (common.fail_on_drift
+            && result
+                .findings
+                .iter()
+                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
+        || common
+            .fail_under_index
+            .is_some_and(|n| index.fails_under(f64::from(n)));
+    Ok(if failing {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Clean
+    })
+}
+
 fn emit_report(
     result: &ScanResult,
     index: std::sync::Arc<crate::index::Report>,
@@ -764,11 +913,12 @@ fn emit_report(
     };
     match &common.output {
         Some(path) => {
-            write_atomic(path, |w| report::render(common.format, view, &opts, w)).map_err(|e| {
-                Error::Output {
-                    path: path.display().to_string(),
-                    source: e,
-                }
+            write_atomic(path, |w| {
+                report::render(common.format.get(), view, &opts, w)
+            })
+            .map_err(|e| Error::Output {
+                path: path.display().to_string(),
+                source: e,
             })?;
             if !common.quiet {
                 writeln!(stderr, "skillguard: report written to {}", path.display())?;
@@ -776,7 +926,7 @@ fn emit_report(
         }
         // A reader that stops early (`| head`) does not change the verdict: the gate
         // result below still decides the exit code.
-        None => match report::render(common.format, view, &opts, stdout) {
+        None => match report::render(common.format.get(), view, &opts, stdout) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
             other => other?,
         },
@@ -1051,14 +1201,26 @@ fn scan_with_baselines(
         shard,
     } = extra;
     let operator = operator_config(mode, target, common)?;
-    let opts = operator_options(common, operator.as_ref())?;
+    let compat = common
+        .compat
+        .or_else(|| operator.as_ref().and_then(|o| o.0.compat));
+    // An unknown --format is refused before the scan, except as AgentEval does it.
+    if compat.is_none() {
+        common.format.check()?;
+    }
+    let mut opts = operator_options(common, operator.as_ref())?;
+    // AgentEval's report is MAF's view: the `maf` profile runs whatever `--profile` says.
+    if compat.is_some()
+        && let crate::loaders::Selection::Only(set) = &mut opts.profiles
+    {
+        set.insert("maf".to_owned());
+    }
     let opts = &opts;
-    let threshold = common.threshold_with(
-        operator
-            .as_ref()
-            .and_then(|o| o.0.fail_on)
-            .map(Severity::from),
-    );
+    let fail_on_config = operator
+        .as_ref()
+        .and_then(|o| o.0.fail_on)
+        .map(Severity::from);
+    let threshold = common.threshold_with(fail_on_config);
     if common.baseline_note.is_some()
         && !common.write_baseline
         && common.save_manifest_baseline.is_none()
@@ -1160,8 +1322,12 @@ fn scan_with_baselines(
     let (status, prepared) = std::thread::scope(|sc| {
         let worker = writes
             .then(|| sc.spawn(|| crate::baseline::prepare_writes(&result, target, &args, &cx)));
-        let status = crate::timing::time(crate::timing::Stage::Report, || {
-            emit_report(&result, index, common, threshold, stdout, stderr)
+        let status = crate::timing::time(crate::timing::Stage::Report, || match compat {
+            Some(crate::config::Compat::Agenteval) => {
+                let fail_on = common.fail_on.map(Severity::from).or(fail_on_config);
+                emit_agenteval(&result, &index, common, fail_on, target, stdout, stderr)
+            }
+            None => emit_report(&result, index, common, threshold, stdout, stderr),
         });
         if crate::timing::enabled() {
             let _ = stderr.write_all(crate::timing::summary().as_bytes());
@@ -1707,6 +1873,12 @@ fn run_merge(
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let c = &cmd.common;
+    c.format.check()?;
+    if c.compat.is_some() {
+        return Err(Error::Usage(
+            "--compat agenteval applies to scan and scan-workspace (AgentEval has no merge); merge without it".into(),
+        ));
+    }
     let args = c.baseline();
     if args.write || args.save_pin.is_some() || args.check || args.check_pin.is_some() {
         return Err(Error::Usage(
@@ -1893,30 +2065,44 @@ fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Err
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Scan(cmd) => {
-            let (mode, target) = scan_target(&cmd)?;
-            let changed = match mode {
-                Mode::Repo if !cmd.paths.is_empty() => Some(changed_files(&target, &cmd.paths)?),
-                _ => None,
-            };
-            let extra = ScanExtras {
-                changed,
-                ..ScanExtras::default()
-            };
-            scan_with_baselines(mode, &target, &cmd.common, extra, stdout, stderr)
+            let compat = cmd.common.compat.is_some()
+                || scan_target(&cmd)
+                    .ok()
+                    .and_then(|(m, t)| compat_of(m, &t, &cmd.common))
+                    .is_some();
+            let outcome = (|| {
+                let (mode, target) = scan_target(&cmd)?;
+                let changed = match mode {
+                    Mode::Repo if !cmd.paths.is_empty() => {
+                        Some(changed_files(&target, &cmd.paths)?)
+                    }
+                    _ => None,
+                };
+                let extra = ScanExtras {
+                    changed,
+                    ..ScanExtras::default()
+                };
+                scan_with_baselines(mode, &target, &cmd.common, extra, stdout, stderr)
+            })();
+            compat_outcome(compat, outcome, stderr)
         }
-        Command::ScanWorkspace(cmd) => scan_with_baselines(
-            Mode::Workspace,
-            &cmd.dir,
-            &cmd.common,
-            ScanExtras {
-                trust_repo_config: cmd.trust_repo_config,
-                follow_repo_links: cmd.follow_repo_links,
-                shard: cmd.shard,
-                changed: None,
-            },
-            stdout,
-            stderr,
-        ),
+        Command::ScanWorkspace(cmd) => {
+            let compat = compat_of(Mode::Workspace, &cmd.dir, &cmd.common).is_some();
+            let outcome = scan_with_baselines(
+                Mode::Workspace,
+                &cmd.dir,
+                &cmd.common,
+                ScanExtras {
+                    trust_repo_config: cmd.trust_repo_config,
+                    follow_repo_links: cmd.follow_repo_links,
+                    shard: cmd.shard,
+                    changed: None,
+                },
+                stdout,
+                stderr,
+            );
+            compat_outcome(compat, outcome, stderr)
+        }
         Command::Init(cmd) => run_init(&cmd, stderr),
         Command::Accept(cmd) => run_accept(&cmd, stderr),
         Command::Merge(cmd) => run_merge(&cmd, stdout, stderr),

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
             match status {
                 ExitStatus::Clean => ExitCode::SUCCESS,
                 ExitStatus::Findings => ExitCode::from(1),
+                ExitStatus::CompatError => ExitCode::from(3),
             }
         }
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -38,6 +38,7 @@ pub(super) fn run(
 ) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
     let (mode, target) = target_or_cwd(&cmd.scan)?;
+    common.format.check()?;
     if common.format == Format::Github {
         return Err(Error::Usage(
             "coverage prints console, json, markdown or sarif".into(),
@@ -73,7 +74,7 @@ pub(super) fn run(
         .fail_under_coverage
         .is_none_or(|n| cov.percent >= f64::from(n));
     let mut text = Vec::new();
-    match common.format {
+    match common.format.check()? {
         Format::Json => {
             let doc = Doc {
                 tool: "skillguard",

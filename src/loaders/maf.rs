@@ -482,7 +482,7 @@ pub fn evaluate(
             // A root-wide failure takes every skill of the root down, whatever else
             // would have happened to it; the cause names the file responsible.
             let cause = match &root_failure {
-                Some(rf) => Some(format!("discovery failed for the whole root: {rf}")),
+                Some(rf) => Some(format!("{ROOT_FAILURE}{rf}")),
                 None => cause,
             };
             let mut v = verdict(profile, cause);
@@ -535,6 +535,18 @@ fn roots(view: &super::View<'_>) -> std::collections::BTreeMap<(usize, usize, St
         }
     }
     by_root
+}
+
+/// The start of the cause every skill of a root gets when MAF's discovery throws for it.
+pub const ROOT_FAILURE: &str = "discovery failed for the whole root: ";
+
+/// Whether a `maf` verdict's cause means the folder is out of the reach of MAF's discovery
+/// *and* of AgentEval's raw mirror of it (depth, single-skill mode, below another skill), so
+/// AgentEval never mentions it. A `skill.md` of another case is in the raw mirror's reach
+/// (it matches file names case-insensitively) and reported by AgentEval as excluded.
+pub fn beyond_discovery(cause: &str) -> bool {
+    cause.starts_with("hidden: ")
+        || (cause.starts_with("the folder is ") && cause.contains(" levels below "))
 }
 
 /// Why MAF's discovery does not reach artifact `i` of a root (None: it reaches it, and

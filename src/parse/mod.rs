@@ -1,6 +1,7 @@
 //! Parsers for the entry file: the byte-exact frontmatter split, the YAML
 //! frontmatter tree with spans, and the Markdown body.
 
+pub mod agenteval_raw;
 pub mod frontmatter;
 pub mod json_scan;
 pub mod markdown;

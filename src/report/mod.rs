@@ -2,6 +2,7 @@
 //! `&mut dyn Write`. Scanned text is sanitised (console) or escaped (Markdown)
 //! at render time; JSON and SARIF carry it verbatim inside JSON strings.
 
+pub mod agenteval;
 pub mod console;
 pub mod github;
 pub mod json;

@@ -53,6 +53,7 @@ pub(super) fn internal_error(
         provenance: None,
         loaders: Vec::new(),
         format: None,
+        agenteval_raw: None,
     };
     Analysed {
         artifact,

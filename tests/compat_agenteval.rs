@@ -1,0 +1,452 @@
+//! `--compat agenteval`: the reference's samples (§7.4–7.6) reproduced byte for byte from real
+//! scans, and its CLI conformance rows (§8.8: formats, exit codes, `--repo`, drift, workspaces).
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("CI")
+        .args(args)
+        .output()
+        .expect("run skillguard")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(p: &Path, s: &str) {
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, s).unwrap();
+}
+
+fn skill(dir: &Path, name: &str, body: &str) {
+    write(
+        &dir.join("SKILL.md"),
+        &format!("---\nname: {name}\ndescription: Summarise {name} documents.\n---\n{body}\n"),
+    );
+}
+
+const GOV: &str = "Skill \\u0027expense-report\\u0027 exposes 1 script(s) reachable via run_skill_script \\u2014 recommend registering SkillScriptExecutionGate/SkillScriptApprovalGate (Phase 3) before allowing this skill in production.";
+
+/// The §7.6 sample: one skill with a resource and a script.
+#[test]
+fn json_sample_byte_for_byte() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("skills");
+    let s = root.join("expense-report");
+    skill(&s, "expense-report", "# Expense report");
+    write(&s.join("resources/policy.md"), "# Policy\n");
+    write(&s.join("scripts/summarize.py"), "print('ok')\n");
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let want = format!(
+        r#"{{
+  "Findings": [
+    {{
+      "SkillName": "expense-report",
+      "Rule": 8,
+      "Severity": 1,
+      "Message": "{GOV}",
+      "Field": null
+    }}
+  ],
+  "Coverage": {{
+    "SkillCount": 1,
+    "WithResources": 1,
+    "WithScripts": 1,
+    "StageHistogram": {{
+      "load": 1,
+      "read": 1,
+      "run": 1
+    }},
+    "SilentlyExcludedCount": 0
+  }},
+  "IsCompliant": true
+}}
+"#
+    );
+    assert_eq!(out(&o), want);
+    // Our further findings are left out and counted in one note.
+    assert!(err(&o).contains("--compat agenteval:"), "{}", err(&o));
+    // The same from the configuration file, and `-o` holds the document without the extra
+    // line end of Console.WriteLine.
+    write(
+        &t.path().join(".skillguard.toml"),
+        "compat = \"agenteval\"\n",
+    );
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--config",
+            ".skillguard.toml",
+            "--format",
+            " JSON ",
+        ],
+    );
+    assert_eq!(out(&o), want);
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+            "-o",
+            "r.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        fs::read_to_string(t.path().join("r.json")).unwrap(),
+        want.trim_end()
+    );
+    assert!(err(&o).contains("  Report written to: "), "{}", err(&o));
+}
+
+/// The §7.4 and §7.5 samples: an excluded `bad--hyphen` with provenance from a lock file, and
+/// `expense-report` with a script and a resource.
+#[test]
+fn console_and_markdown_samples_byte_for_byte() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("skills");
+    let s = root.join("expense-report");
+    skill(&s, "expense-report", "# Expense report");
+    write(&s.join("resources/policy.md"), "# Policy\n");
+    write(&s.join("scripts/summarize.py"), "print('ok')\n");
+    skill(&root.join("bad--hyphen"), "bad--hyphen", "# Bad");
+    write(
+        &root.join("skills-lock.json"),
+        r#"{"version": 1, "skills": {"bad--hyphen": {"source": "chillicream/agent-skills", "ref": "a1b2c3d"}}}"#,
+    );
+    let full = fs::canonicalize(&root).unwrap().join("bad--hyphen");
+    let excl = format!(
+        "Skill folder '{}' will NEVER be loaded — MAF excludes it silently because: Skill name 'bad--hyphen' contains consecutive hyphens — GA disallows '--'. This is not a warning; the skill is non-functional as authored.",
+        full.display()
+    );
+    let gov = GOV.replace("\\u0027", "'").replace("\\u2014", "—");
+    let dir = fs::canonicalize(t.path()).unwrap();
+    let o = run(&dir, &["scan", "skills", "--compat", "agenteval"]);
+    let want = format!(
+        "Skill Compliance Report
+========================
+Skills scanned: 1 | with resources: 1 | with scripts: 1
+Compliant: NO (2 finding(s))
+!! SILENTLY EXCLUDED BY MAF: 1 skill folder(s) on disk will NEVER load — see SkillExcludedFromDiscovery findings below.
+
+[High] bad--hyphen — SkillExcludedFromDiscovery: {excl} → from chillicream/agent-skills@a1b2c3d
+[Medium] expense-report — ScriptRequiresGovernanceReview: {gov}
+
+Stage reachability (static — 'advertise' is not a tool call, never counted):
+  load: 1
+  read: 1
+  run: 1
+
+"
+    );
+    assert_eq!(out(&o), want, "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0));
+    for fmt in ["markdown", "md", "MD"] {
+        let o = run(
+            &dir,
+            &["scan", "skills", "--compat", "agenteval", "--format", fmt],
+        );
+        let want = format!(
+            "# Skill Compliance Report
+
+**Skills scanned:** 1 · **with resources:** 1 · **with scripts:** 1
+
+**Compliant:** ❌ NO (2 finding(s))
+
+> ⚠️ **SILENTLY EXCLUDED BY MAF:** 1 skill folder(s) on disk will NEVER load — see `SkillExcludedFromDiscovery` findings below.
+
+## Coverage
+
+| Stage | Reachable skills |
+|---|---:|
+| load | 1 |
+| read | 1 |
+| run | 1 |
+
+## Findings
+
+| Severity | Skill | Rule | Message | Source |
+|---|---|---|---|---|
+| High | bad--hyphen | SkillExcludedFromDiscovery | {excl} | chillicream/agent-skills@a1b2c3d |
+| Medium | expense-report | ScriptRequiresGovernanceReview | {gov} | |
+
+"
+        );
+        assert_eq!(out(&o), want, "{fmt}");
+    }
+    // With a lock file, every JSON finding carries `Provenance`, null when it has none.
+    let o = run(
+        &dir,
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = v["Findings"].as_array().unwrap();
+    assert!(
+        f.iter()
+            .any(|x| x["Provenance"].is_null() && x["Rule"] == 8)
+    );
+    assert!(
+        f.iter()
+            .any(|x| x["Provenance"]["Source"] == "chillicream/agent-skills"
+                && x["Provenance"]["Ref"] == "a1b2c3d"
+                && x["Provenance"]["SourceUrl"].is_null())
+    );
+    // C06: High + --fail-on-noncompliant → 1.
+    let o = run(
+        &dir,
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--fail-on-noncompliant",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// §8.8 C02–C06: exit codes and formats.
+#[test]
+fn exit_codes_and_formats() {
+    let t = tempfile::tempdir().unwrap();
+    let s = t.path().join("skills/expense-report");
+    skill(&s, "expense-report", "# E");
+    write(&s.join("scripts/run.sh"), "echo hi\n");
+    // C02: a missing path is AgentEval's runtime error, exit 3, `  Error: …`.
+    let o = run(t.path(), &["scan", "nope", "--compat", "agenteval"]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    assert!(err(&o).starts_with("  Error: "), "{}", err(&o));
+    // C03: an unknown format is exit 3 naming --format (after the scan, as AgentEval);
+    // without compat it is refused before the scan with exit 2.
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "yaml",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(err(&o).contains("--format"), "{}", err(&o));
+    let o = run(t.path(), &["scan", "skills", "--format", "yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    // C04: every format to -o, names without regard to case.
+    for fmt in ["console", "markdown", "md", "json", "Json"] {
+        let o = run(
+            t.path(),
+            &[
+                "scan",
+                "skills",
+                "--compat",
+                "agenteval",
+                "--format",
+                fmt,
+                "-o",
+                "out.txt",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{fmt}: {}", err(&o));
+        assert!(fs::metadata(t.path().join("out.txt")).unwrap().len() > 0);
+    }
+    // C05/C06: Medium only + --fail-on-noncompliant → 0; without the flag → 0.
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--fail-on-noncompliant",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    // `--format MD` is an alias outside compat too.
+    let o = run(t.path(), &["scan", "skills", "--format", "MD"]);
+    assert!(out(&o).contains("## "), "{}", out(&o));
+    // No merge under compat (AgentEval has none): a usage error.
+    let o = run(t.path(), &["merge", "x.json", "--compat", "agenteval"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// §8.8 C12–C15: `--repo` over AgentEval's conventions, and cross-location drift.
+#[test]
+fn repo_conventions_and_drift() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    skill(&r.join(".claude/skills/skill-a"), "skill-a", "A");
+    skill(&r.join(".agents/skills/skill-b"), "skill-b", "B");
+    // Not an AgentEval convention: not in its report.
+    skill(&r.join(".github/skills/skill-c"), "skill-c", "C");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(r, args);
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", err(&o)))
+    };
+    let v = json(&[
+        "scan",
+        "--repo",
+        ".",
+        "--compat",
+        "agenteval",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["Coverage"]["SkillCount"], 2);
+    // C14/C15: the same name with different bodies is drift; identical bodies are not.
+    skill(&r.join(".cursor/skills/skill-a"), "skill-a", "A, changed");
+    let o = run(
+        r,
+        &[
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let text = out(&o);
+    assert!(
+        text.contains("DIFFERENT content across 2 location(s): .claude/skills/skill-a ("),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"Rule\": 12") && text.contains("\"SkillName\": \"skill-a\""),
+        "{text}"
+    );
+    skill(&r.join(".cursor/skills/skill-a"), "skill-a", "A");
+    let text = out(&run(
+        r,
+        &[
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    ));
+    assert!(!text.contains("DIFFERENT content"), "{text}");
+    // C13: no convention → exit 0, nothing scanned, an empty histogram.
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(
+        empty.path(),
+        &[
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["Coverage"]["SkillCount"], 0);
+    assert_eq!(v["Coverage"]["StageHistogram"], serde_json::json!({}));
+}
+
+/// §8.8 C33–C36: workspaces.
+#[test]
+fn workspaces() {
+    let t = tempfile::tempdir().unwrap();
+    let w = t.path().join("ws");
+    skill(&w.join("repo-a/.claude/skills/skill-a"), "skill-a", "A");
+    skill(&w.join("repo-b/.claude/skills/skill-b"), "skill-b", "B");
+    fs::create_dir_all(w.join(".git")).unwrap();
+    let o = run(
+        t.path(),
+        &[
+            "scan-workspace",
+            "ws",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["Coverage"]["SkillCount"], 2);
+    // C35: the same name in two repositories with different content.
+    skill(
+        &w.join("repo-b/.claude/skills/skill-a"),
+        "skill-a",
+        "A, elsewhere",
+    );
+    let text = out(&run(
+        t.path(),
+        &[
+            "scan-workspace",
+            "ws",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    ));
+    assert!(
+        text.contains("repo-a/.claude/skills/skill-a (") && text.contains("DIFFERENT content"),
+        "{text}"
+    );
+    // C33: a missing workspace is exit 3; an empty one has no skill.
+    let o = run(
+        t.path(),
+        &["scan-workspace", "missing", "--compat", "agenteval"],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    fs::create_dir_all(t.path().join("empty")).unwrap();
+    let o = run(
+        t.path(),
+        &[
+            "scan-workspace",
+            "empty",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(out(&o).contains("\"SkillCount\": 0"), "{}", out(&o));
+}

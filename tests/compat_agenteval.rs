@@ -450,3 +450,47 @@ fn workspaces() {
     );
     assert!(out(&o).contains("\"SkillCount\": 0"), "{}", out(&o));
 }
+
+/// §2.3 (a): a `compatibility` over 500 characters makes MAF throw for the whole root: one
+/// `(discovery failure)` finding, nothing counted as silently excluded.
+#[test]
+fn a_discovery_failure_is_one_finding_for_the_root() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("skills");
+    skill(&root.join("fine"), "fine", "F");
+    write(
+        &root.join("long/SKILL.md"),
+        &format!(
+            "---\nname: long\ndescription: d\ncompatibility: {}\n---\nx\n",
+            "c".repeat(501)
+        ),
+    );
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = v["Findings"].as_array().unwrap();
+    assert_eq!(f.len(), 1, "{v}");
+    assert_eq!(f[0]["SkillName"], "(discovery failure)");
+    assert_eq!(
+        (f[0]["Rule"].as_u64(), f[0]["Severity"].as_u64()),
+        (Some(11), Some(2))
+    );
+    assert!(
+        f[0]["Message"]
+            .as_str()
+            .unwrap()
+            .contains("failed entirely")
+    );
+    assert_eq!(v["Coverage"]["SkillCount"], 0);
+    assert_eq!(v["Coverage"]["SilentlyExcludedCount"], 0);
+    assert_eq!(v["IsCompliant"], false);
+}

@@ -346,7 +346,12 @@ pub fn convert(r: &ScanResult, base: &Path) -> Converted {
             LoadStatus::Excluded => {
                 let cause = v.cause.as_deref().unwrap_or_default();
                 if let Some(why) = cause.strip_prefix(maf::ROOT_FAILURE) {
-                    let root = a.convention_root.clone().unwrap_or_else(|| a.path.clone());
+                    // MAF's root: the scanned folder in a plain scan, else the convention
+                    // root (with its repository in a workspace).
+                    let root = match r.mode {
+                        crate::discover::Mode::Path => String::new(),
+                        _ => a.convention_root.clone().unwrap_or_default(),
+                    };
                     failed.entry(root).or_insert_with(|| why.to_owned());
                 } else if !maf::beyond_discovery(cause) {
                     excluded.push(i);

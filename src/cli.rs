@@ -95,6 +95,68 @@ impl LedgerArgs {
     }
 }
 
+/// `--compat` of `baseline list|diff|history`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LedgerCompatArgs {
+    /// Behave as AgentEval's `skills baseline list|diff|history`: read its ledger
+    /// (`.agenteval/skills-baselines` under the current directory, or --baseline-root) and
+    /// print its texts and exit codes (3 for a runtime error). Also `compat = "agenteval"` in
+    /// the repository's `.skillguard.toml`. See docs/baselines.md.
+    #[arg(long, value_enum, value_name = "TOOL")]
+    pub compat: Option<crate::config::Compat>,
+    /// Ignore the repository's `.skillguard.toml` (its `compat` key).
+    #[arg(long)]
+    pub no_config: bool,
+}
+
+impl LedgerCompatArgs {
+    /// `--compat`, else (without `--no-config`) the `compat` key of `.skillguard.toml` at the
+    /// ledger's home: the `--repo` root, else the git repository holding the current
+    /// directory, else the current directory (where a scan by path looks for it too).
+    fn resolve(&self, ledger: &LedgerArgs) -> Result<Option<crate::config::Compat>, Error> {
+        if self.compat.is_some() || self.no_config {
+            return Ok(self.compat);
+        }
+        let home = match &ledger.repo {
+            Some(r) => crate::baseline::record::home(Mode::Repo, r),
+            None => crate::baseline::record::home(Mode::Path, Path::new(".")),
+        };
+        Ok(crate::config::read(&home.join(crate::config::FILE_NAME))?.and_then(|(c, _)| c.compat))
+    }
+}
+
+/// `baseline diff --hash`: any string (checked after parsing, so that AgentEval's unknown
+/// `--hash` can be its runtime error under `--compat agenteval`), with the possible values
+/// shown in help and completions.
+#[derive(Debug, Clone, Copy)]
+struct HashValueParser;
+
+impl clap::builder::TypedValueParser for HashValueParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        value
+            .to_str()
+            .map(str::to_owned)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            HashArg::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReviewFormat {
     Table,
@@ -156,6 +218,8 @@ pub enum BaselineCmd {
         ledger: LedgerArgs,
         #[arg(long, value_enum, default_value = "table")]
         format: ReviewFormat,
+        #[command(flatten)]
+        compat: LedgerCompatArgs,
     },
     /// What changed between two snapshots, by skill location; between two eval snapshots,
     /// which cases regressed.
@@ -174,12 +238,14 @@ pub enum BaselineCmd {
         #[arg(long, value_name = "NAME|PATH")]
         skill: Option<String>,
         /// Which hash decides that a skill changed.
-        #[arg(long, value_enum, default_value = "content")]
-        hash: HashArg,
+        #[arg(long, value_name = "HASH", default_value = "content", value_parser = HashValueParser)]
+        hash: String,
         #[command(flatten)]
         hashing: HashArgs,
         #[arg(long, value_enum, default_value = "table")]
         format: ReviewFormat,
+        #[command(flatten)]
+        compat: LedgerCompatArgs,
     },
     /// Every change of one skill at each of its locations, and its recorded eval results.
     History {
@@ -190,6 +256,8 @@ pub enum BaselineCmd {
         ledger: LedgerArgs,
         #[arg(long, value_enum, default_value = "table")]
         format: ReviewFormat,
+        #[command(flatten)]
+        compat: LedgerCompatArgs,
     },
     /// Check the ledger's hash chain: exit 1 names every edited, deleted, inserted or
     /// reordered snapshot; exit 2 for an unreadable or corrupt file.
@@ -587,24 +655,18 @@ pub enum ExitStatus {
     Clean,
     /// 1: at least one finding at or above the threshold.
     Findings,
-    /// 3: a runtime error under `--compat agenteval` (AgentEval's code for any exception in
-    /// a command), already printed as `  Error: {message}`.
-    CompatError,
 }
 
 /// Under `--compat agenteval`, an error of the command is AgentEval's exit 3 with its
-/// `  Error: {message}` line; otherwise it stays an error (exit 2).
-fn compat_outcome(
-    compat: bool,
-    outcome: Result<ExitStatus, Error>,
-    stderr: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
+/// `  Error: {message}` line ([`Error::Compat`]); otherwise it stays an error (exit 2).
+fn compat_outcome(compat: bool, outcome: Result<ExitStatus, Error>) -> Result<ExitStatus, Error> {
     match outcome {
         Err(e)
-            if compat && !matches!(&e, Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) =>
+            if compat
+                && !matches!(&e, Error::Compat(_))
+                && !matches!(&e, Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) =>
         {
-            writeln!(stderr, "  Error: {}", sanitize_line(&e.to_string()))?;
-            Ok(ExitStatus::CompatError)
+            Err(Error::Compat(e.to_string()))
         }
         other => other,
     }
@@ -655,6 +717,20 @@ pub enum Error {
     Evals(#[from] crate::evals::grade::GradeError),
     #[error(transparent)]
     EvalsTools(#[from] evals_tools::EvalsError),
+    /// A runtime error under `--compat agenteval`: exit 3, printed as AgentEval prints it
+    /// (`  Error: {message}` on stderr).
+    #[error("{0}")]
+    Compat(String),
+}
+
+impl Error {
+    /// The process exit code: 3 for an AgentEval-compatible runtime error, else 2.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Compat(_) => 3,
+            _ => 2,
+        }
+    }
 }
 
 impl CommonArgs {
@@ -1354,6 +1430,50 @@ fn print_json(out: &mut dyn Write, v: &impl serde::Serialize) -> io::Result<()> 
     writeln!(out)
 }
 
+/// The AgentEval ledger under `--compat agenteval`: `--baseline-root`, else
+/// `.agenteval/skills-baselines` under `--repo` or (as AgentEval) the current directory.
+fn agenteval_root(ledger: &LedgerArgs) -> PathBuf {
+    use crate::baseline::agenteval::default_root;
+    match (&ledger.baseline_root, &ledger.repo) {
+        (Some(r), _) => r.clone(),
+        (None, Some(repo)) => repo.join(default_root(false)),
+        (None, None) => default_root(false),
+    }
+}
+
+/// Reads the AgentEval ledger, one stderr warning per file AgentEval would skip silently.
+fn agenteval_ledger(
+    ledger: &LedgerArgs,
+    stderr: &mut dyn Write,
+) -> Result<crate::baseline::agenteval::AeLedger, Error> {
+    let l = crate::baseline::agenteval::load(&agenteval_root(ledger)).map_err(compat_err)?;
+    for s in &l.skipped {
+        writeln!(stderr, "{}", s.warning())?;
+    }
+    Ok(l)
+}
+
+fn compat_err(e: crate::baseline::agenteval::AeLedgerError) -> Error {
+    match e {
+        crate::baseline::agenteval::AeLedgerError::Io { source, .. }
+            if source.kind() == io::ErrorKind::BrokenPipe =>
+        {
+            Error::Io(source)
+        }
+        e => Error::Compat(e.to_string()),
+    }
+}
+
+/// AgentEval's `baseline` commands print text only.
+fn refuse_format(format: ReviewFormat) -> Result<(), Error> {
+    match format {
+        ReviewFormat::Table => Ok(()),
+        ReviewFormat::Json => Err(Error::Usage(
+            "--format json has no AgentEval equivalent; drop it or --compat".into(),
+        )),
+    }
+}
+
 fn run_baseline(
     cmd: BaselineCmd,
     stdout: &mut dyn Write,
@@ -1361,7 +1481,17 @@ fn run_baseline(
 ) -> Result<ExitStatus, Error> {
     use crate::baseline::review;
     match cmd {
-        BaselineCmd::List { ledger, format } => {
+        BaselineCmd::List {
+            ledger,
+            format,
+            compat,
+        } => {
+            if compat.resolve(&ledger)?.is_some() {
+                refuse_format(format)?;
+                let l = agenteval_ledger(&ledger, stderr)?;
+                crate::baseline::agenteval::render_list(&l, stdout)?;
+                return Ok(ExitStatus::Clean);
+            }
             let l = ledger.ledger();
             let rows = review::list(&l)?;
             match format {
@@ -1381,7 +1511,40 @@ fn run_baseline(
             hash,
             hashing,
             format,
+            compat,
         } => {
+            if compat.resolve(&ledger)?.is_some() {
+                use crate::baseline::agenteval as ae;
+                refuse_format(format)?;
+                if until.is_some() {
+                    return Err(Error::Usage(
+                        "--until has no AgentEval equivalent (`baseline diff` compares with the newest snapshot); drop it or --compat".into(),
+                    ));
+                }
+                if !hashing.is_default() {
+                    return Err(Error::Usage(
+                        "--normalize-eol and --hash-ignore* need per-file hashes, which an AgentEval ledger does not keep; drop them or --compat".into(),
+                    ));
+                }
+                let kind = ae::HashKind::parse(&hash).map_err(compat_err)?;
+                let l = agenteval_ledger(&ledger, stderr)?;
+                ae::render_diff(
+                    &l,
+                    &agenteval_root(&ledger),
+                    since.as_deref(),
+                    skill.as_deref(),
+                    kind,
+                    stdout,
+                )
+                .map_err(compat_err)?;
+                return Ok(ExitStatus::Clean);
+            }
+            let hash = HashArg::from_str(&hash, false).map_err(|_| {
+                Error::Usage(format!(
+                    "--hash {}: expected structural, content or files",
+                    sanitize_line(&hash)
+                ))
+            })?;
             let l = ledger.ledger();
             let o = review::DiffOptions {
                 since,
@@ -1424,7 +1587,14 @@ fn run_baseline(
             skill,
             ledger,
             format,
+            compat,
         } => {
+            if compat.resolve(&ledger)?.is_some() {
+                refuse_format(format)?;
+                let l = agenteval_ledger(&ledger, stderr)?;
+                crate::baseline::agenteval::render_history(&l, &skill, stdout)?;
+                return Ok(ExitStatus::Clean);
+            }
             let l = ledger.ledger();
             let r = review::history(&l, &skill)?;
             match format {
@@ -2084,7 +2254,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 };
                 scan_with_baselines(mode, &target, &cmd.common, extra, stdout, stderr)
             })();
-            compat_outcome(compat, outcome, stderr)
+            compat_outcome(compat, outcome)
         }
         Command::ScanWorkspace(cmd) => {
             let compat = compat_of(Mode::Workspace, &cmd.dir, &cmd.common).is_some();
@@ -2101,7 +2271,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 stdout,
                 stderr,
             );
-            compat_outcome(compat, outcome, stderr)
+            compat_outcome(compat, outcome)
         }
         Command::Init(cmd) => run_init(&cmd, stderr),
         Command::Accept(cmd) => run_accept(&cmd, stderr),

@@ -42,17 +42,21 @@ fn main() -> ExitCode {
             match status {
                 ExitStatus::Clean => ExitCode::SUCCESS,
                 ExitStatus::Findings => ExitCode::from(1),
-                ExitStatus::CompatError => ExitCode::from(3),
             }
         }
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // AgentEval's runtime errors (`--compat agenteval`): its text, its exit code 3.
+        Err(Error::Compat(m)) => {
+            let _ = writeln!(err, "  Error: {}", skillguard::text::sanitize_line(&m));
+            ExitCode::from(3)
+        }
         Err(e) => {
             let _ = writeln!(
                 err,
                 "skillguard: error: {}",
                 skillguard::text::sanitize_line(&e.to_string())
             );
-            ExitCode::from(2)
+            ExitCode::from(e.exit_code())
         }
     }
 }

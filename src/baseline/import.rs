@@ -394,6 +394,91 @@ fn parse_snapshot(shown: &str, file: String, v: Value) -> Result<Parsed, ImportE
     })
 }
 
+/// An AgentEval snapshot as AgentEval's own `baseline list|diff|history` read it
+/// ([`super::agenteval`]): deserialised with the same raw types as an import, but not
+/// validated beyond what `System.Text.Json` itself enforces (hashes, paths and rule numbers
+/// are taken as they are).
+#[derive(Debug, Clone)]
+pub(crate) struct Lenient {
+    pub id: String,
+    pub at: DateTime<Utc>,
+    pub scanned_root: Option<String>,
+    pub skills: Vec<LenientSkill>,
+}
+
+/// One entry of a [`Lenient`] snapshot.
+#[derive(Debug, Clone)]
+pub(crate) struct LenientSkill {
+    pub name: String,
+    pub structural: Option<String>,
+    pub content: Option<String>,
+    /// Stored findings of severity High (`Severity` 2).
+    pub high: usize,
+}
+
+/// Reads one `skills-baseline-*.json` file as AgentEval's ledger does; the error (already
+/// sanitised) says why AgentEval would have skipped it.
+pub(crate) fn read_lenient(path: &Path) -> Result<Lenient, String> {
+    // The reason alone: the caller names the file.
+    fn reason(e: ImportError) -> String {
+        match e {
+            ImportError::Io { source, .. } => sanitize_line(&source.to_string()).into_owned(),
+            ImportError::Invalid { msg, .. } => msg,
+            e => e.to_string(),
+        }
+    }
+    let shown = show(path);
+    let bytes = read_bounded(path, &shown, MAX_IMPORT_BYTES).map_err(reason)?;
+    let v = match classify(&shown, &bytes).map_err(reason)? {
+        Input::Snapshot(v) => v,
+        Input::Pin(_) => return Err("it is an AgentEval pin file".into()),
+    };
+    let raw: RawSnapshot = serde_json::from_value(v).map_err(|e| {
+        sanitize_line(&format!("not an AgentEval baseline snapshot: {e}")).into_owned()
+    })?;
+    let at = DateTime::parse_from_rfc3339(raw.captured_at.trim())
+        .map_err(|e| {
+            sanitize_line(&format!(
+                "`CapturedAt` `{}` is not a date and time ({e})",
+                truncate(&raw.captured_at, 60)
+            ))
+            .into_owned()
+        })?
+        .with_timezone(&Utc);
+    let mut skills = Vec::with_capacity(raw.skills.len());
+    for (index, v) in raw.skills.into_iter().enumerate() {
+        let s: RawSkill = serde_json::from_value(v).map_err(|e| {
+            sanitize_line(&format!("Skills[{index}] is not a skill entry: {e}")).into_owned()
+        })?;
+        let high = s
+            .compliance_findings
+            .iter()
+            .flatten()
+            .filter(|f| severity_name(&f.severity) == Some("high"))
+            .count();
+        skills.push(LenientSkill {
+            name: s.name,
+            structural: s.structural_fingerprint,
+            content: s.content_hash,
+            high,
+        });
+    }
+    Ok(Lenient {
+        id: raw.id,
+        at,
+        scanned_root: raw.scanned_root,
+        skills,
+    })
+}
+
+/// `skills-baseline-*.json` files of an AgentEval ledger directory, sorted by name.
+pub(crate) fn ledger_files(dir: &Path) -> Result<Vec<PathBuf>, ImportError> {
+    Ok(snapshot_files(dir, &show(dir))?
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect())
+}
+
 fn parse_skill(v: Value) -> Result<SkillEntry, String> {
     if !v.is_object() {
         return Err("not a JSON object".into());

@@ -8,11 +8,14 @@
 //! - [`provenance`]: `skills-lock.json` lookup, reading, and its `computedHash`.
 //! - [`checks`]: pin check, trust on first use, drift between copies.
 //! - [`import`]: AgentEval ledger snapshots and pin files into ours.
+//! - [`agenteval`]: AgentEval's own ledger under `--compat agenteval`: its snapshots written
+//!   and read as AgentEval does, its `baseline list|diff|history` texts, `--check-baseline`.
 //! - [`evalsnap`]: `evals grade` results as eval snapshots in the ledger (their key, history
 //!   and diff).
 //! - [`crate::linediff`] (a helper, below): per-line hashes and `+N −M` counts between two
 //!   versions of a file.
 
+pub mod agenteval;
 pub mod checks;
 pub mod evalsnap;
 pub mod import;

@@ -899,9 +899,10 @@ fn emit_agenteval(
     common: &CommonArgs,
     fail_on: Option<Severity>,
     target: &Path,
+    vetted: Option<crate::report::agenteval::Vetted<'_>>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
-) -> Result<ExitStatus, Error> {
+) -> Result<(ExitStatus, crate::report::agenteval::Converted), Error> {
     use crate::report::agenteval::{self as ae, AeFormat};
     let format = match common.format.format {
         Some(Format::Console) => AeFormat::Console,
@@ -915,7 +916,7 @@ fn emit_agenteval(
         }
     };
     let base = std::path::absolute(target)?;
-    let conv = ae::convert(result, &base);
+    let conv = ae::convert(result, &base, vetted);
     match &common.output {
         Some(path) => {
             write_atomic(path, |w| ae::render(&conv.report, format, false, w)).map_err(|e| {
@@ -949,10 +950,61 @@ fn emit_agenteval(
         || common
             .fail_under_index
             .is_some_and(|n| index.fails_under(f64::from(n)));
-    Ok(if failing {
+    let status = if failing {
         ExitStatus::Findings
     } else {
         ExitStatus::Clean
+    };
+    Ok((status, conv))
+}
+
+/// AgentEval's `--write-baseline` snapshot of a compat scan (§5.3): one entry per skill MAF
+/// loaded, with the validator findings of its name.
+fn agenteval_snapshot(
+    result: &ScanResult,
+    conv: &crate::report::agenteval::Converted,
+    target: &Path,
+) -> Result<crate::baseline::agenteval::AeSnapshot, Error> {
+    use crate::baseline::agenteval as ael;
+    use crate::report::agenteval as ae;
+    let skills = conv
+        .loaded
+        .iter()
+        .map(|&i| {
+            let a = &result.artifacts[i];
+            let name = ae::maf_name(a).unwrap_or_default().to_owned();
+            let compliance_findings = conv
+                .report
+                .findings
+                .iter()
+                .filter(|f| f.rule <= 11 && f.skill_name == name)
+                .map(|f| ael::AeFinding {
+                    skill_name: f.skill_name.clone(),
+                    rule: f.rule,
+                    severity: f.severity,
+                    message: f.message.clone(),
+                    field: f.field.map(str::to_owned),
+                })
+                .collect();
+            let p = a.provenance.as_ref();
+            ael::AeEntry {
+                name,
+                source_kind: ael::SOURCE_KIND_FILE,
+                relative_path: ae::relative_path(a),
+                structural_fingerprint: a.structural_fingerprint.clone().unwrap_or_default(),
+                content_hash: a.content_hash.clone(),
+                source: p.and_then(|p| p.source.clone()),
+                source_url: p.and_then(|p| p.source_url.clone()),
+                reference: p.and_then(|p| p.git_ref.clone()),
+                compliance_findings,
+            }
+        })
+        .collect();
+    Ok(ael::AeSnapshot {
+        id: ael::new_snapshot_id(),
+        captured_at: chrono::Utc::now(),
+        scanned_root: std::path::absolute(target)?.display().to_string(),
+        skills,
     })
 }
 
@@ -1313,7 +1365,30 @@ fn scan_with_baselines(
         None => None,
     };
     let eval_results = common.read_eval_results()?;
-    let args = common.baseline();
+    let mut args = common.baseline();
+    // Under --compat agenteval the ledger is AgentEval's (its location and format): the
+    // ledger steps of skillguard's own are replaced by AgentEval's.
+    let ae_ledger = compat.map(|_| {
+        let root = args
+            .root
+            .clone()
+            .unwrap_or_else(|| crate::baseline::agenteval::default_root(mode == Mode::Workspace));
+        let (write, check) = (args.write, args.check);
+        args.write = false;
+        args.check = false;
+        (root, write, check)
+    });
+    let vetted = match &ae_ledger {
+        Some((root, _, true)) => {
+            let v = crate::baseline::agenteval::previously_vetted(root)
+                .map_err(|e| Error::Compat(e.to_string()))?;
+            for s in &v.skipped {
+                writeln!(stderr, "{}", s.warning())?;
+            }
+            Some(v)
+        }
+        _ => None,
+    };
     if changed.is_some() && (args.write || args.save_pin.is_some()) {
         return Err(Error::Usage(
             "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with changed files".into(),
@@ -1395,13 +1470,23 @@ fn scan_with_baselines(
     // ledger and the pin untouched, so a retry does not record the same scan twice. Their
     // notes follow the report, and a failed write still ends the run with exit 2.
     let writes = args.write || args.save_pin.is_some();
+    let mut ae_report = None;
     let (status, prepared) = std::thread::scope(|sc| {
         let worker = writes
             .then(|| sc.spawn(|| crate::baseline::prepare_writes(&result, target, &args, &cx)));
         let status = crate::timing::time(crate::timing::Stage::Report, || match compat {
             Some(crate::config::Compat::Agenteval) => {
                 let fail_on = common.fail_on.map(Severity::from).or(fail_on_config);
-                emit_agenteval(&result, &index, common, fail_on, target, stdout, stderr)
+                let lookup = |n: &str, h: &str| vetted.as_ref().and_then(|v| v.date(n, h));
+                let lookup: Option<crate::report::agenteval::Vetted<'_>> =
+                    vetted.as_ref().map(|_| &lookup as _);
+                emit_agenteval(
+                    &result, &index, common, fail_on, target, lookup, stdout, stderr,
+                )
+                .map(|(status, conv)| {
+                    ae_report = Some(conv);
+                    status
+                })
             }
             None => emit_report(&result, index, common, threshold, stdout, stderr),
         });
@@ -1421,6 +1506,17 @@ fn scan_with_baselines(
     if let Some(prepared) = prepared {
         let notes = crate::baseline::commit_writes(prepared?, &cx)?;
         note(stderr, common.quiet, &notes)?;
+    }
+    // AgentEval writes its snapshot after the report (§5.3).
+    if let (Some((root, true, _)), Some(conv)) = (&ae_ledger, &ae_report) {
+        let snap = agenteval_snapshot(&result, conv, target)?;
+        crate::baseline::agenteval::write_agenteval_snapshot(root, &snap)
+            .map_err(|e| Error::Compat(e.to_string()))?;
+        writeln!(
+            stderr,
+            "{}",
+            crate::baseline::agenteval::saved_line(&snap, root)
+        )?;
     }
     Ok(status)
 }

@@ -494,3 +494,86 @@ fn a_discovery_failure_is_one_finding_for_the_root() {
     assert_eq!(v["Coverage"]["SilentlyExcludedCount"], 0);
     assert_eq!(v["IsCompliant"], false);
 }
+
+/// §8.8 C07–C09, C17, C18, C37: `--write-baseline` writes AgentEval's snapshot in its ledger
+/// (relative to the working directory), `--check-baseline` reads it back as trust on first
+/// use, and `baseline list --compat agenteval` shows it.
+#[test]
+fn ledger_write_and_check_baseline() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    skill(&r.join(".claude/skills/skill-a"), "skill-a", "A");
+    let scan = |extra: &[&str]| {
+        let mut a = vec![
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ];
+        a.extend_from_slice(extra);
+        run(r, &a)
+    };
+    // C08: no --write-baseline, no ledger.
+    scan(&[]);
+    assert!(!r.join(".agenteval").exists());
+    // C07: one snapshot, the entry with both hashes and SourceKind 0.
+    let o = scan(&["--write-baseline"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("  Baseline snapshot saved: "),
+        "{}",
+        err(&o)
+    );
+    let dir = r.join(".agenteval/skills-baselines");
+    let files: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let snap: serde_json::Value = serde_json::from_slice(&fs::read(&files[0]).unwrap()).unwrap();
+    let e = &snap["Skills"][0];
+    assert_eq!(e["Name"], "skill-a");
+    assert_eq!(e["SourceKind"], 0);
+    assert_eq!(e["RelativePath"], ".claude/skills/skill-a");
+    assert_eq!(e["StructuralFingerprint"].as_str().unwrap().len(), 64);
+    assert_eq!(e["ContentHash"].as_str().unwrap().len(), 64);
+    assert!(std::path::Path::new(snap["ScannedRoot"].as_str().unwrap()).is_absolute());
+    // C17: unchanged → "byte-identical to a previously-captured baseline snapshot".
+    let text = out(&scan(&["--check-baseline"]));
+    assert!(
+        text.contains("byte-identical to a previously-captured baseline snapshot")
+            && text.contains("\"Rule\": 13"),
+        "{text}"
+    );
+    // C09: list shows it.
+    let o = run(r, &["baseline", "list", "--compat", "agenteval"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).lines().count() >= 2, "{}", out(&o));
+    // C18: after a change, no such text.
+    skill(&r.join(".claude/skills/skill-a"), "skill-a", "A, changed");
+    let text = out(&scan(&["--check-baseline"]));
+    assert!(!text.contains("byte-identical"), "{text}");
+    // C37: scan-workspace has a ledger of its own.
+    let w = tempfile::tempdir().unwrap();
+    skill(&w.path().join("ws/repo-a/.claude/skills/x"), "x", "X");
+    let o = run(
+        w.path(),
+        &[
+            "scan-workspace",
+            "ws",
+            "--compat",
+            "agenteval",
+            "--write-baseline",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        w.path()
+            .join(".agenteval/skills-baselines-workspace")
+            .is_dir()
+    );
+    assert!(!w.path().join(".agenteval/skills-baselines").exists());
+}

@@ -294,7 +294,7 @@ fn maf_fields(a: &Artifact) -> Option<&MafFields> {
 }
 
 /// The name MAF read (the entry's `Name` in AgentEval's report).
-fn maf_name(a: &Artifact) -> Option<&str> {
+pub fn maf_name(a: &Artifact) -> Option<&str> {
     maf_fields(a).and_then(|f| f.name.as_deref())
 }
 
@@ -317,9 +317,14 @@ fn provenance(a: &Artifact) -> Option<AeProvenance> {
     })
 }
 
+/// AgentEval's `--check-baseline` history: the `yyyy-MM-dd` of the newest snapshot holding an
+/// exact (name, content hash) pair.
+pub type Vetted<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
+
 /// Builds AgentEval's report of a scan. `base` is the scan target as an absolute path (the
-/// messages name absolute folders, as AgentEval's do).
-pub fn convert(r: &ScanResult, base: &Path) -> Converted {
+/// messages name absolute folders, as AgentEval's do); `vetted` is the ledger history with
+/// `--check-baseline`.
+pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Converted {
     let lock = r.artifacts.iter().any(|a| a.provenance.is_some());
     let prov = |a: Option<&Artifact>| lock.then(|| a.and_then(provenance));
     let mut loaded: Vec<(usize, usize)> = Vec::new();
@@ -510,6 +515,28 @@ pub fn convert(r: &ScanResult, base: &Path) -> Converted {
                 field: None,
                 provenance: prov(Some(&r.artifacts[members[0]])),
             });
+        }
+    }
+    // Trust on first use (§2.4): a loaded skill whose exact (name, content hash) pair is in
+    // the ledger.
+    if let Some(vetted) = vetted {
+        for &i in &loaded {
+            let a = &r.artifacts[i];
+            let (Some(name), Some(hash)) = (maf_name(a), a.content_hash.as_deref()) else {
+                continue;
+            };
+            if let Some(date) = vetted(name, hash) {
+                findings.push(AeFinding {
+                    skill_name: name.to_owned(),
+                    rule: 13,
+                    severity: LOW,
+                    message: format!(
+                        "✓ Skill '{name}' is byte-identical to a previously-captured baseline snapshot (most recent match: {date}) — no content drift since it was last vetted."
+                    ),
+                    field: None,
+                    provenance: prov(Some(a)),
+                });
+            }
         }
     }
     // Manifest drift against a pin (§2.4): a changed structural fingerprint only.

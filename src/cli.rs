@@ -895,9 +895,9 @@ impl CommonArgs {
 /// `--fail-under-index`) still honoured when given.
 fn emit_agenteval(
     result: &ScanResult,
-    index: &crate::index::Report,
     common: &CommonArgs,
-    fail_on: Option<Severity>,
+    // skillguard's own gates (`--fail-on`, `--fail-on-drift`, `--fail-under-index`) tripped.
+    own_gates: bool,
     target: &Path,
     vetted: Option<crate::report::agenteval::Vetted<'_>>,
     stdout: &mut dyn Write,
@@ -940,16 +940,7 @@ fn emit_agenteval(
             conv.omitted
         )?;
     }
-    let failing = (common.fail_on_noncompliant && !conv.report.is_compliant)
-        || fail_on.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
-        || (common.fail_on_drift
-            && result
-                .findings
-                .iter()
-                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
-        || common
-            .fail_under_index
-            .is_some_and(|n| index.fails_under(f64::from(n)));
+    let failing = (common.fail_on_noncompliant && !conv.report.is_compliant) || own_gates;
     let status = if failing {
         ExitStatus::Findings
     } else {
@@ -1477,16 +1468,25 @@ fn scan_with_baselines(
         let status = crate::timing::time(crate::timing::Stage::Report, || match compat {
             Some(crate::config::Compat::Agenteval) => {
                 let fail_on = common.fail_on.map(Severity::from).or(fail_on_config);
+                let own_gates = fail_on
+                    .is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
+                    || (common.fail_on_drift
+                        && result
+                            .findings
+                            .iter()
+                            .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
+                    || common
+                        .fail_under_index
+                        .is_some_and(|n| index.fails_under(f64::from(n)));
                 let lookup = |n: &str, h: &str| vetted.as_ref().and_then(|v| v.date(n, h));
                 let lookup: Option<crate::report::agenteval::Vetted<'_>> =
                     vetted.as_ref().map(|_| &lookup as _);
-                emit_agenteval(
-                    &result, &index, common, fail_on, target, lookup, stdout, stderr,
+                emit_agenteval(&result, common, own_gates, target, lookup, stdout, stderr).map(
+                    |(status, conv)| {
+                        ae_report = Some(conv);
+                        status
+                    },
                 )
-                .map(|(status, conv)| {
-                    ae_report = Some(conv);
-                    status
-                })
             }
             None => emit_report(&result, index, common, threshold, stdout, stderr),
         });

@@ -121,6 +121,8 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         structural_fingerprint: None,
         content_hash: None,
         hash_incomplete: None,
+        agenteval_content_hash: None,
+        agenteval_hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
         format: None,

@@ -19,8 +19,12 @@ pub struct RuleMeta {
     pub confidence: Confidence,
     /// `compliance`, `quality`, `loader`, `integrity`, `policy` or `security/<family>`.
     pub category: &'static str,
-    /// AgentEval's name for the same rule, if it has one.
+    /// AgentEval's name for the same rule, if it has one (one of [`AGENTEVAL_RULES`]).
     pub agenteval: Option<&'static str>,
+    /// Why no scan ever reports this rule (`never-fires:` in the catalog file): an AgentEval
+    /// rule that cannot be reached from files, documented so `rules` and `explain` answer for
+    /// it. `tests/catalog.rs` checks that no code emits such a rule.
+    pub never_fires: Option<&'static str>,
     pub since: &'static str,
     /// `stable` or `preview`.
     pub status: &'static str,
@@ -124,6 +128,8 @@ struct RawMeta {
     category: String,
     #[serde(default)]
     agenteval: Option<String>,
+    #[serde(default)]
+    never_fires: Option<String>,
     since: String,
     #[serde(default)]
     status: Option<String>,
@@ -189,6 +195,20 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
     if status != "stable" && status != "preview" {
         return Err(err(format!("unknown status `{status}`")));
     }
+    if let Some(a) = &raw.agenteval
+        && !AGENTEVAL_RULES.contains(&a.as_str())
+    {
+        return Err(err(format!("`agenteval: {a}` is not an AgentEval rule")));
+    }
+    if raw
+        .never_fires
+        .as_deref()
+        .is_some_and(|r| r.trim().is_empty())
+    {
+        return Err(err(
+            "`never-fires` needs the reason the rule never fires".into()
+        ));
+    }
     if format!("{}.md", raw.id) != file {
         return Err(err(format!("id `{}` does not match the file name", raw.id)));
     }
@@ -199,6 +219,7 @@ pub fn parse_rule_file(file: &'static str, text: &'static str) -> Result<RuleMet
         confidence,
         category: leak(raw.category),
         agenteval: raw.agenteval.map(leak),
+        never_fires: raw.never_fires.map(|r| leak(r.trim().to_owned())),
         since: leak(raw.since),
         status: leak(status),
         excludes_skill: raw.excludes_skill,
@@ -226,16 +247,49 @@ pub fn all() -> &'static [RuleMeta] {
     &CATALOG
 }
 
-/// Looks a rule up by id or by its AgentEval alias (case-insensitive for aliases).
+/// Looks a rule up by id, by its AgentEval alias (case-insensitive) or by the number of that
+/// AgentEval rule (`0`–`14`, [`AGENTEVAL_RULES`]).
 pub fn get(id: &str) -> Option<&'static RuleMeta> {
     let c = all();
+    let alias = match id.parse::<usize>() {
+        Ok(n) if id.bytes().all(|b| b.is_ascii_digit()) => AGENTEVAL_RULES.get(n).copied(),
+        _ => Some(id),
+    };
     c.binary_search_by(|m| m.id.cmp(id))
         .ok()
         .map(|i| &c[i])
         .or_else(|| {
+            let alias = alias?;
             c.iter()
-                .find(|m| m.agenteval.is_some_and(|a| a.eq_ignore_ascii_case(id)))
+                .find(|m| m.agenteval.is_some_and(|a| a.eq_ignore_ascii_case(alias)))
         })
+}
+
+/// AgentEval's `SkillComplianceRule`, by its integer value (reference §7.6).
+pub const AGENTEVAL_RULES: [&str; 15] = [
+    "NameMissing",
+    "NameTooLong",
+    "NameInvalidChars",
+    "NameConsecutiveHyphens",
+    "NameMismatchesDirectory",
+    "DescriptionMissing",
+    "DescriptionTooLong",
+    "CompatibilityTooLong",
+    "ScriptRequiresGovernanceReview",
+    "ResourceFromUntrustedSource",
+    "AllowedToolsExperimental",
+    "SkillExcludedFromDiscovery",
+    "CrossLocationContentDrift",
+    "MatchesPreviouslyVettedCopy",
+    "ManifestChangedSinceBaseline",
+];
+
+impl RuleMeta {
+    /// The integer AgentEval writes for this rule (`Rule` in its JSON), when it has an alias.
+    pub fn agenteval_number(&self) -> Option<usize> {
+        let a = self.agenteval?;
+        AGENTEVAL_RULES.iter().position(|r| *r == a)
+    }
 }
 
 /// The rules that are off by default (`default-enabled: false` in their catalog file) which
@@ -307,7 +361,7 @@ pub fn render_rules_markdown() -> String {
         "its category, or `[rules.<id or category>] enable = true` (docs/configuration.md).\n\n",
     );
     out.push_str(
-        "| ID | Title | Category | Severity | Confidence | AgentEval | Excludes | Default |\n",
+        "| ID | Title | Category | Severity | Confidence | AgentEval (#) | Excludes | Default |\n",
     );
     out.push_str("|---|---|---|---|---|---|---|---|\n");
     for m in all() {
@@ -318,7 +372,10 @@ pub fn render_rules_markdown() -> String {
             cat = m.category,
             sev = m.severity,
             conf = m.confidence,
-            ae = m.agenteval.map(|a| format!("`{a}`")).unwrap_or_default(),
+            ae = m
+                .agenteval
+                .map(|a| format!("`{a}` ({})", m.agenteval_number().unwrap_or_default()))
+                .unwrap_or_default(),
             ex = if m.excludes_skill { "yes" } else { "" },
             def = if m.default_enabled { "" } else { "off" },
         ));
@@ -326,7 +383,7 @@ pub fn render_rules_markdown() -> String {
     for m in all() {
         out.push_str(&format!("\n## `{}`\n\n", m.id));
         out.push_str(&format!(
-            "**{}** · category `{}` · severity `{}` · confidence `{}` · since {} · {}{}{}\n\n",
+            "**{}** · category `{}` · severity `{}` · confidence `{}` · since {} · {}{}{}{}\n\n",
             m.title,
             m.category,
             m.severity,
@@ -334,14 +391,25 @@ pub fn render_rules_markdown() -> String {
             m.since,
             m.status,
             m.agenteval
-                .map(|a| format!(" · AgentEval `{a}`"))
+                .map(|a| format!(
+                    " · AgentEval `{a}` (#{})",
+                    m.agenteval_number().unwrap_or_default()
+                ))
                 .unwrap_or_default(),
             if m.default_enabled {
                 ""
             } else {
                 " · off by default"
+            },
+            if m.never_fires.is_some() {
+                " · never fires"
+            } else {
+                ""
             }
         ));
+        if let Some(why) = m.never_fires {
+            out.push_str(&format!("**Never fires:** {why}\n\n"));
+        }
         out.push_str(&format!("**Fix:** {}\n\n", m.fix));
         out.push_str(&demote_headings(m.docs));
         out.push('\n');

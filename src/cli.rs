@@ -644,7 +644,7 @@ pub struct RulesCmd {
 
 #[derive(Debug, Args)]
 pub struct ExplainCmd {
-    /// Rule id (or its AgentEval alias).
+    /// Rule id, its AgentEval alias, or the number of that AgentEval rule (0–14).
     pub rule: String,
 }
 
@@ -983,7 +983,7 @@ fn agenteval_snapshot(
                 source_kind: ael::SOURCE_KIND_FILE,
                 relative_path: ae::relative_path(a),
                 structural_fingerprint: a.structural_fingerprint.clone().unwrap_or_default(),
-                content_hash: a.content_hash.clone(),
+                content_hash: a.agenteval_content_hash.clone(),
                 source: p.and_then(|p| p.source.clone()),
                 source_url: p.and_then(|p| p.source_url.clone()),
                 reference: p.and_then(|p| p.git_ref.clone()),
@@ -1092,18 +1092,27 @@ fn emit_report(
 fn rules_table(out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
-        "{:<36} {:<9} {:<11} {:<10} {:<8} TITLE",
-        "ID", "SEVERITY", "CONFIDENCE", "CATEGORY", "DEFAULT"
+        "{:<36} {:<9} {:<11} {:<10} {:<8} {:<3} TITLE",
+        "ID", "SEVERITY", "CONFIDENCE", "CATEGORY", "DEFAULT", "AE"
     )?;
     for m in catalog::all() {
         writeln!(
             out,
-            "{:<36} {:<9} {:<11} {:<10} {:<8} {}",
+            "{:<36} {:<9} {:<11} {:<10} {:<8} {:<3} {}",
             m.id,
             m.severity.as_str(),
             m.confidence.as_str(),
             m.category,
-            if m.default_enabled { "on" } else { "off" },
+            if m.never_fires.is_some() {
+                "never"
+            } else if m.default_enabled {
+                "on"
+            } else {
+                "off"
+            },
+            m.agenteval_number()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "-".into()),
             m.title
         )?;
     }
@@ -1121,6 +1130,8 @@ fn rules_json(out: &mut dyn Write) -> io::Result<()> {
                 "confidence": m.confidence.as_str(),
                 "category": m.category,
                 "agenteval_alias": m.agenteval,
+                "agenteval_number": m.agenteval_number(),
+                "never_fires": m.never_fires,
                 "since": m.since,
                 "status": m.status,
                 "excludes_skill": m.excludes_skill,
@@ -2408,7 +2419,10 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                 m.since,
                 m.status,
                 m.agenteval
-                    .map(|a| format!(" · AgentEval: {a}"))
+                    .map(|a| format!(
+                        " · AgentEval: {a} (#{})",
+                        m.agenteval_number().unwrap_or_default()
+                    ))
                     .unwrap_or_default(),
                 if m.default_enabled {
                     ""
@@ -2416,6 +2430,9 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                     " · off by default (enable it with `[rules.<id>] enable = true` or `--select`)"
                 }
             )?;
+            if let Some(why) = m.never_fires {
+                writeln!(stdout, "Never fires: {why}")?;
+            }
             writeln!(stdout)?;
             writeln!(stdout, "Fix: {}", m.fix)?;
             writeln!(stdout)?;

@@ -203,6 +203,19 @@ pub struct Artifact {
     /// can vouch for the whole skill.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hash_incomplete: Option<String>,
+    /// Skills: the content hash exactly as AgentEval computes it (`SkillContentHasher`): every
+    /// file under the folder, the files of nested skills included, byte-exact whatever the
+    /// scan's hash options. Compared with hashes AgentEval recorded (imported snapshots and
+    /// pins); `content_hash` (nested skills left out) serves skillguard's own drift checks.
+    /// See `skill_hashes::agenteval_hashes` and docs/baselines.md, "Two content hashes".
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agenteval_content_hash: Option<String>,
+    /// Why `agenteval_content_hash` is absent from a skill: a file AgentEval would read cannot
+    /// be read as AgentEval reads it without leaving the scan root or blocking (a link out of
+    /// the root, a dangling or looping link, a FIFO), or `hash_incomplete` holds for the skill
+    /// or one of its nested skills.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agenteval_hash_incomplete: Option<String>,
     /// Where the skill came from, per `skills-lock.json`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
@@ -438,6 +451,8 @@ pub(crate) mod tests {
             structural_fingerprint: None,
             content_hash: None,
             hash_incomplete: None,
+            agenteval_content_hash: None,
+            agenteval_hash_incomplete: None,
             provenance: None,
             loaders: Vec::new(),
             format: None,

@@ -177,6 +177,176 @@ pub fn file_digest(f: &FileEntry) -> String {
     sha256_hex(format!("skillguard:unhashed:{}", f.size).as_bytes())
 }
 
+/// The digest AgentEval would read for one entry of a skill's inventory: `Ok(None)` for an
+/// entry it does not hash itself (a link to a folder inside the root, whose files are listed
+/// below it), `Err(reason)` for one whose bytes cannot be had as AgentEval has them (it
+/// follows a link out of the root, which skillguard never does; it fails on a dangling or
+/// looping link and blocks on a FIFO).
+fn agenteval_digest(f: &FileEntry) -> Result<Option<&str>, String> {
+    let shown = || crate::text::sanitize_line(&f.path).into_owned();
+    if let Some(l) = &f.symlink {
+        match l.state {
+            LinkState::Inside if l.target_is_dir => return Ok(None),
+            LinkState::Inside => {}
+            LinkState::EscapesRoot => {
+                return Err(format!(
+                    "`{}` is a link out of the scanned root, which AgentEval follows and skillguard does not",
+                    shown()
+                ));
+            }
+            LinkState::Dangling | LinkState::Loop => {
+                return Err(format!(
+                    "`{}` is a dangling or looping link, on which AgentEval's hash fails",
+                    shown()
+                ));
+            }
+        }
+    }
+    if f.kind == FileKind::Special {
+        return Err(format!(
+            "`{}` is a FIFO, socket or device, which skillguard never opens",
+            shown()
+        ));
+    }
+    match &f.sha256 {
+        Some(h) => Ok(Some(h)),
+        None => Err(format!(
+            "`{}` could not be read or is over the hash limit",
+            shown()
+        )),
+    }
+}
+
+/// AgentEval's content hash (`SkillContentHasher.HashSkillFolder`) of every skill in
+/// `artifacts`, into [`Artifact::agenteval_content_hash`]: SHA-256 over
+/// `"{relpath}\n{filehex}\n"` for every file under the folder (the skill's own files and
+/// those of every skill nested in it, under their path from this folder), sorted by UTF-16
+/// code unit, byte-exact. No file is read again: the per-file SHA-256s of the inventory are
+/// reused, so the cost is one sort and one SHA-256 over the path list per skill, each file
+/// counted once per enclosing skill.
+///
+/// The hash is absent, with the reason in [`Artifact::agenteval_hash_incomplete`], when any
+/// of those files cannot be hashed as AgentEval would without leaving the root
+/// ([`agenteval_digest`]), when the skill or a nested one has `hash_incomplete`, or when a
+/// nested skill was not scanned (`unscanned`: the folders of skills a changed-files scan
+/// left out, relative to the scan base).
+pub fn agenteval_hashes(artifacts: &mut [Artifact], unscanned: &[String]) {
+    use std::collections::HashMap;
+    let index: HashMap<&str, usize> = artifacts
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.kind == crate::inventory::ArtifactKind::Skill)
+        .map(|(i, a)| (a.path.as_str(), i))
+        .collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); artifacts.len()];
+    for (i, a) in artifacts.iter().enumerate() {
+        if let Some(&p) = a.nested_in.as_deref().and_then(|p| index.get(p))
+            && p != i
+        {
+            children[p].push(i);
+        }
+    }
+    // Each skill's own entries, or why they cannot be hashed as AgentEval would.
+    let own: Vec<Result<Vec<(&str, &str)>, String>> = artifacts
+        .iter()
+        .map(|a| {
+            if a.kind != crate::inventory::ArtifactKind::Skill {
+                return Err(String::new());
+            }
+            if let Some(why) = &a.hash_incomplete {
+                return Err(why.clone());
+            }
+            let mut v = Vec::with_capacity(a.files.len());
+            for f in &a.files {
+                if let Some(d) = agenteval_digest(f)? {
+                    v.push((f.path.as_str(), d));
+                }
+            }
+            Ok(v)
+        })
+        .collect();
+    let mut results: Vec<(Option<String>, Option<String>)> = Vec::with_capacity(artifacts.len());
+    for (i, a) in artifacts.iter().enumerate() {
+        if a.kind != crate::inventory::ArtifactKind::Skill {
+            results.push((None, None));
+            continue;
+        }
+        let missing = unscanned.iter().find(|u| {
+            a.path.is_empty()
+                || u.strip_prefix(a.path.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        });
+        if let Some(u) = missing {
+            results.push((
+                None,
+                Some(format!(
+                    "the skill nested at `{}` was not scanned (changed-files scan)",
+                    crate::text::sanitize_line(u)
+                )),
+            ));
+            continue;
+        }
+        // The skill and its nested skills, each with its path from this folder.
+        let mut entries: Vec<(std::borrow::Cow<'_, str>, &str)> = Vec::new();
+        let mut stack: Vec<usize> = vec![i];
+        let mut failed = None;
+        while let Some(j) = stack.pop() {
+            let b = &artifacts[j];
+            match &own[j] {
+                Err(why) => {
+                    failed = Some(if j == i {
+                        why.clone()
+                    } else {
+                        format!(
+                            "nested skill `{}`: {why}",
+                            crate::text::sanitize_line(&b.path)
+                        )
+                    });
+                    break;
+                }
+                Ok(files) => {
+                    let prefix = if j == i {
+                        ""
+                    } else if a.path.is_empty() {
+                        b.path.as_str()
+                    } else {
+                        b.path
+                            .strip_prefix(a.path.as_str())
+                            .and_then(|r| r.strip_prefix('/'))
+                            .unwrap_or(b.path.as_str())
+                    };
+                    entries.extend(files.iter().map(|(p, d)| {
+                        let path = if prefix.is_empty() {
+                            std::borrow::Cow::Borrowed(*p)
+                        } else {
+                            std::borrow::Cow::Owned(format!("{prefix}/{p}"))
+                        };
+                        (path, *d)
+                    }));
+                }
+            }
+            stack.extend(&children[j]);
+        }
+        if let Some(why) = failed {
+            results.push((None, Some(why)));
+            continue;
+        }
+        entries.sort_by(|x, y| utf16_cmp(&x.0, &y.0));
+        let mut s = String::with_capacity(entries.len() * 100);
+        for (p, h) in &entries {
+            s.push_str(p);
+            s.push('\n');
+            s.push_str(h);
+            s.push('\n');
+        }
+        results.push((Some(sha256_hex(s.as_bytes())), None));
+    }
+    for (a, (h, why)) in artifacts.iter_mut().zip(results) {
+        a.agenteval_content_hash = h;
+        a.agenteval_hash_incomplete = why;
+    }
+}
+
 /// Ordinal comparison by UTF-16 code units (.NET `StringComparer.Ordinal`).
 pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())

@@ -69,7 +69,14 @@ fn aliases_resolve_and_are_unique() {
             m.id
         );
     }
-    // Every AgentEval rule reachable for file skills has a counterpart.
+    // Every AgentEval rule has a counterpart (by its number, too), and aliases are its names.
+    for (n, a) in catalog::AGENTEVAL_RULES.iter().enumerate() {
+        let m = catalog::get(a).unwrap_or_else(|| panic!("no rule aliases AgentEval's {a}"));
+        assert_eq!(m.agenteval_number(), Some(n), "{a}");
+        assert_eq!(catalog::get(&n.to_string()).map(|x| x.id), Some(m.id));
+    }
+    assert!(catalog::get("15").is_none());
+    // Every AgentEval rule reachable for file skills has a counterpart that fires.
     for a in [
         "NameMissing",
         "NameTooLong",
@@ -83,6 +90,78 @@ fn aliases_resolve_and_are_unique() {
         "AllowedToolsExperimental",
     ] {
         assert!(catalog::get(a).is_some(), "no rule aliases AgentEval's {a}");
+        assert!(catalog::get(a).unwrap().never_fires.is_none(), "{a}");
+    }
+}
+
+/// A rule marked `never-fires` (an AgentEval rule that cannot be reached from files) has a
+/// reason, is no data rule, belongs to no engine that emits rules (security, agents, eval
+/// files), and its id appears nowhere in the source but in its `ids` constant: no code path
+/// can emit it.
+#[test]
+fn never_firing_rules_have_no_code_path() {
+    let never: Vec<&catalog::RuleMeta> = catalog::all()
+        .iter()
+        .filter(|m| m.never_fires.is_some())
+        .collect();
+    assert!(
+        never
+            .iter()
+            .any(|m| m.agenteval == Some("ResourceFromUntrustedSource")),
+        "ResourceFromUntrustedSource is documented as never firing"
+    );
+    let mut sources = Vec::new();
+    let mut stack = vec![root().join("src")];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                sources.push((p.clone(), fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    assert!(sources.len() > 50);
+    for m in never {
+        assert!(!m.never_fires.unwrap().trim().is_empty());
+        assert!(m.matcher.is_none(), "{}: a data rule fires on files", m.id);
+        assert!(
+            m.examples.is_empty() && m.negative_examples.is_empty(),
+            "{}",
+            m.id
+        );
+        assert!(
+            m.docs.contains("never") || m.docs.contains("Nothing"),
+            "{}: the documentation says why it never fires",
+            m.id
+        );
+        let konst = m.id.to_uppercase().replace('-', "_");
+        for (path, text) in &sources {
+            let rel = path.strip_prefix(root()).unwrap().to_string_lossy();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            let literal = code.matches(&format!("\"{}\"", m.id)).count();
+            let uses = code.matches(&konst).count();
+            let (want_literal, want_uses) = if rel == "src/rules/ids.rs" {
+                // The definition and its place in `ALL`.
+                (1, 2)
+            } else {
+                (0, 0)
+            };
+            assert_eq!(
+                (literal, uses),
+                (want_literal, want_uses),
+                "{rel} mentions never-firing rule `{}`",
+                m.id
+            );
+        }
+        for engine in [
+            skillguard::security::rule_ids(),
+            skillguard::agents::RULES.to_vec(),
+            skillguard::evalfiles::RULES.to_vec(),
+        ] {
+            assert!(!engine.contains(&m.id), "{}", m.id);
+        }
     }
 }
 

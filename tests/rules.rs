@@ -226,6 +226,13 @@ const REPO_MODE: &[&str] = &[
 const WORKSPACE_MODE: &[&str] = &[ids::SKILL_NAME_COLLISION];
 
 /// Data rules that only record a correlation signal and never report on their own.
+/// A rule documented but never emitted (`never-fires` in its catalog file): it has a
+/// `good/` fixture (what AgentEval would flag from another source, scanned clean) and a
+/// README saying why, no `bad/`; `tests/catalog.rs` checks that no code emits it.
+fn never_fires(id: &str) -> bool {
+    skillguard::catalog::get(id).is_some_and(|m| m.never_fires.is_some())
+}
+
 fn signal_only(id: &str) -> bool {
     skillguard::catalog::get(id)
         .and_then(|m| m.matcher.as_ref())
@@ -436,7 +443,19 @@ fn every_rule_has_a_fixture_folder() {
             problems.push(format!("`{id}`: missing folder fixtures/rules/{id}/"));
             continue;
         }
-        if GENERATED.contains(&id) {
+        if never_fires(id) {
+            let readme = fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+            if !readme.contains("never") {
+                problems.push(format!(
+                    "`{id}`: a never-firing rule needs fixtures/rules/{id}/README.md saying why"
+                ));
+            }
+            if !dir.join("good").is_dir() || dir.join("bad").exists() {
+                problems.push(format!(
+                    "`{id}`: a never-firing rule has fixtures/rules/{id}/good/ and no bad/"
+                ));
+            }
+        } else if GENERATED.contains(&id) {
             let readme = fs::read_to_string(dir.join("README.md")).unwrap_or_default();
             if !readme.contains("tests/rules.rs") && !readme.contains("tests/policy.rs") {
                 problems.push(format!(
@@ -517,7 +536,7 @@ fn every_bad_fixture_triggers_its_rule_and_no_look_alike_does() {
             + GENERATED.len()
             + skillguard::scan::rule_ids()
                 .into_iter()
-                .filter(|i| signal_only(i))
+                .filter(|i| signal_only(i) || never_fires(i))
                 .count(),
         skillguard::scan::rule_ids().len(),
         "every rule needs committed bad/ and good/ fixtures or a generated one"

@@ -473,6 +473,8 @@ pub fn placeholder(af: &AgentFile, groups: &[Group]) -> Artifact {
         structural_fingerprint: None,
         content_hash: None,
         hash_incomplete: None,
+        agenteval_content_hash: None,
+        agenteval_hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
         format: Some(af.convention.format.as_str().to_owned()),

@@ -149,7 +149,10 @@ pub fn check_pins(
     });
     for (a, p) in skills.chain(agents) {
         let skill = a.kind == ArtifactKind::Skill;
-        let current = pin::pin_of(a, &hasher, None);
+        let mut current = pin::pin_of(a, &hasher, None);
+        if p.agenteval_content.is_some() {
+            current.agenteval_content = a.agenteval_content_hash.clone();
+        }
         let d = pin::compare(p, &current);
         if !d.changed() {
             continue;
@@ -175,6 +178,7 @@ pub fn check_pins(
                 "its content cannot be verified ({}); a pinned {} must be readable in full",
                 a.hash_incomplete
                     .as_deref()
+                    .or(a.agenteval_hash_incomplete.as_deref())
                     .unwrap_or("some files were not read"),
                 a.kind.noun()
             ));
@@ -205,8 +209,8 @@ pub fn check_pins(
                 "pin": shown_path,
                 "structural_changed": d.structural.is_some(),
                 "content_changed": d.content.is_some(),
-                "pinned": { "structural": p.structural, "content": p.content },
-                "current": { "structural": current.structural, "content": current.content },
+                "pinned": { "structural": p.structural, "content": p.content.as_ref().or(p.agenteval_content.as_ref()) },
+                "current": { "structural": current.structural, "content": if p.content.is_none() && p.agenteval_content.is_some() { current.agenteval_content.as_ref() } else { current.content.as_ref() } },
                 "files": files_json(&d),
             }))
             .for_skill(Some(&a.name), Some(&a.path), "pin"),
@@ -224,6 +228,9 @@ struct Seen<'a> {
     content: std::borrow::Cow<'a, str>,
     location: std::borrow::Cow<'a, str>,
     name: std::borrow::Cow<'a, str>,
+    /// Recorded by AgentEval (an imported snapshot): `content` is AgentEval's content hash,
+    /// compared with [`Artifact::agenteval_content_hash`].
+    agenteval: bool,
 }
 
 /// The kind of a recorded entry: `Some(None)` for a skill, `Some(Some(kind))` for an agent
@@ -265,6 +272,9 @@ pub struct Recorded {
     pub id: String,
     pub captured_at: String,
     pub hash_options: crate::skill_hashes::HashOptions,
+    /// Imported from AgentEval: the content hashes are AgentEval's (nested skills' files
+    /// included, byte-exact), whatever `hash_options` says.
+    pub agenteval: bool,
     pub records: Vec<Record>,
 }
 
@@ -282,6 +292,10 @@ pub fn load_recorded(
             id: s.id,
             captured_at: s.captured_at,
             hash_options: s.hash_options,
+            agenteval: s
+                .imported
+                .as_ref()
+                .is_some_and(|i| i.tool == super::import::TOOL),
             records: s
                 .skills
                 .into_iter()
@@ -329,7 +343,7 @@ pub fn check_ledger(
     for r in recorded {
         let k = snaps.len();
         snaps.push((r.seq, r.id.clone(), r.captured_at.clone()));
-        if r.hash_options == hasher.options {
+        if r.hash_options == hasher.options || r.agenteval {
             seen.extend(
                 r.records
                     .iter()
@@ -341,6 +355,7 @@ pub fn check_ledger(
                             content: e.content.as_str().into(),
                             location: e.location.as_str().into(),
                             name: lower(&e.name),
+                            agenteval: r.agenteval,
                         })
                     }),
             );
@@ -358,6 +373,7 @@ pub fn check_ledger(
                             content: recompute_content(e, hasher)?.into(),
                             name: e.name.to_lowercase().into(),
                             location: e.location.clone().into(),
+                            agenteval: false,
                         })
                     }),
             );
@@ -365,17 +381,18 @@ pub fn check_ledger(
     }
     // Indexes to the newest matching record (`seen` is in snapshot order: later records win).
     type Key<'k> = (Option<ArtifactKind>, &'k str);
-    let mut by_pair: HashMap<(Key, &str), usize> = HashMap::new();
+    // Keyed by the content hash and which hash it is (AgentEval's, or ours).
+    let mut by_pair: HashMap<(Key, &str, bool), usize> = HashMap::new();
     let mut by_location: HashMap<Key, usize> = HashMap::new();
     let mut by_name: HashMap<Key, usize> = HashMap::new();
     for (i, r) in seen.iter().enumerate() {
         let named = r.kind.is_none_or(ArtifactKind::named);
         let name_key = (r.kind, &*r.name);
         if named {
-            by_pair.insert((name_key, &r.content), i);
+            by_pair.insert((name_key, &r.content, r.agenteval), i);
             by_name.insert(name_key, i);
         } else {
-            by_pair.insert(((r.kind, &*r.location), &r.content), i);
+            by_pair.insert(((r.kind, &*r.location), &r.content, r.agenteval), i);
         }
         by_location.insert((r.kind, &*r.location), i);
     }
@@ -396,10 +413,19 @@ pub fn check_ledger(
         } else {
             (kind, loc.as_str())
         };
-        let matched = by_pair
-            .get(&(pair_key, content.as_str()))
-            .map(|&i| &seen[i]);
+        // Our hash against our records, AgentEval's against imported ones: the newest match.
+        let ours = by_pair.get(&(pair_key, content.as_str(), false));
+        let theirs = a
+            .agenteval_content_hash
+            .as_deref()
+            .and_then(|h| by_pair.get(&(pair_key, h, true)));
+        let matched = ours.max(theirs).map(|&i| &seen[i]);
         if let Some(m) = matched {
+            let content = if m.agenteval {
+                a.agenteval_content_hash.as_ref().unwrap_or(content)
+            } else {
+                content
+            };
             out.push(
                 Finding::new(
                     ids::MATCHES_PREVIOUSLY_VETTED_COPY,
@@ -461,6 +487,7 @@ pub fn check_ledger(
                     location: None,
                     structural: e.structural.clone(),
                     content: Some(r.content.to_string()),
+                    agenteval_content: None,
                     files: (!e.files.is_empty()).then(|| {
                         e.files
                             .iter()
@@ -478,7 +505,16 @@ pub fn check_ledger(
                 pin::compare(&old, &pin::pin_of(a, hasher, None))
             })
             .unwrap_or_default();
-        let files = describe_files(&delta);
+        let mut files = describe_files(&delta);
+        // An AgentEval record is compared with AgentEval's hash of the skill.
+        let content: Option<&String> = if r.agenteval {
+            if let Some(why) = &a.agenteval_hash_incomplete {
+                files = format!("AgentEval's content hash of it cannot be computed here ({why})");
+            }
+            a.agenteval_content_hash.as_ref()
+        } else {
+            Some(content)
+        };
         out.push(
             Finding::new(
                 ids::CHANGED_SINCE_LAST_VETTED,
@@ -540,6 +576,8 @@ pub fn cross_location(
                     .map(|h| h.iter().map(String::as_str).collect())
                     .unwrap_or_default();
                 s.extend(a.content_hash.as_deref());
+                // Imported AgentEval history holds AgentEval's hash of the copy.
+                s.extend(a.agenteval_content_hash.as_deref());
                 s
             })
             .collect();

@@ -43,24 +43,8 @@ pub const LOCK_FILE: &str = "skills-lock.json";
 const NAME_PREFIX: &[u8] = b"skills-baseline-";
 const NAME_SUFFIX: &[u8] = b".json";
 
-/// AgentEval's `SkillComplianceRule`, by its integer value.
-pub const AGENTEVAL_RULES: [&str; 15] = [
-    "NameMissing",
-    "NameTooLong",
-    "NameInvalidChars",
-    "NameConsecutiveHyphens",
-    "NameMismatchesDirectory",
-    "DescriptionMissing",
-    "DescriptionTooLong",
-    "CompatibilityTooLong",
-    "ScriptRequiresGovernanceReview",
-    "ResourceFromUntrustedSource",
-    "AllowedToolsExperimental",
-    "SkillExcludedFromDiscovery",
-    "CrossLocationContentDrift",
-    "MatchesPreviouslyVettedCopy",
-    "ManifestChangedSinceBaseline",
-];
+/// AgentEval's `SkillComplianceRule`, by its integer value (kept with the rule catalog).
+pub use crate::catalog::AGENTEVAL_RULES;
 /// AgentEval's `Severity` by its integer value, and our name for it.
 const SEVERITIES: [(&str, &str); 3] = [("Low", "low"), ("Medium", "medium"), ("High", "high")];
 
@@ -774,14 +758,6 @@ fn import_pin(mut ae: AgentEvalPin, out: &Path) -> Result<ImportReport, ImportEr
     };
     let fresh = existing.is_none();
     let mut target = existing.unwrap_or_else(|| PinFile::new(HashOptions::default(), None));
-    if target.hash_options != HashOptions::default()
-        && incoming.skills.values().any(|p| p.content.is_some())
-    {
-        return Err(invalid(
-            &out_shown,
-            "uses non-default hash options (`normalize_eol` or `ignore`), under which AgentEval's byte-exact content hashes do not compare; import into a new pin file",
-        ));
-    }
     let mut changed = fresh;
     if target.note.is_none() && incoming.note.is_some() {
         target.note = incoming.note;
@@ -796,7 +772,13 @@ fn import_pin(mut ae: AgentEvalPin, out: &Path) -> Result<ImportReport, ImportEr
             }
             std::collections::btree_map::Entry::Occupied(o) => {
                 let old = o.get();
-                if old.structural != p.structural || old.content != p.content {
+                // An entry pinned by skillguard holds our content hash, which equals
+                // AgentEval's for a skill without nested skills under default options.
+                let old_content = old.agenteval_content.as_ref().or(old.content.as_ref());
+                if old.structural != p.structural
+                    || (p.agenteval_content.is_some()
+                        && old_content != p.agenteval_content.as_ref())
+                {
                     report.pin_conflicts.push(o.key().clone());
                 }
             }
@@ -1213,7 +1195,7 @@ mod tests {
         let w = &p.skills["report-writer"];
         assert_eq!(w.name, "Report-Writer");
         assert_eq!(
-            w.content.as_deref(),
+            w.agenteval_content.as_deref(),
             Some("b2bd0b86dbb43dcb038d40b26192be6a90914990824b430df06256681d7baf6d")
         );
         assert!(p.skills["legacy-helper"].structural.is_none());
@@ -1254,7 +1236,8 @@ mod tests {
         assert!(e.contains("not a skillguard pin"), "{e}");
         assert_eq!(fs::read(&other).unwrap(), fs::read(&pin_in).unwrap());
 
-        // Non-default hash options cannot take AgentEval content hashes.
+        // Non-default hash options take AgentEval content hashes too: they are kept as
+        // `agenteval_content`, which no hash option applies to.
         let mut eol = PinFile::new(
             HashOptions {
                 normalize_eol: true,
@@ -1265,10 +1248,13 @@ mod tests {
         eol.skills.insert("x".into(), own);
         let out3 = d.path().join("eol.json");
         fs::write(&out3, eol.to_bytes()).unwrap();
-        let e = import_agenteval(&pin_in, &l, Some(&out3))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("hash options"), "{e}");
+        import_agenteval(&pin_in, &l, Some(&out3)).unwrap();
+        let p = pin::read(&out3).unwrap().unwrap();
+        assert!(p.hash_options.normalize_eol);
+        assert_eq!(
+            p.skills["report-writer"].agenteval_content.as_deref(),
+            Some("b2bd0b86dbb43dcb038d40b26192be6a90914990824b430df06256681d7baf6d")
+        );
 
         // A pin inside a ledger directory is refused, not skipped.
         let dir = d.path().join("ae");

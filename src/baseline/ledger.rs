@@ -362,6 +362,9 @@ pub struct Presence {
     pub skills: Vec<EntryKey>,
     #[serde(default)]
     pub agents: Option<Vec<EntryKey>>,
+    /// Imported snapshots: their hashes are the other tool's (AgentEval's content hash).
+    #[serde(default)]
+    pub imported: Option<Imported>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -55,6 +55,12 @@ pub struct Pin {
     /// Content hash under the file's `hash_options`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// AgentEval's content hash (nested skills' files included, byte-exact whatever the
+    /// file's `hash_options`): what an AgentEval pin's `ContentHashesBySkillName` holds,
+    /// compared with the skill's `agenteval_content_hash`. Set only in pins read from
+    /// AgentEval (directly or through `baseline import-agenteval`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agenteval_content: Option<String>,
     /// Per-file digests (under the file's `hash_options`), by skill-relative path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<BTreeMap<String, String>>,
@@ -108,8 +114,8 @@ pub struct AgentEvalPin {
 }
 
 impl AgentEvalPin {
-    /// The same pins in our format (keys lower-cased; AgentEval's content hash is ours
-    /// under byte-exact options).
+    /// The same pins in our format (keys lower-cased; AgentEval's content hash kept as
+    /// [`Pin::agenteval_content`], since it covers nested skills' files and ours does not).
     pub fn convert(self) -> PinFile {
         let mut out = PinFile::new(HashOptions::default(), self.notes);
         let content = self.content_hashes_by_skill_name.unwrap_or_default();
@@ -122,7 +128,8 @@ impl AgentEvalPin {
                     kind: None,
                     location: None,
                     structural: fp.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
-                    content: c.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
+                    content: None,
+                    agenteval_content: c.filter(|h| is_hex64(h)).map(|h| h.to_ascii_lowercase()),
                     files: None,
                     note: None,
                 },
@@ -244,6 +251,8 @@ pub fn pin_of(a: &Artifact, hasher: &Hasher, location: Option<String>) -> Pin {
                 .is_none()
                 .then(|| hasher.artifact_content_hash(a))
         },
+        // Filled in by the check when the pin it is compared with holds one.
+        agenteval_content: None,
         files: Some(files),
         note: None,
     }
@@ -280,6 +289,11 @@ pub fn compare(pin: &Pin, current: &Pin) -> PinDelta {
         _ => {}
     }
     match (&pin.content, &current.content) {
+        (Some(p), Some(c)) if p != c => d.content = Some((p.clone(), c.clone())),
+        (Some(_), None) => d.unverifiable = true,
+        _ => {}
+    }
+    match (&pin.agenteval_content, &current.agenteval_content) {
         (Some(p), Some(c)) if p != c => d.content = Some((p.clone(), c.clone())),
         (Some(_), None) => d.unverifiable = true,
         _ => {}
@@ -356,6 +370,7 @@ mod tests {
             location: None,
             structural: Some(s.into()),
             content: Some(c.into()),
+            agenteval_content: None,
             files: Some(
                 files
                     .iter()

@@ -23,23 +23,7 @@ use crate::rules::ids;
 use crate::text::{sanitize_line, utf16_units};
 
 /// AgentEval's `SkillComplianceRule`, by its integer value (§7.6).
-pub const RULES: [&str; 15] = [
-    "NameMissing",
-    "NameTooLong",
-    "NameInvalidChars",
-    "NameConsecutiveHyphens",
-    "NameMismatchesDirectory",
-    "DescriptionMissing",
-    "DescriptionTooLong",
-    "CompatibilityTooLong",
-    "ScriptRequiresGovernanceReview",
-    "ResourceFromUntrustedSource",
-    "AllowedToolsExperimental",
-    "SkillExcludedFromDiscovery",
-    "CrossLocationContentDrift",
-    "MatchesPreviouslyVettedCopy",
-    "ManifestChangedSinceBaseline",
-];
+pub const RULES: [&str; 15] = crate::catalog::AGENTEVAL_RULES;
 
 /// AgentEval's `Severity`: `Low = 0`, `Medium = 1`, `High = 2`.
 pub const SEVERITIES: [&str; 3] = ["Low", "Medium", "High"];
@@ -473,7 +457,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             let Some(name) = maf_name(a).filter(|n| !n.is_empty()) else {
                 continue;
             };
-            if a.content_hash.is_none() {
+            if a.agenteval_content_hash.is_none() {
                 continue;
             }
             let key = name.to_lowercase();
@@ -488,7 +472,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         for (name, members) in groups {
             let mut hashes: Vec<&str> = members
                 .iter()
-                .filter_map(|&i| r.artifacts[i].content_hash.as_deref())
+                .filter_map(|&i| r.artifacts[i].agenteval_content_hash.as_deref())
                 .collect();
             hashes.sort_unstable();
             hashes.dedup();
@@ -499,7 +483,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
                 .iter()
                 .map(|&i| {
                     let a = &r.artifacts[i];
-                    let h = a.content_hash.as_deref().unwrap_or_default();
+                    let h = a.agenteval_content_hash.as_deref().unwrap_or_default();
                     format!("{} ({}…)", relative_path(a), &h[..h.len().min(8)])
                 })
                 .collect();
@@ -522,7 +506,8 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
     if let Some(vetted) = vetted {
         for &i in &loaded {
             let a = &r.artifacts[i];
-            let (Some(name), Some(hash)) = (maf_name(a), a.content_hash.as_deref()) else {
+            let (Some(name), Some(hash)) = (maf_name(a), a.agenteval_content_hash.as_deref())
+            else {
                 continue;
             };
             if let Some(date) = vetted(name, hash) {

@@ -47,6 +47,9 @@ pub const PATH_OVER_SPECIFIC: &str = "path-over-specific";
 pub const PATH_UNREADABLE: &str = "path-unreadable";
 pub const PROVENANCE_HASH_MISMATCH: &str = "provenance-hash-mismatch";
 pub const REFERENCE_ORPHANED: &str = "reference-orphaned";
+/// AgentEval's `ResourceFromUntrustedSource`: documented, never emitted (`never-fires` in its
+/// catalog file: no file-based skill has an MCP or custom source).
+pub const RESOURCE_FROM_UNTRUSTED_SOURCE: &str = "resource-from-untrusted-source";
 pub const SCRIPT_REQUIRES_GOVERNANCE_REVIEW: &str = "script-requires-governance-review";
 pub const SKILL_EXCLUDED_BY_HARNESS: &str = "skill-excluded-by-harness";
 pub const SKILL_FILENAME_NONCANONICAL: &str = "skill-filename-noncanonical";
@@ -115,6 +118,7 @@ pub const ALL: &[&str] = &[
     PATH_UNREADABLE,
     PROVENANCE_HASH_MISMATCH,
     REFERENCE_ORPHANED,
+    RESOURCE_FROM_UNTRUSTED_SOURCE,
     SCRIPT_REQUIRES_GOVERNANCE_REVIEW,
     SKILL_EXCLUDED_BY_HARNESS,
     SKILL_FILENAME_NONCANONICAL,

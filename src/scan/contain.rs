@@ -50,6 +50,8 @@ pub(super) fn internal_error(
         structural_fingerprint: None,
         content_hash: None,
         hash_incomplete: None,
+        agenteval_content_hash: None,
+        agenteval_hash_incomplete: None,
         provenance: None,
         loaders: Vec::new(),
         format: None,

@@ -114,11 +114,14 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         rules: &opts.rules,
         panic_on: opts.panic_on_skill.as_deref(),
     };
+    // Skills a changed-files scan leaves out: their enclosing skills have no AgentEval hash.
+    let mut unscanned: Vec<String> = Vec::new();
     let changed = match &opts.changed {
         Some(files) if !files.is_empty() => {
             let (keep, changed) = in_pool(&pool, || changed::select(&skills, files, &shared));
             let mut all: Vec<Option<SkillDir>> = skills.into_iter().map(Some).collect();
             skills = keep.into_iter().filter_map(|i| all[i].take()).collect();
+            unscanned = all.into_iter().flatten().map(|s| s.rel).collect();
             Some(changed)
         }
         _ => None,
@@ -200,6 +203,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     crate::loaders::attach_consequences(&mut findings);
     sort_findings(&mut findings);
     mark_truncated(&mut artifacts, &truncated);
+    timing::time(Stage::Hashes, || {
+        crate::skill_hashes::agenteval_hashes(&mut artifacts, &unscanned)
+    });
 
     let coverage = summary::coverage(&artifacts, mode);
     let repos = summary::repos(&groups, &artifacts, &findings, mode);

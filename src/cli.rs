@@ -216,7 +216,7 @@ pub enum BaselineCmd {
     List {
         #[command(flatten)]
         ledger: LedgerArgs,
-        #[arg(long, value_enum, default_value = "table")]
+        #[arg(long, value_enum, ignore_case = true, default_value = "table")]
         format: ReviewFormat,
         #[command(flatten)]
         compat: LedgerCompatArgs,
@@ -242,7 +242,7 @@ pub enum BaselineCmd {
         hash: String,
         #[command(flatten)]
         hashing: HashArgs,
-        #[arg(long, value_enum, default_value = "table")]
+        #[arg(long, value_enum, ignore_case = true, default_value = "table")]
         format: ReviewFormat,
         #[command(flatten)]
         compat: LedgerCompatArgs,
@@ -254,7 +254,7 @@ pub enum BaselineCmd {
         skill: String,
         #[command(flatten)]
         ledger: LedgerArgs,
-        #[arg(long, value_enum, default_value = "table")]
+        #[arg(long, value_enum, ignore_case = true, default_value = "table")]
         format: ReviewFormat,
         #[command(flatten)]
         compat: LedgerCompatArgs,
@@ -267,7 +267,7 @@ pub enum BaselineCmd {
         /// Also require the newest snapshot to have this SHA-256 (pinned elsewhere).
         #[arg(long, value_name = "SHA256")]
         expect_head: Option<String>,
-        #[arg(long, value_enum, default_value = "table")]
+        #[arg(long, value_enum, ignore_case = true, default_value = "table")]
         format: ReviewFormat,
     },
     /// Re-pin one reviewed skill in a pin file, leaving the other entries untouched.
@@ -631,6 +631,7 @@ pub struct CommonArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RulesFormat {
     Table,
+    #[value(alias = "md")]
     Markdown,
     Json,
 }
@@ -638,7 +639,7 @@ pub enum RulesFormat {
 #[derive(Debug, Args)]
 pub struct RulesCmd {
     /// `table` (default), `markdown` (the text of docs/rules.md) or `json`.
-    #[arg(long, value_enum, default_value = "table")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "table")]
     pub format: RulesFormat,
 }
 
@@ -915,7 +916,7 @@ fn emit_agenteval(
             )));
         }
     };
-    let base = std::path::absolute(target)?;
+    let base = ae::full_path(target)?;
     let conv = ae::convert(result, &base, vetted);
     match &common.output {
         Some(path) => {
@@ -925,7 +926,7 @@ fn emit_agenteval(
                     source: e,
                 }
             })?;
-            let full = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            let full = ae::full_path(path).unwrap_or_else(|_| path.clone());
             writeln!(stderr, "  Report written to: {}", full.display())?;
         }
         None => match ae::render(&conv.report, format, true, stdout) {
@@ -994,7 +995,7 @@ fn agenteval_snapshot(
     Ok(ael::AeSnapshot {
         id: ael::new_snapshot_id(),
         captured_at: chrono::Utc::now(),
-        scanned_root: std::path::absolute(target)?.display().to_string(),
+        scanned_root: ae::full_path(target)?.display().to_string(),
         skills,
     })
 }

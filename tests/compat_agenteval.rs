@@ -577,3 +577,34 @@ fn ledger_write_and_check_baseline() {
     );
     assert!(!w.path().join(".agenteval/skills-baselines").exists());
 }
+
+/// `--format md` and names in any case are accepted by every command with a Markdown format.
+#[test]
+fn md_and_any_case_everywhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for args in [
+        &["rules", "--format", "MD"][..],
+        &["rules", "--format", "Json"],
+        &[
+            "evals",
+            "grade",
+            "fixtures/evals/grade/evals.json",
+            "--outputs",
+            "fixtures/evals/grade/outputs",
+            "-k",
+            "3",
+            "--format",
+            "md",
+        ],
+        &["coverage", "--repo", "fixtures/demo", "--format", "Md"],
+        &["scan", "--repo", "fixtures/demo", "--format", " MarkDown "],
+    ] {
+        let o = run(root, args);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            err(&o)
+        );
+        assert!(!o.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -27,6 +27,7 @@ pub enum EvalsCmd {
 pub enum GradeFormat {
     Console,
     Json,
+    #[value(alias = "md")]
     Markdown,
 }
 
@@ -62,7 +63,7 @@ pub struct GradeCmd {
     /// that disappeared, is named and fails the run (exit 1).
     #[arg(long, value_name = "PREVIOUS.json")]
     pub compare: Option<PathBuf>,
-    #[arg(long, value_enum, default_value = "console")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "console")]
     pub format: GradeFormat,
     /// Write the result to FILE instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

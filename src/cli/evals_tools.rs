@@ -35,7 +35,7 @@ pub struct ToolsCmd {
     /// Repository whose agent files a NAME is looked up among.
     #[arg(long, value_name = "ROOT", default_value = ".")]
     pub repo: PathBuf,
-    #[arg(long, value_enum, default_value = "console")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "console")]
     pub format: EvalsFormat,
 }
 

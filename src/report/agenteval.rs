@@ -282,6 +282,24 @@ pub fn maf_name(a: &Artifact) -> Option<&str> {
     maf_fields(a).and_then(|f| f.name.as_deref())
 }
 
+/// A path made absolute as .NET's `Path.GetFullPath` does: against the current directory,
+/// with `.` and `..` folded lexically (no link is resolved, nothing is read).
+pub fn full_path(p: &Path) -> std::io::Result<std::path::PathBuf> {
+    use std::path::Component;
+    let abs = std::path::absolute(p)?;
+    let mut out = std::path::PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    Ok(out)
+}
+
 /// The absolute folder of a path relative to the scan target, as .NET's `GetFullPath`
 /// prints it (no link resolution).
 fn full(base: &Path, rel: &str) -> String {
@@ -915,6 +933,15 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
             text.find("[High]").unwrap() < text.find("[Low]").unwrap(),
             "{text}"
         );
+    }
+
+    #[test]
+    fn full_paths_fold_dots_as_get_full_path() {
+        assert_eq!(
+            full_path(Path::new("/a/b/../c/./d")).unwrap(),
+            Path::new("/a/c/d")
+        );
+        assert!(full_path(Path::new("x/../y")).unwrap().is_absolute());
     }
 
     // The validator rows of §8.1 that the messages depend on.

@@ -1381,6 +1381,9 @@ fn scan_with_baselines(
         args.check = false;
         (root, write, check)
     });
+    // … and its pin file is AgentEval's `SkillManifestBaseline` (read either way; written
+    // in AgentEval's format after the report).
+    let ae_pin = compat.and_then(|_| args.save_pin.take());
     let vetted = match &ae_ledger {
         Some((root, _, true)) => {
             let v = crate::baseline::agenteval::previously_vetted(root)
@@ -1519,7 +1522,44 @@ fn scan_with_baselines(
         let notes = crate::baseline::commit_writes(prepared?, &cx)?;
         note(stderr, common.quiet, &notes)?;
     }
-    // AgentEval writes its snapshot after the report (§5.3).
+    // AgentEval writes its pin (§5.4) and its snapshot (§5.3) after the report.
+    if let (Some(path), Some(conv)) = (&ae_pin, &ae_report) {
+        let hashes: Vec<(String, String)> = conv
+            .loaded
+            .iter()
+            .filter_map(|&i| {
+                let a = &result.artifacts[i];
+                Some((
+                    crate::report::agenteval::maf_name(a)?.to_owned(),
+                    a.structural_fingerprint.clone()?,
+                ))
+            })
+            .collect();
+        let text = crate::baseline::agenteval::pin_json(
+            &chrono::Utc::now(),
+            &hashes,
+            common.baseline_note.as_deref(),
+        );
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        write_atomic(path, |w| w.write_all(text.as_bytes())).map_err(|e| Error::Output {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        writeln!(
+            stderr,
+            "  Manifest baseline saved: {} ({} skill(s))",
+            crate::report::agenteval::full_path(path)
+                .unwrap_or_else(|_| path.clone())
+                .display(),
+            hashes
+                .iter()
+                .map(|(k, _)| k.to_lowercase())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        )?;
+    }
     if let (Some((root, true, _)), Some(conv)) = (&ae_ledger, &ae_report) {
         let snap = agenteval_snapshot(&result, conv, target)?;
         crate::baseline::agenteval::write_agenteval_snapshot(root, &snap)

@@ -608,3 +608,84 @@ fn md_and_any_case_everywhere() {
         assert!(!o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// §5.4 and §8.8 C29–C32: the pin file is AgentEval's `SkillManifestBaseline`, and a changed
+/// manifest is `ManifestChangedSinceBaseline` (High): exit 1 with `--fail-on-noncompliant`.
+#[test]
+fn pin_file_in_agenteval_format() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    skill(&r.join(".claude/skills/skill-a"), "skill-a", "A");
+    skill(&r.join(".claude/skills/skill-b"), "skill-b", "B");
+    let scan = |extra: &[&str]| {
+        let mut a = vec![
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ];
+        a.extend_from_slice(extra);
+        run(r, &a)
+    };
+    let o = scan(&[
+        "--save-manifest-baseline",
+        "pins/skills-baseline.json",
+        "--baseline-note",
+        "reviewed",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("  Manifest baseline saved: "),
+        "{}",
+        err(&o)
+    );
+    let pin = fs::read_to_string(r.join("pins/skills-baseline.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&pin).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 4, "{pin}");
+    assert!(
+        pin.starts_with("{\n  \"CapturedAt\": \"")
+            && pin.contains("+00:00\",\n  \"HashesBySkillName\": {\n"),
+        "{pin}"
+    );
+    assert!(
+        pin.ends_with("\"Notes\": \"reviewed\",\n  \"ContentHashesBySkillName\": null\n}"),
+        "{pin}"
+    );
+    assert_eq!(
+        v["HashesBySkillName"].as_object().unwrap().len(),
+        2,
+        "{pin}"
+    );
+    assert_eq!(
+        v["HashesBySkillName"]["skill-a"].as_str().unwrap().len(),
+        64,
+        "{pin}"
+    );
+    // C31: unchanged → 0; C30: a changed description → High finding, exit 1.
+    let o = scan(&[
+        "--manifest-baseline",
+        "pins/skills-baseline.json",
+        "--fail-on-noncompliant",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
+    write(
+        &r.join(".claude/skills/skill-b/SKILL.md"),
+        "---\nname: skill-b\ndescription: Now does something else.\n---\nB\n",
+    );
+    let o = scan(&[
+        "--manifest-baseline",
+        "pins/skills-baseline.json",
+        "--fail-on-noncompliant",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    let text = out(&o);
+    assert!(
+        text.contains("\"Rule\": 14")
+            && text.contains("manifest content changed since the trust-time baseline"),
+        "{text}"
+    );
+}

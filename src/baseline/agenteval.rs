@@ -209,6 +209,55 @@ pub fn snapshot_json(snap: &AeSnapshot) -> String {
     )
 }
 
+/// AgentEval's `SkillManifestBaseline` (§5.4) as `--save-manifest-baseline` writes it: the
+/// structural fingerprint of each name (lower-cased; the first entry of a name wins), in
+/// discovery order, `Notes`, and no content hashes.
+pub fn pin_json(
+    captured_at: &DateTime<Utc>,
+    hashes: &[(String, String)],
+    notes: Option<&str>,
+) -> String {
+    struct Ordered<'a>(&'a [(String, String)]);
+    impl Serialize for Ordered<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(self.0.len()))?;
+            for (k, v) in self.0 {
+                m.serialize_entry(k, v)?;
+            }
+            m.end()
+        }
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "PascalCase")]
+    struct Pin<'a> {
+        captured_at: String,
+        hashes_by_skill_name: Ordered<'a>,
+        notes: Option<&'a str>,
+        content_hashes_by_skill_name: Option<()>,
+    }
+    let mut first: Vec<(String, String)> = Vec::new();
+    for (k, v) in hashes {
+        let k = k.to_lowercase();
+        if !first.iter().any(|(f, _)| *f == k) {
+            first.push((k, v.clone()));
+        }
+    }
+    let at = format_captured_at(captured_at);
+    let json = crate::dotnet_json::to_string_pretty(&Pin {
+        captured_at: at.clone(),
+        hashes_by_skill_name: Ordered(&first),
+        notes,
+        content_hashes_by_skill_name: None,
+    });
+    let key = "\"CapturedAt\": \"";
+    json.replacen(
+        &format!("{key}{}\"", crate::dotnet_json::escape(&at)),
+        &format!("{key}{at}\""),
+        1,
+    )
+}
+
 /// AgentEval's stderr line after writing: `  Baseline snapshot saved: {Id} ({n} skill(s) ->
 /// {root})`.
 pub fn saved_line(snap: &AeSnapshot, root: &Path) -> String {

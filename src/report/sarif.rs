@@ -258,31 +258,22 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             v
         }))
         .collect();
-    let doc = json!({
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [ {
-            "tool": { "driver": {
-                "name": "skillguard",
-                "version": VERSION,
-                "semanticVersion": VERSION,
-                "rules": rules,
-            } },
-            "originalUriBaseIds": { "SRCROOT": { "description": { "text": match &opts.repo_prefix {
-                Some(p) => format!("The root of the repository holding the scanned folder `{p}`."),
-                None => "The scanned root (the repository root when a repository holds it).".to_owned(),
-            } } } },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-            "properties": {
-                "mode": r.mode.as_str(),
-                "skills": r.artifacts.len(),
-                "silentlyExcluded": r.coverage.silently_excluded_count,
-                "securityIndex": index.scan_dto(),
-                "skillIndices": skill_indices,
-            },
-        } ],
-    });
+    let root = match &opts.repo_prefix {
+        Some(p) => format!("The root of the repository holding the scanned folder `{p}`."),
+        None => "The scanned root (the repository root when a repository holds it).".to_owned(),
+    };
+    let doc = log(
+        rules,
+        results,
+        &root,
+        json!({
+            "mode": r.mode.as_str(),
+            "skills": r.artifacts.len(),
+            "silentlyExcluded": r.coverage.silently_excluded_count,
+            "securityIndex": index.scan_dto(),
+            "skillIndices": skill_indices,
+        }),
+    );
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }
@@ -304,7 +295,15 @@ pub fn render_findings(
         .map(rule_json)
         .collect();
     let results: Vec<Value> = findings.iter().map(|f| result_json(f, None)).collect();
-    let doc = json!({
+    let doc = log(rules, results, "The scanned root.", properties);
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+/// A SARIF 2.1.0 log of one skillguard run: its rules, results, the meaning of `SRCROOT` and
+/// the run's properties.
+fn log(rules: Vec<Value>, results: Vec<Value>, root: &str, properties: Value) -> Value {
+    json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [ {
@@ -314,12 +313,10 @@ pub fn render_findings(
                 "semanticVersion": VERSION,
                 "rules": rules,
             } },
-            "originalUriBaseIds": { "SRCROOT": { "description": { "text": "The scanned root." } } },
+            "originalUriBaseIds": { "SRCROOT": { "description": { "text": root } } },
             "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": properties,
         } ],
-    });
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
-    writeln!(out)
+    })
 }

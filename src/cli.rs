@@ -2388,8 +2388,22 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
                     .ok()
                     .and_then(|(m, t)| compat_of(m, &t, &cmd.common))
                     .is_some();
+            // A missing <path> is a parse error for AgentEval too (exit 2), not a runtime one.
+            let (mode, target) = scan_target(&cmd)?;
             let outcome = (|| {
-                let (mode, target) = scan_target(&cmd)?;
+                if compat && !target.is_dir() {
+                    let what = if mode == Mode::Repo {
+                        "Repository"
+                    } else {
+                        "Skills"
+                    };
+                    return Err(Error::Compat(format!(
+                        "{what} directory not found: {}",
+                        crate::report::agenteval::full_path(&target)
+                            .unwrap_or_else(|_| target.clone())
+                            .display()
+                    )));
+                }
                 let changed = match mode {
                     Mode::Repo if !cmd.paths.is_empty() => {
                         Some(changed_files(&target, &cmd.paths)?)
@@ -2406,6 +2420,14 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         }
         Command::ScanWorkspace(cmd) => {
             let compat = compat_of(Mode::Workspace, &cmd.dir, &cmd.common).is_some();
+            if compat && !cmd.dir.is_dir() {
+                return Err(Error::Compat(format!(
+                    "Workspace directory not found: {}",
+                    crate::report::agenteval::full_path(&cmd.dir)
+                        .unwrap_or_else(|_| cmd.dir.clone())
+                        .display()
+                )));
+            }
             let outcome = scan_with_baselines(
                 Mode::Workspace,
                 &cmd.dir,

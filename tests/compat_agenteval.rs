@@ -85,8 +85,18 @@ fn json_sample_byte_for_byte() {
 "#
     );
     assert_eq!(out(&o), want);
-    // Our further findings are left out and counted in one note.
-    assert!(err(&o).contains("--compat agenteval:"), "{}", err(&o));
+    // Our further findings are left out and counted in one note (the demo holds security
+    // findings AgentEval has no rule for).
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = run(
+        demo,
+        &["scan", "--repo", "fixtures/demo", "--compat", "agenteval"],
+    );
+    assert!(
+        err(&d).contains("--compat agenteval: ") && err(&d).contains("not in this report"),
+        "{}",
+        err(&d)
+    );
     // The same from the configuration file, and `-o` holds the document without the extra
     // line end of Console.WriteLine.
     write(
@@ -687,5 +697,102 @@ fn pin_file_in_agenteval_format() {
         text.contains("\"Rule\": 14")
             && text.contains("manifest content changed since the trust-time baseline"),
         "{text}"
+    );
+}
+
+/// §8.8 C25–C27: manifest drift compares the first loaded entry of each lower-cased name; an
+/// excluded skill is "removed" (no finding); a null or malformed pinned value is a finding.
+#[test]
+fn manifest_drift_first_entry_and_malformed_pins() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    skill(&r.join(".claude/skills/shared"), "shared", "first");
+    skill(&r.join(".cursor/skills/shared"), "shared", "second");
+    skill(&r.join(".claude/skills/excl"), "excl", "E");
+    let scan = |extra: &[&str]| {
+        let mut a = vec![
+            "scan",
+            "--repo",
+            ".",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ];
+        a.extend_from_slice(extra);
+        run(r, &a)
+    };
+    let o = scan(&["--save-manifest-baseline", "pin.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // The second copy changes (AgentEval compares the first only) and `excl` is now
+    // excluded by MAF (a name that does not match its folder) with a new description.
+    write(
+        &r.join(".cursor/skills/shared/SKILL.md"),
+        "---\nname: shared\ndescription: Something else entirely.\n---\nx\n",
+    );
+    write(
+        &r.join(".claude/skills/excl/SKILL.md"),
+        "---\nname: Excl\ndescription: Changed.\n---\nx\n",
+    );
+    let text = out(&scan(&["--manifest-baseline", "pin.json"]));
+    assert!(!text.contains("\"Rule\": 14"), "{text}");
+    // C27: a null pinned value.
+    let pin = fs::read_to_string(r.join("pin.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&pin).unwrap();
+    let hash = v["HashesBySkillName"]["shared"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    fs::write(
+        r.join("pin.json"),
+        pin.replace(&format!("\"{hash}\""), "null"),
+    )
+    .unwrap();
+    let o = scan(&["--manifest-baseline", "pin.json", "--fail-on-noncompliant"]);
+    let text = out(&o);
+    assert!(
+        text.contains("\"Rule\": 14") && text.contains("malformed"),
+        "{text}{}",
+        err(&o)
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// A scan of one excluded skill's own folder names that folder once; the stderr note counts
+/// only what the report leaves out; a missing <path> is a parse error (2), a missing folder
+/// AgentEval's "Skills directory not found" (3).
+#[test]
+fn single_skill_scans_notes_and_missing_paths() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("bad--hyphen");
+    skill(&d, "bad--hyphen", "B");
+    let dir = fs::canonicalize(t.path()).unwrap();
+    let o = run(
+        &dir,
+        &[
+            "scan",
+            "bad--hyphen",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    let text = out(&o);
+    let want = format!(
+        "Skill folder \\u0027{}\\u0027",
+        dir.join("bad--hyphen").display()
+    );
+    assert!(text.contains(&want), "{text}");
+    // Every native finding here has an AgentEval counterpart: no note.
+    assert!(!err(&o).contains("not in this report"), "{}", err(&o));
+    let o = run(&dir, &["scan", "--compat", "agenteval"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&dir, &["scan", "missing", "--compat", "agenteval"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        err(&o).starts_with("  Error: Skills directory not found: "),
+        "{}",
+        err(&o)
     );
 }

@@ -303,7 +303,11 @@ pub fn full_path(p: &Path) -> std::io::Result<std::path::PathBuf> {
 /// The absolute folder of a path relative to the scan target, as .NET's `GetFullPath`
 /// prints it (no link resolution).
 fn full(base: &Path, rel: &str) -> String {
-    let p = if rel.is_empty() {
+    // A scan of one skill's own folder names the skill by that folder: it is `base` itself.
+    let own = !rel.contains('/')
+        && base.file_name().is_some_and(|n| n == rel)
+        && !base.join(rel).exists();
+    let p = if rel.is_empty() || own {
         base.to_path_buf()
     } else {
         base.join(rel)
@@ -453,12 +457,20 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         });
     }
     for (root, why) in &failed {
+        // What MAF throws (reference §3.4): the `compatibility` limit in the constructor, else
+        // a folder that cannot be enumerated (the exception and its text are not recorded
+        // there; the cause skillguard found stands in for them).
+        let thrown = if why.contains("`compatibility`") {
+            "ArgumentException: 'Skill compatibility must be 500 characters or fewer.'".to_owned()
+        } else {
+            format!("IOException: '{why}'")
+        };
         findings.push(AeFinding {
             skill_name: "(discovery failure)".to_owned(),
             rule: 11,
             severity: HIGH,
             message: format!(
-                "Skill discovery under '{}' failed entirely — MAF threw an exception: '{why}'. This usually means one SKILL.md under this path violates a MAF-enforced hard limit (e.g. 'compatibility' over 500 characters) that MAF treats as fatal rather than silently excluding. No skills could be validated until the offending file is fixed. This is not a warning; nothing under this path is functional until discovery succeeds.",
+                "Skill discovery under '{}' failed entirely — MAF threw {thrown}. This usually means one SKILL.md under this path violates a MAF-enforced hard limit (e.g. 'compatibility' over 500 characters) that MAF treats as fatal rather than silently excluding. No skills could be validated until the offending file is fixed. This is not a warning; nothing under this path is functional until discovery succeeds.",
                 full(base, root)
             ),
             field: None,
@@ -542,7 +554,16 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             }
         }
     }
-    // Manifest drift against a pin (§2.4): a changed structural fingerprint only.
+    // Manifest drift against a pin (§2.4): a changed structural fingerprint, or a pinned value
+    // that is missing or malformed, of the first loaded entry of each lower-cased name (an
+    // excluded skill is "removed" for AgentEval, and later copies of a name are not compared).
+    let mut first_of: BTreeMap<String, &str> = BTreeMap::new();
+    for &i in &loaded {
+        let a = &r.artifacts[i];
+        if let Some(n) = maf_name(a) {
+            first_of.entry(n.to_lowercase()).or_insert(a.path.as_str());
+        }
+    }
     for f in &r.findings {
         if f.rule_id != ids::MANIFEST_CHANGED_SINCE_BASELINE {
             continue;
@@ -550,35 +571,42 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         let Some(p) = f.properties.as_ref() else {
             continue;
         };
-        if p.get("structural_changed").and_then(|v| v.as_bool()) != Some(true) {
+        let Some(owner) = r
+            .artifacts
+            .iter()
+            .find(|a| Some(a.path.as_str()) == f.skill_path.as_deref())
+        else {
+            continue;
+        };
+        let name = maf_name(owner).unwrap_or(&owner.name).to_owned();
+        if first_of.get(&name.to_lowercase()) != Some(&owner.path.as_str()) {
             continue;
         }
         let fp = |k: &str| {
             p.get(k)
                 .and_then(|v| v.get("structural"))
                 .and_then(|v| v.as_str())
-                .map(|s| s[..s.len().min(8)].to_owned())
+                .filter(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+                .map(|s| s[..8].to_owned())
         };
-        let name = f.skill.clone().unwrap_or_default();
+        let malformed = p.get("pinned").is_some_and(|v| fp_missing(v));
+        let changed = p.get("structural_changed").and_then(|v| v.as_bool()) == Some(true);
         let message = match (fp("pinned"), fp("current")) {
-            (Some(a), Some(b)) => format!(
+            (Some(a), Some(b)) if changed && !malformed => format!(
                 "Skill '{name}' manifest content changed since the trust-time baseline was captured (fingerprint {a}… -> {b}…) — verify this change was reviewed and re-approved before trusting it again."
             ),
-            _ => format!(
+            _ if malformed => format!(
                 "Skill '{name}' manifest content changed since the trust-time baseline was captured (the baseline file has a missing or malformed hash for this skill — re-capture it with --save-manifest-baseline) — verify this change was reviewed and re-approved before trusting it again."
             ),
+            _ => continue,
         };
-        let owner = r
-            .artifacts
-            .iter()
-            .find(|a| Some(a.path.as_str()) == f.skill_path.as_deref());
         findings.push(AeFinding {
             skill_name: name,
             rule: 14,
             severity: HIGH,
             message,
             field: None,
-            provenance: prov(owner),
+            provenance: prov(Some(owner)),
         });
     }
     if roots_seen || r.mode == crate::discover::Mode::Path {
@@ -596,9 +624,24 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             coverage,
             is_compliant,
         },
-        omitted: r.findings.len(),
+        // Findings of rules AgentEval has (by their `agenteval` alias) are in the report, in
+        // AgentEval's form; the others are what it leaves out.
+        omitted: r
+            .findings
+            .iter()
+            .filter(|f| crate::catalog::get(f.rule_id).is_none_or(|m| m.agenteval.is_none()))
+            .count(),
         loaded,
     }
+}
+
+/// A pinned structural value that AgentEval reads as missing or malformed (null, empty, not
+/// 64 hexadecimal digits).
+fn fp_missing(pinned: &serde_json::Value) -> bool {
+    !pinned
+        .get("structural")
+        .and_then(|v| v.as_str())
+        .is_some_and(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// AgentEval's `RelativePath` of an entry: `{convention}/{dir}` (with the repository first in

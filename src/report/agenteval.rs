@@ -589,7 +589,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
                 .filter(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))
                 .map(|s| s[..8].to_owned())
         };
-        let malformed = p.get("pinned").is_some_and(|v| fp_missing(v));
+        let malformed = p.get("pinned").is_some_and(fp_missing);
         let changed = p.get("structural_changed").and_then(|v| v.as_bool()) == Some(true);
         let message = match (fp("pinned"), fp("current")) {
             (Some(a), Some(b)) if changed && !malformed => format!(

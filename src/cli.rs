@@ -918,6 +918,7 @@ fn emit_agenteval(
     };
     let base = ae::full_path(target)?;
     let conv = ae::convert(result, &base, vetted);
+    agenteval_summary(result, &conv, target, stderr)?;
     match &common.output {
         Some(path) => {
             write_atomic(path, |w| ae::render(&conv.report, format, false, w)).map_err(|e| {
@@ -948,6 +949,60 @@ fn emit_agenteval(
         ExitStatus::Clean
     };
     Ok((status, conv))
+}
+
+/// AgentEval's stderr summary of a repository scan (§3.1: every convention in its order,
+/// with its skills and findings, or "not present") or of a workspace (§3.2: per repository).
+fn agenteval_summary(
+    result: &ScanResult,
+    conv: &crate::report::agenteval::Converted,
+    target: &Path,
+    stderr: &mut dyn Write,
+) -> io::Result<()> {
+    let count = |repo: Option<&str>, c: &str| {
+        conv.per_root
+            .get(&(repo.map(str::to_owned), c.to_owned()))
+            .copied()
+            .unwrap_or_default()
+    };
+    match result.mode {
+        Mode::Repo => {
+            writeln!(stderr, "  Repo-wide skill directory conventions:")?;
+            for c in crate::loaders::maf::ROOTS {
+                if target.join(c).is_dir() {
+                    let (n, m) = count(None, c);
+                    writeln!(stderr, "    {c}: {n} skill(s), {m} finding(s)")?;
+                } else {
+                    writeln!(stderr, "    {c}: not present")?;
+                }
+            }
+        }
+        Mode::Workspace => {
+            writeln!(stderr, "  Workspace repos scanned:")?;
+            if result.repos.is_empty() {
+                writeln!(stderr, "    (no subdirectories found)")?;
+            }
+            for g in &result.repos {
+                let name = sanitize_line(g.repo.as_deref().unwrap_or("."));
+                match &g.error {
+                    Some(e) => writeln!(
+                        stderr,
+                        "    {name}: SKIPPED — could not scan ({})",
+                        sanitize_line(e)
+                    )?,
+                    None => {
+                        let (n, m) = crate::loaders::maf::ROOTS
+                            .iter()
+                            .map(|c| count(g.repo.as_deref(), c))
+                            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                        writeln!(stderr, "    {name}: {n} skill(s), {m} finding(s)")?;
+                    }
+                }
+            }
+        }
+        Mode::Path => {}
+    }
+    Ok(())
 }
 
 /// AgentEval's `--write-baseline` snapshot of a compat scan (§5.3): one entry per skill MAF

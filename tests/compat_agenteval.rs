@@ -339,6 +339,12 @@ fn repo_conventions_and_drift() {
         "json",
     ]);
     assert_eq!(v["Coverage"]["SkillCount"], 2);
+    // §3.1: the per-convention summary on stderr, in AgentEval's order.
+    let e = err(&run(r, &["scan", "--repo", ".", "--compat", "agenteval"]));
+    assert!(
+        e.contains("  Repo-wide skill directory conventions:\n    .claude/skills: 1 skill(s), 0 finding(s)\n    .agents/skills: 1 skill(s), 0 finding(s)\n    .windsurf/skills: not present\n"),
+        "{e}"
+    );
     // C14/C15: the same name with different bodies is drift; identical bodies are not.
     skill(&r.join(".cursor/skills/skill-a"), "skill-a", "A, changed");
     let o = run(

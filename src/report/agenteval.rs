@@ -102,6 +102,9 @@ pub struct Converted {
     /// The skills in the report, in its order, with their findings' indices: for a ledger
     /// snapshot (`ComplianceFindings` are the validator and exclusion findings of a name).
     pub loaded: Vec<usize>,
+    /// Per (repository, convention): skills loaded and findings (drift left out), for
+    /// AgentEval's stderr summary of a repository or workspace scan.
+    pub per_root: BTreeMap<(Option<String>, String), (usize, usize)>,
 }
 
 /// AgentEval's inventory of a skill (§3.5): resources under `resources/`, scripts under
@@ -337,6 +340,8 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
     let mut excluded: Vec<usize> = Vec::new();
     // Roots whose discovery failed: the root folder and the cause.
     let mut failed: BTreeMap<String, String> = BTreeMap::new();
+    let mut per_root: BTreeMap<(Option<String>, String), (usize, usize)> = BTreeMap::new();
+    let root_of = |a: &Artifact| (a.repo.clone(), a.convention.clone().unwrap_or_default());
     let mut roots_seen = false;
     let order = |a: &Artifact| {
         a.convention
@@ -363,6 +368,9 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
                         crate::discover::Mode::Path => String::new(),
                         _ => a.convention_root.clone().unwrap_or_default(),
                     };
+                    if !failed.contains_key(&root) {
+                        per_root.entry(root_of(a)).or_default().1 += 1;
+                    }
                     failed.entry(root).or_insert_with(|| why.to_owned());
                 } else if !maf::beyond_discovery(cause) {
                     excluded.push(i);
@@ -397,6 +405,9 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             allowed_tools: allowed_tools(f),
         };
         let (label, fs) = validate(&m);
+        let e = per_root.entry(root_of(a)).or_default();
+        e.0 += 1;
+        e.1 += fs.len();
         for (rule, severity, message, field) in fs {
             findings.push(AeFinding {
                 skill_name: label.clone(),
@@ -444,6 +455,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             reasons.join(" ")
         };
         coverage.silently_excluded_count += 1;
+        per_root.entry(root_of(a)).or_default().1 += 1;
         findings.push(AeFinding {
             skill_name: label,
             rule: 11,
@@ -632,6 +644,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             .filter(|f| crate::catalog::get(f.rule_id).is_none_or(|m| m.agenteval.is_none()))
             .count(),
         loaded,
+        per_root,
     }
 }
 

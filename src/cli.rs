@@ -667,7 +667,12 @@ fn compat_outcome(compat: bool, outcome: Result<ExitStatus, Error>) -> Result<Ex
                 && !matches!(&e, Error::Compat(_))
                 && !matches!(&e, Error::Io(io) if io.kind() == io::ErrorKind::BrokenPipe) =>
         {
-            Err(Error::Compat(e.to_string()))
+            // AgentEval's text is the message alone, without skillguard's "invalid option: ".
+            let msg = match e {
+                Error::Usage(m) => m,
+                e => e.to_string(),
+            };
+            Err(Error::Compat(msg))
         }
         other => other,
     }

@@ -274,7 +274,11 @@ fn exit_codes_and_formats() {
         ],
     );
     assert_eq!(o.status.code(), Some(3));
-    assert!(err(&o).contains("--format"), "{}", err(&o));
+    assert!(
+        err(&o).starts_with("  Error: Unknown --format 'yaml'"),
+        "{}",
+        err(&o)
+    );
     let o = run(t.path(), &["scan", "skills", "--format", "yaml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());

@@ -327,6 +327,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));
     let coverage = crate::scan::summary::coverage(&artifacts, Mode::Workspace);
     let mut result = ScanResult {
+        lock_entries: 0,
         agents,
         evals,
         mode: Mode::Workspace,

@@ -53,6 +53,9 @@ pub struct RepoSummary {
 /// The result of a scan: the model every renderer consumes.
 #[derive(Debug, Clone)]
 pub struct ScanResult {
+    /// Usable entries of the `skills-lock.json` files read (for AgentEval's `Provenance`,
+    /// present whenever a lock file is non-empty).
+    pub lock_entries: usize,
     pub mode: Mode,
     /// The scanned path as given on the command line (information only).
     pub target: String,

@@ -806,3 +806,35 @@ fn single_skill_scans_notes_and_missing_paths() {
         err(&o)
     );
 }
+
+/// §7.6: with a non-empty `skills-lock.json`, every finding has `Provenance`, `null` when the
+/// lock names none of the scanned skills.
+#[test]
+fn provenance_is_null_padded_for_a_non_empty_lock() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("skills");
+    let s = root.join("expense-report");
+    skill(&s, "expense-report", "# E");
+    write(&s.join("scripts/run.py"), "print(1)\n");
+    write(
+        &root.join("skills-lock.json"),
+        r#"{"version": 1, "skills": {"unrelated": {"source": "org/x", "ref": "v1"}}}"#,
+    );
+    let o = run(
+        t.path(),
+        &[
+            "scan",
+            "skills",
+            "--compat",
+            "agenteval",
+            "--format",
+            "json",
+        ],
+    );
+    let text = out(&o);
+    assert!(
+        text.contains("\"Field\": null,\n      \"Provenance\": null\n"),
+        "{text}{}",
+        err(&o)
+    );
+}

@@ -417,6 +417,7 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
             }
         };
         if first_time {
+            result.lock_entries += lock.entries.len();
             notes.push(format!(
                 "provenance: {} skill(s) recorded in {}",
                 lock.entries.len(),

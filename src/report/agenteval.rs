@@ -334,7 +334,7 @@ pub type Vetted<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
 /// messages name absolute folders, as AgentEval's do); `vetted` is the ledger history with
 /// `--check-baseline`.
 pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Converted {
-    let lock = r.artifacts.iter().any(|a| a.provenance.is_some());
+    let lock = r.lock_entries > 0 || r.artifacts.iter().any(|a| a.provenance.is_some());
     let prov = |a: Option<&Artifact>| lock.then(|| a.and_then(provenance));
     let mut loaded: Vec<(usize, usize)> = Vec::new();
     let mut excluded: Vec<usize> = Vec::new();

@@ -212,6 +212,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let files_scanned = artifacts.iter().map(|a| a.files.len()).sum();
     let bytes_scanned = artifacts.iter().map(|a| a.total_bytes()).sum();
     let mut result = ScanResult {
+        lock_entries: 0,
         mode,
         target: target.display().to_string(),
         artifacts,

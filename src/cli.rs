@@ -1519,16 +1519,14 @@ fn scan_with_baselines(
     note(stderr, common.quiet, &notes)?;
     // The index is computed after the drift findings were added, on the full result
     // (never the --quiet view), accepted findings included (`index::for_result`).
-    if let Some(e) = &eval_results {
-        note(
-            stderr,
-            common.quiet,
-            &crate::index::eval_input(&result, e).notes(),
-        )?;
-    }
     let mut index = crate::timing::time(crate::timing::Stage::Index, || {
         crate::index::for_result(&result, trace.as_ref(), eval_results.as_deref())
     });
+    note(
+        stderr,
+        common.quiet,
+        &crate::index::evals::notes(&index.eval_results),
+    )?;
     index.fail_under = common.fail_under_index.map(f64::from);
     let index = std::sync::Arc::new(index);
     // The snapshot and pin are prepared while the report renders (both only read the
@@ -2292,10 +2290,8 @@ fn run_merge(
         None => None,
     };
     let eval_results = c.read_eval_results()?;
-    if let Some(e) = &eval_results {
-        notes.extend(crate::index::eval_input(&result, e).notes());
-    }
     let mut index = crate::index::for_result(&result, trace.as_ref(), eval_results.as_deref());
+    notes.extend(crate::index::evals::notes(&index.eval_results));
     index.fail_under = c.fail_under_index.map(f64::from);
     notes.push(format!(
         "merged {} report(s): {} repositories, {} skill(s); drift, name collisions and look-alike names recomputed across all of them",

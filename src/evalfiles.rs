@@ -15,7 +15,6 @@
 //! position; JSON files are first checked as strict JSON.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Read;
 
 use crate::discover::{Entry, EntryKind};
 use crate::finding::{Finding, Location};
@@ -129,12 +128,8 @@ fn read_bounded(e: &Entry) -> Result<Vec<u8>, String> {
             e.size
         ));
     }
-    let f = crate::fsutil::open_regular(&e.abs).map_err(|x| format!("it cannot be read ({x})"))?;
-    let mut buf = Vec::new();
-    f.take(MAX_EVAL_FILE + 1)
-        .read_to_end(&mut buf)
-        .map_err(|x| format!("it cannot be read ({x})"))?;
-    Ok(buf)
+    crate::fsutil::read_regular_bounded(&e.abs, MAX_EVAL_FILE)
+        .map_err(|x| format!("it cannot be read ({x})"))
 }
 
 /// Lookups built once per scan, so that every eval file costs its own depth, not the number

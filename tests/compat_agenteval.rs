@@ -35,6 +35,21 @@ fn skill(dir: &Path, name: &str, body: &str) {
     );
 }
 
+/// `scan --repo . --compat agenteval --format json` in `dir`, with `extra` arguments.
+fn repo_json(dir: &Path, extra: &[&str]) -> Output {
+    let mut a = vec![
+        "scan",
+        "--repo",
+        ".",
+        "--compat",
+        "agenteval",
+        "--format",
+        "json",
+    ];
+    a.extend_from_slice(extra);
+    run(dir, &a)
+}
+
 const GOV: &str = "Skill \\u0027expense-report\\u0027 exposes 1 script(s) reachable via run_skill_script \\u2014 recommend registering SkillScriptExecutionGate/SkillScriptApprovalGate (Phase 3) before allowing this skill in production.";
 
 /// The §7.6 sample: one skill with a resource and a script.
@@ -523,19 +538,7 @@ fn ledger_write_and_check_baseline() {
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
     skill(&r.join(".claude/skills/skill-a"), "skill-a", "A");
-    let scan = |extra: &[&str]| {
-        let mut a = vec![
-            "scan",
-            "--repo",
-            ".",
-            "--compat",
-            "agenteval",
-            "--format",
-            "json",
-        ];
-        a.extend_from_slice(extra);
-        run(r, &a)
-    };
+    let scan = |extra: &[&str]| repo_json(r, extra);
     // C08: no --write-baseline, no ledger.
     scan(&[]);
     assert!(!r.join(".agenteval").exists());
@@ -637,19 +640,7 @@ fn pin_file_in_agenteval_format() {
     let r = t.path();
     skill(&r.join(".claude/skills/skill-a"), "skill-a", "A");
     skill(&r.join(".claude/skills/skill-b"), "skill-b", "B");
-    let scan = |extra: &[&str]| {
-        let mut a = vec![
-            "scan",
-            "--repo",
-            ".",
-            "--compat",
-            "agenteval",
-            "--format",
-            "json",
-        ];
-        a.extend_from_slice(extra);
-        run(r, &a)
-    };
+    let scan = |extra: &[&str]| repo_json(r, extra);
     let o = scan(&[
         "--save-manifest-baseline",
         "pins/skills-baseline.json",
@@ -719,19 +710,7 @@ fn manifest_drift_first_entry_and_malformed_pins() {
     skill(&r.join(".claude/skills/shared"), "shared", "first");
     skill(&r.join(".cursor/skills/shared"), "shared", "second");
     skill(&r.join(".claude/skills/excl"), "excl", "E");
-    let scan = |extra: &[&str]| {
-        let mut a = vec![
-            "scan",
-            "--repo",
-            ".",
-            "--compat",
-            "agenteval",
-            "--format",
-            "json",
-        ];
-        a.extend_from_slice(extra);
-        run(r, &a)
-    };
+    let scan = |extra: &[&str]| repo_json(r, extra);
     let o = scan(&["--save-manifest-baseline", "pin.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     // The second copy changes (AgentEval compares the first only) and `excl` is now

@@ -304,10 +304,11 @@ impl<'a> EvalInput<'a> {
             attributions,
         }
     }
+}
 
-    /// One note per result: where it was counted.
-    pub fn notes(&self) -> Vec<String> {
-        self.attributions
+/// One note per result: where it was counted (`Report::eval_results`).
+pub fn notes(attributions: &[Attribution]) -> Vec<String> {
+    attributions
             .iter()
             .map(|a| {
                 // The evals path and the matched names come from the results file: data.
@@ -327,7 +328,6 @@ impl<'a> EvalInput<'a> {
                 }
             })
             .collect()
-    }
 }
 
 #[cfg(test)]

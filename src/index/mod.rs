@@ -721,8 +721,8 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>, evals: Option<&[EvalRes
     compute(&skills, &all, trace, input.as_ref())
 }
 
-/// The attribution of `evals` to the skills and agents of `r` (for the index and the notes).
-pub fn eval_input<'a, 'r>(r: &'r ScanResult, evals: &'a [EvalResult]) -> EvalInput<'a> {
+/// The attribution of `evals` to the skills and agents of `r`.
+fn eval_input<'a, 'r>(r: &'r ScanResult, evals: &'a [EvalResult]) -> EvalInput<'a> {
     let subject = |a: &'r crate::inventory::Artifact| evals::Subject {
         path: &a.path,
         name: &a.name,

@@ -99,8 +99,8 @@ pub struct Converted {
     pub report: AeReport,
     /// Findings of the scan that are not in the report (skillguard's own rules).
     pub omitted: usize,
-    /// The skills in the report, in its order, with their findings' indices: for a ledger
-    /// snapshot (`ComplianceFindings` are the validator and exclusion findings of a name).
+    /// The skills MAF loads (indices into `ScanResult::artifacts`), in the report's order: the
+    /// entries of a ledger snapshot and of a pin file.
     pub loaded: Vec<usize>,
     /// Per (repository, convention): skills loaded and findings (drift left out), for
     /// AgentEval's stderr summary of a repository or workspace scan.

@@ -47,6 +47,11 @@ const FAMILIES: &[&str] = &[
     "encoded-payload",
     "prompt-injection",
     "agent-config-abuse",
+    "fake-prerequisite",
+    "memory-poisoning",
+    "leaky-by-design",
+    "brand-impersonation",
+    "indicator-removal",
 ];
 /// Benign cases that are not a look-alike of one family.
 const ORDINARY: &str = "ordinary";
@@ -62,7 +67,10 @@ const SURFACES: &[&str] = &[
     "config",
 ];
 const LAYOUTS: &[&str] = &["agent-skills", "claude", "openclaw", "plugin"];
-const SPLITS: &[&str] = &["tune", "held-out"];
+const SPLITS: &[&str] = &["tune", "held-out", "blind"];
+/// Key of `floors.json` holding the split-wide targets (block and warn recall floors, and the
+/// most benign cases blocked and warned).
+const TOTALS: &str = "totals";
 /// Key of `floors.json` listing the benign cases blocked today (case → rules that fire).
 const KNOWN_FP: &str = "known-false-positives";
 
@@ -73,6 +81,19 @@ fn root() -> PathBuf {
 fn load_json(name: &str) -> BTreeMap<String, Value> {
     let text = fs::read_to_string(root().join(name)).unwrap();
     serde_json::from_str(&text).unwrap()
+}
+
+/// `labels.json` and the blind split's `blind/labels.json` (keys prefixed `blind/`).
+fn all_labels() -> BTreeMap<String, Value> {
+    let mut labels = load_json("labels.json");
+    for (k, v) in load_json("blind/labels.json") {
+        labels.insert(format!("blind/{k}"), v);
+    }
+    labels
+}
+
+fn is_malicious(key: &str) -> bool {
+    key.trim_start_matches("blind/").starts_with("malicious/")
 }
 
 fn field<'a>(v: &'a Value, k: &str) -> &'a str {
@@ -143,7 +164,7 @@ fn score(key: &str, v: &Value) -> Case {
     Case {
         found,
         key: key.to_owned(),
-        malicious: key.starts_with("malicious/"),
+        malicious: is_malicious(key),
         family: field(v, "family").to_owned(),
         surfaces: surfaces(v),
         split: field(v, "split").to_owned(),
@@ -257,9 +278,14 @@ fn tables(cases: &[Case]) -> String {
 
 #[test]
 fn labels_cover_every_fixture_folder() {
-    let labels = load_json("labels.json");
+    let labels = all_labels();
     let mut on_disk = BTreeSet::new();
-    for kind in ["malicious", "benign"] {
+    for kind in [
+        "malicious",
+        "benign",
+        "blind/malicious",
+        "blind/benign",
+    ] {
         for e in fs::read_dir(root().join(kind)).unwrap() {
             let e = e.unwrap();
             if e.file_type().unwrap().is_dir() {
@@ -273,7 +299,12 @@ fn labels_cover_every_fixture_folder() {
         "labels.json and the fixture folders differ"
     );
     for (k, v) in &labels {
-        let malicious = k.starts_with("malicious/");
+        let malicious = is_malicious(k);
+        assert_eq!(
+            k.starts_with("blind/"),
+            field(v, "split") == "blind",
+            "{k}: only the blind folder holds the blind split"
+        );
         assert!(!field(v, "technique").is_empty(), "{k}: missing technique");
         let family = field(v, "family");
         assert!(
@@ -323,7 +354,7 @@ fn labels_cover_every_fixture_folder() {
 
 #[test]
 fn security_rules_meet_the_floors_on_the_labelled_set() {
-    let labels = load_json("labels.json");
+    let labels = all_labels();
     let floors = load_json("floors.json");
     let cases: Vec<Case> = labels.iter().map(|(k, v)| score(k, v)).collect();
 
@@ -428,6 +459,47 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
             }
         }
     }
+    // Split-wide targets: block and warn recall at least the floor, benign cases blocked and
+    // warned at most the ceiling.
+    for split in SPLITS {
+        let mut t = Tally::default();
+        for c in cases.iter().filter(|c| c.split == *split) {
+            t.add(c);
+        }
+        let goal = |k: &str| {
+            floors
+                .get(TOTALS)
+                .and_then(|g| g.get(*split))
+                .and_then(|s| s.get(k))
+                .and_then(Value::as_f64)
+        };
+        for (kind, rate, floor) in [
+            ("block recall", t.block_rate(), goal("block")),
+            ("warn recall", t.warn_rate(), goal("warn")),
+        ] {
+            match floor {
+                Some(f) if rate + 1e-9 < f => failures.push(format!(
+                    "{split}: {kind} {rate:.3} is below the target {f:.3}"
+                )),
+                None => failures.push(format!("floors.json: no {TOTALS} {kind} for {split}")),
+                _ => {}
+            }
+        }
+        for (kind, n, ceil) in [
+            ("benign blocked", t.ben_block, goal("benign_block_max")),
+            ("benign warned", t.ben_warn, goal("benign_warn_max")),
+        ] {
+            let rate = ratio(n, t.ben);
+            match ceil {
+                Some(c) if rate > c + 1e-9 => failures.push(format!(
+                    "{split}: {kind} {n}/{} = {rate:.3} is above the ceiling {c:.3}",
+                    t.ben
+                )),
+                None => failures.push(format!("floors.json: no {TOTALS} {kind} for {split}")),
+                _ => {}
+            }
+        }
+    }
     if !above.is_empty() || !notes.is_empty() {
         report.push('\n');
         for a in notes.iter().chain(&above) {
@@ -445,6 +517,9 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
             KNOWN_FP.to_owned(),
             Value::Object(blocked_benign.into_iter().collect()),
         );
+        if let Some(t) = floors.get(TOTALS) {
+            out.insert(TOTALS.to_owned(), t.clone());
+        }
         let text = serde_json::to_string_pretty(&out).unwrap() + "\n";
         fs::write(path, text).unwrap();
     }

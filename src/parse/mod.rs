@@ -5,5 +5,6 @@ pub mod agenteval_raw;
 pub mod frontmatter;
 pub mod json_scan;
 pub mod markdown;
+pub mod shell;
 pub mod tool_calls;
 pub mod yaml;

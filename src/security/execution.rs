@@ -55,6 +55,54 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
+/// The [`FETCH_EXEC`] shapes written in POSIX shell (the others are PowerShell, Python, and
+/// the one-line download-chmod-run that `shell` follows as a download).
+const SHELL_FORMS: &[usize] = &[0, 1, 2];
+
+/// The shell text around a line-rule hit at `s`: in prose, the inline code span holding it or
+/// the rest of the line; in code, the line (with backslash continuations).
+fn shell_snippet(text: &str, s: usize, kind: RegionKind) -> (usize, usize) {
+    let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
+    let mut line_end = text[s..].find('\n').map_or(text.len(), |i| s + i);
+    // Continuation lines (`curl … \` newline `| sh`).
+    let mut guard = 0;
+    while guard < 32 && text[line_start..line_end].trim_end().ends_with('\\') {
+        guard += 1;
+        line_end = text[line_end + 1..]
+            .find('\n')
+            .map_or(text.len(), |i| line_end + 1 + i);
+        if line_end >= text.len() {
+            break;
+        }
+    }
+    if kind.is_code() {
+        return (line_start, line_end);
+    }
+    let before = &text[line_start..s];
+    let ticks = before.matches('`').count();
+    if ticks % 2 == 1 {
+        let open = line_start + before.rfind('`').map_or(0, |i| i + 1);
+        let close = text[s..line_end].find('`').map_or(line_end, |i| s + i);
+        return (open, close);
+    }
+    (s, line_end)
+}
+
+/// Does the shell parser say a line rule's fetch-then-execute hit at `s` runs nothing it
+/// fetched? In code, the whole line is read first (so `echo "curl … | sh"` is an argument, not
+/// a pipe); when the parser finds no fetch command there (a `RUN curl … | sh` line of another
+/// language), the text from the hit on is read.
+fn parser_refutes(text: &str, s: usize, kind: RegionKind) -> bool {
+    let (a, b) = shell_snippet(text, s, kind);
+    match super::shell::exec_confirmed(&text[a..b]) {
+        Some(v) => !v,
+        None if kind.is_code() && a < s => {
+            super::shell::exec_confirmed(&text[s..b]) == Some(false)
+        }
+        None => false,
+    }
+}
+
 /// Words one of which every fetch-then-execute shape contains (lower case; found by the
 /// file's one literal pass, see [`super::patterns::Words`]).
 pub const FETCH_WORDS: &[&str] = &[
@@ -424,9 +472,14 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
                 continue;
             }
             let seg = &text[r.start..r.end];
-            for re in FETCH_EXEC.iter() {
+            for (ri, re) in FETCH_EXEC.iter().enumerate() {
                 for m in re.find_iter(seg) {
                     let (s, e) = (r.start + m.start(), r.start + m.end());
+                    // The shell forms are confirmed by the shell parser: `curl … | python -m
+                    // json.tool` matches the line pattern but does not run what it fetched.
+                    if SHELL_FORMS.contains(&ri) && parser_refutes(text, s, r.kind) {
+                        continue;
+                    }
                     let example = (prose && r.kind == RegionKind::Prose)
                         .then(|| example_context(text, s, e, false))
                         .flatten();

@@ -38,6 +38,7 @@ pub mod pyc;
 pub mod regions;
 pub mod secret_send;
 pub mod secrets;
+pub mod shell;
 pub mod typosquat;
 pub mod unicode;
 
@@ -63,6 +64,7 @@ pub fn rule_ids() -> Vec<&'static str> {
         permissions::RULES,
         secret_send::RULES,
         chains::RULES,
+        shell::RULES,
     ]
     .concat();
     v.extend(patterns::rule_ids());
@@ -497,6 +499,7 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityPatterns, || patterns::check(scx));
     time(Stage::SecurityInjection, || injection::check(scx));
     time(Stage::SecurityExecution, || execution::check(scx));
+    time(Stage::SecurityExecution, || shell::check(scx));
     time(Stage::SecurityObfuscation, || obfuscation::check(scx));
     time(Stage::SecuritySecrets, || secrets::check(scx));
     time(Stage::SecurityPackaging, || packaging::check(scx));

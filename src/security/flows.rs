@@ -427,6 +427,8 @@ fn params_of(n: Node<'_>, text: &str) -> Vec<String> {
     }
     named_children(p)
         .into_iter()
+        // A method's receiver is not an argument of its calls (`self.send(x)`: x is the first).
+        .filter(|c| !(c.kind() == "identifier" && matches!(text_of(*c, text), "self" | "cls")))
         .filter_map(|c| {
             let id = if c.kind() == "identifier" {
                 Some(c)
@@ -1518,13 +1520,13 @@ impl<'s> Analyzer<'s> {
         }
 
         // 3. What the call returns.
-        if let Some((idx, _)) = self
-            .funcs
-            .get(&name)
-            .cloned()
-            .filter(|_| recv_node.is_none() || recv_text == "self" || recv_text == "this")
-        {
-            let _ = idx;
+        // The file's own function (or a method called on `self`, `this`, `cls` or a class).
+        let own_call = recv_node.is_none()
+            || matches!(recv_text.as_str(), "self" | "this" | "cls")
+            || recv_node.is_some_and(|r| {
+                r.kind() == "identifier" && self.t(r).starts_with(|c: char| c.is_ascii_uppercase())
+            });
+        if own_call && self.funcs.contains_key(&name) {
             let summary = self.summaries.get(&name).cloned().unwrap_or_default();
             for (i, (_, v)) in pos.iter().enumerate() {
                 let i = i as u8;
@@ -1551,6 +1553,12 @@ impl<'s> Analyzer<'s> {
             return out;
         }
         if let Some(verb) = propagator(&lcallee, &lname, self.py) {
+            // `buf.toString('base64')`, `Buffer.from(s, 'hex')`: the encoding is the argument.
+            let verb = match verb {
+                "converted" if args_lit.contains("base64") => "base64-encoded",
+                "converted" if args_lit.trim() == "hex" => "hex-encoded",
+                v => v,
+            };
             for t in all.taints.iter().chain(recv.taints.iter()) {
                 out.add_taint(t.clone().verb(verb));
             }
@@ -1573,10 +1581,7 @@ impl<'s> Analyzer<'s> {
             for t in &recv.taints {
                 out.add_taint(t.clone());
             }
-            if matches!(
-                lname.as_str(),
-                "with_suffix" | "joinpath" | "resolve" | "absolute" | "expanduser"
-            ) {
+            if matches!(lname.as_str(), "with_suffix" | "joinpath") {
                 out.lit = bounded(&format!("{}/{}", recv.lit, args_lit));
             }
             // Mutating methods fold their arguments into the receiver.
@@ -2029,8 +2034,7 @@ fn propagator(lcallee: &str, lname: &str, py: bool) -> Option<&'static str> {
         | "string" | "buffer" => "converted",
         "dict" | "list" | "tuple" | "set" | "sorted" | "copy" | "items" | "values" | "keys"
         | "entries" | "assign" | "fromentries" => "copied",
-        "replace" | "strip" | "lower" | "upper" | "split" | "splitlines" | "read" | "readlines"
-        | "concat" | "slice" | "trim" => "transformed",
+        "replace" | "concat" => "transformed",
         "url" | "urlsearchparams" | "request" => "built into a request",
         _ => return None,
     };

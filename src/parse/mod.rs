@@ -2,6 +2,7 @@
 //! frontmatter tree with spans, and the Markdown body.
 
 pub mod agenteval_raw;
+pub mod code_tree;
 pub mod frontmatter;
 pub mod json_scan;
 pub mod markdown;

@@ -16,6 +16,7 @@
 //! | [`packaging`] | 7 binaries, bytecode, archives, links, modes |
 //! | [`permissions`] | 8 `allowed-tools`, undeclared tools, MCP, packages, typosquats |
 //! | [`secret_send`] + [`chains`] | secrets sent to foreign hosts; multi-step chains as one finding |
+//! | [`flows`] | data followed through Python and JavaScript/TypeScript (taint analysis) |
 //!
 //! Pattern rules are data: their regexes, keywords, examples and negative examples
 //! live in the rule's frontmatter in `rules/` (see [`patterns`]); rules that need logic
@@ -28,6 +29,7 @@ pub mod decode;
 mod download_exec;
 pub mod execution;
 pub mod exfiltration;
+pub mod flows;
 pub mod injection;
 pub mod literals;
 pub mod obfuscation;
@@ -65,6 +67,7 @@ pub fn rule_ids() -> Vec<&'static str> {
         secret_send::RULES,
         chains::RULES,
         shell::RULES,
+        flows::RULES,
     ]
     .concat();
     v.extend(patterns::rule_ids());
@@ -508,7 +511,12 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityExfiltration, || {
         secret_send::check(scx);
         exfiltration::check(scx);
+        // Data followed through Python and JavaScript/TypeScript (before the chains, which
+        // raise the instructions that name a script to what the script does).
+        flows::check(scx);
         chains::check(scx);
+        // The correlated findings a flow of the same file reports more exactly.
+        flows::absorb_correlated(&mut scx.cx.findings);
     });
     // Capability grants raise what they enable: after every finding is known.
     time(Stage::SecurityPermissions, || {

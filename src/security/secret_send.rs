@@ -156,6 +156,13 @@ const PROVIDERS: &[(&str, &[&str])] = &[
     ("STRIPE", &["stripe.com"]),
     ("TWILIO", &["twilio.com"]),
     ("SENDGRID", &["sendgrid.com", "sendgrid.net"]),
+    // Providers whose API host does not name them (issue 29: false highs on real skills).
+    ("HUBSPOT", &["hubapi.com", "hubspot.com"]),
+    ("ATLAS", &["mongodb.com", "mongodb.net"]),
+    ("MONGODB", &["mongodb.com", "mongodb.net"]),
+    ("MDB", &["mongodb.com", "mongodb.net"]),
+    ("FLY", &["fly.io", "fly.dev", "machines.dev"]),
+    ("XAI", &["x.ai"]),
 ];
 
 /// Names without a provider: their first word says nothing about where they belong.
@@ -223,7 +230,10 @@ fn owner(name: &str, host: &str) -> Owner {
     let word = first.to_ascii_lowercase();
     let labels: Vec<&str> = host.split('.').collect();
     let main = labels.len().checked_sub(2).map_or("", |i| labels[i]);
-    if host.contains(&word) || (main.len() >= 4 && word.contains(main)) {
+    // `XAI_API_KEY` → api.x.ai: the word in the host without its dots.
+    let squashed: String = host.chars().filter(|c| *c != '.' && *c != '-').collect();
+    if host.contains(&word) || squashed.contains(&word) || (main.len() >= 4 && word.contains(main))
+    {
         Owner::Own
     } else {
         Owner::Foreign

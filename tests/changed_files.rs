@@ -340,16 +340,17 @@ fn links_roots_and_lock_files_reach_the_skills_they_affect() {
     let part = prints(r, &[], &["skills/good-one/SKILL.md"]);
     assert!(good.is_subset(&part), "{good:?} vs {part:?}");
 
-    // Names that fold to different lengths in Unicode and in ASCII.
+    // Names that fold to different lengths in Unicode and in ASCII (two publishers: siblings
+    // of one publisher are a family, not typosquats).
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
-    skill(r, "skills/a1", "İnvoice-helper", "Use it.");
-    skill(r, "skills/b1", "xnvoice-helper", "Use it.");
+    skill(r, "skills/alice/a1", "İnvoice-helper", "Use it.");
+    skill(r, "skills/bob/b1", "xnvoice-helper", "Use it.");
     let sel = ["--select", "skill-name-typosquat"];
     assert_eq!(prints(r, &sel, &[]).len(), 2);
     // Both findings name the changed skill (one at it, one related to it).
     assert_eq!(
-        prints(r, &sel, &["skills/b1/SKILL.md"]),
+        prints(r, &sel, &["skills/bob/b1/SKILL.md"]),
         prints(r, &sel, &[])
     );
 

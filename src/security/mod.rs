@@ -8,7 +8,7 @@
 //! | Module | Family |
 //! |---|---|
 //! | [`unicode`] | 1 hidden Unicode, confusables |
-//! | [`patterns`] (data in `rules/`) + [`injection`] | 2 prompt injection and concealment |
+//! | [`patterns`] (data in `rules/`) + [`injection`] + [`instructions`] | 2 prompt injection and concealment, instruction scoring |
 //! | [`patterns`] + [`execution`] | 3 execution risk |
 //! | [`patterns`] + [`exfiltration`] | 4 data exfiltration (correlated) |
 //! | [`obfuscation`] | 5 encoded payloads, decoded and re-scanned |
@@ -31,6 +31,7 @@ pub mod execution;
 pub mod exfiltration;
 pub mod flows;
 pub mod injection;
+pub mod instructions;
 pub mod literals;
 pub mod obfuscation;
 pub mod packaging;
@@ -58,6 +59,7 @@ pub fn rule_ids() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = [
         unicode::RULES,
         injection::RULES,
+        instructions::RULES,
         execution::RULES,
         exfiltration::RULES,
         obfuscation::RULES,
@@ -501,6 +503,11 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityUnicode, || unicode::check(scx));
     time(Stage::SecurityPatterns, || patterns::check(scx));
     time(Stage::SecurityInjection, || injection::check(scx));
+    // Instruction scoring, and the prose rules kept to a risky act (issue 29, part 5).
+    time(Stage::SecurityInjection, || {
+        instructions::check(scx);
+        instructions::check_brand(scx);
+    });
     time(Stage::SecurityExecution, || execution::check(scx));
     time(Stage::SecurityExecution, || shell::check(scx));
     time(Stage::SecurityObfuscation, || obfuscation::check(scx));
@@ -515,6 +522,7 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
         // raise the instructions that name a script to what the script does).
         flows::check(scx);
         chains::check(scx);
+        instructions::correlate(scx);
         // The correlated findings a flow of the same file reports more exactly.
         flows::absorb_correlated(&mut scx.cx.findings);
     });

@@ -828,6 +828,49 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     check_packages(scx);
 }
 
+/// The publisher of a skill at `path`: the repository of the scan it is in (the longest
+/// repository path it lies under, `""` for a single root) and, in the OpenClaw layout
+/// `skills/<owner>/<name>`, the owner.
+fn publisher<'p>(path: &'p str, repos: &'p [String]) -> (&'p str, &'p str) {
+    let repo = repos
+        .iter()
+        .filter(|r| r.is_empty() || path == r.as_str() || path.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())
+        .map_or("", |r| r.as_str());
+    let rest = path[repo.len().min(path.len())..].trim_start_matches('/');
+    let comps: Vec<&str> = rest.split('/').filter(|c| !c.is_empty()).collect();
+    let owner = match comps.len() {
+        n if n >= 3 && comps[n - 3] == "skills" => comps[n - 2],
+        _ => "",
+    };
+    (repo, owner)
+}
+
+/// Does some copy of `a` share a publisher with some copy of `b`?
+fn same_publisher(
+    pubs: &std::collections::HashMap<&str, Vec<(&str, &str)>>,
+    a: &str,
+    b: &str,
+) -> bool {
+    let (Some(pa), Some(pb)) = (pubs.get(a), pubs.get(b)) else {
+        return false;
+    };
+    pb.iter().any(|p| pa.contains(p))
+}
+
+/// `a` and `b` differ only by a swap of two adjacent characters.
+fn transposed(a: &str, b: &str) -> bool {
+    let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if ca.len() != cb.len() {
+        return false;
+    }
+    let diff: Vec<usize> = (0..ca.len()).filter(|&i| ca[i] != cb[i]).collect();
+    diff.len() == 2
+        && diff[1] == diff[0] + 1
+        && ca[diff[0]] == cb[diff[1]]
+        && ca[diff[1]] == cb[diff[0]]
+}
+
 /// Removes a trailing version or number (`pdf2`, `reports-v2`, `tool-1.0`).
 fn family_stem(name: &str) -> &str {
     let t = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -870,6 +913,13 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
     skills.sort();
     let names: BTreeSet<&str> = skills.iter().map(|s| s.0.as_str()).collect();
     let names: Vec<&str> = names.into_iter().collect();
+    let repo_paths: Vec<String> = result.repos.iter().map(|r| r.path.clone()).collect();
+    let mut pubs: std::collections::HashMap<&str, Vec<(&str, &str)>> = Default::default();
+    for s in &skills {
+        pubs.entry(s.0.as_str())
+            .or_default()
+            .push(publisher(&s.1, &repo_paths));
+    }
     if names.len() < 2 || names.len() > 5000 {
         return;
     }
@@ -915,6 +965,12 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
             continue;
         }
         let confusable = skeletons[i] == skeletons[j];
+        // Siblings of one repository or publisher are a family (`x-nunit`, `x-xunit`), not
+        // typosquats of each other: among them only a look-alike or a swap of two adjacent
+        // letters (`expense-reprot`) is a misspelling worth reporting.
+        if !confusable && !transposed(a, b) && same_publisher(&pubs, a, b) {
+            continue;
+        }
         // One edit (a transposition counts as one): two-edit pairs in real collections
         // are families (`senior-devops`, `senior-secops`), not typos.
         if confusable || typosquat::distance_at_most(a, b, 1) {

@@ -280,12 +280,7 @@ fn tables(cases: &[Case]) -> String {
 fn labels_cover_every_fixture_folder() {
     let labels = all_labels();
     let mut on_disk = BTreeSet::new();
-    for kind in [
-        "malicious",
-        "benign",
-        "blind/malicious",
-        "blind/benign",
-    ] {
+    for kind in ["malicious", "benign", "blind/malicious", "blind/benign"] {
         for e in fs::read_dir(root().join(kind)).unwrap() {
             let e = e.unwrap();
             if e.file_type().unwrap().is_dir() {

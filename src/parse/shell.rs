@@ -367,7 +367,12 @@ impl Walker<'_, '_> {
 
     /// `a | b | c`: each stage's first command reads the previous stage's last command.
     /// Returns the pipeline's first and last commands.
-    fn pipeline(&mut self, n: Node, enclosing: Option<usize>, depth: usize) -> Option<(usize, usize)> {
+    fn pipeline(
+        &mut self,
+        n: Node,
+        enclosing: Option<usize>,
+        depth: usize,
+    ) -> Option<(usize, usize)> {
         let mut c = n.walk();
         let stages: Vec<Node> = n.named_children(&mut c).collect();
         let mut prev: Option<usize> = None;
@@ -442,7 +447,10 @@ impl Walker<'_, '_> {
                 self.out.commands[f].piped_from = piped;
             }
             for r in redirs {
-                let input = self.node_text(r).trim_start_matches(|c: char| c.is_ascii_digit()).starts_with('<');
+                let input = self
+                    .node_text(r)
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .starts_with('<');
                 self.redirect(r, if input { f } else { l }, depth + 1);
             }
             return Some((f, l));
@@ -460,7 +468,12 @@ impl Walker<'_, '_> {
         });
         if let Some(b) = body.filter(|b| b.kind() == "unset_command") {
             // `unset X`: the keyword is not a node of its own.
-            let kw = self.node_text(b).split_whitespace().next().unwrap_or("unset").to_owned();
+            let kw = self
+                .node_text(b)
+                .split_whitespace()
+                .next()
+                .unwrap_or("unset")
+                .to_owned();
             self.out.commands[idx].argv.push(Word {
                 text: kw,
                 start,
@@ -516,7 +529,10 @@ impl Walker<'_, '_> {
     fn queue_nested(&mut self, idx: usize) {
         let cmd = &self.out.commands[idx];
         let argv = strip_wrappers(&cmd.argv);
-        let Some(name) = argv.first().map(|w| base_name(&w.text).to_ascii_lowercase()) else {
+        let Some(name) = argv
+            .first()
+            .map(|w| base_name(&w.text).to_ascii_lowercase())
+        else {
             return;
         };
         if is_shell(&name) {
@@ -531,8 +547,7 @@ impl Walker<'_, '_> {
             }
         } else if name == "eval" && argv.len() > 1 {
             let joined: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
-            self.nested
-                .push((joined.join(" "), argv[1].start + 1, idx));
+            self.nested.push((joined.join(" "), argv[1].start + 1, idx));
         }
     }
 
@@ -606,7 +621,14 @@ impl Walker<'_, '_> {
         w
     }
 
-    fn word_into(&mut self, n: Node, owner: Option<usize>, depth: usize, w: &mut Word, out: &mut String) {
+    fn word_into(
+        &mut self,
+        n: Node,
+        owner: Option<usize>,
+        depth: usize,
+        w: &mut Word,
+        out: &mut String,
+    ) {
         if depth > MAX_DEPTH || out.len() > MAX_WORD {
             self.out.truncated = true;
             return;
@@ -614,7 +636,12 @@ impl Walker<'_, '_> {
         match n.kind() {
             "raw_string" => {
                 let t = self.node_text(n);
-                out.push_str(t.strip_prefix('\'').unwrap_or(t).strip_suffix('\'').unwrap_or(t));
+                out.push_str(
+                    t.strip_prefix('\'')
+                        .unwrap_or(t)
+                        .strip_suffix('\'')
+                        .unwrap_or(t),
+                );
             }
             "ansi_c_string" => {
                 let t = self.node_text(n);
@@ -833,8 +860,10 @@ pub fn strip_wrappers(argv: &[Word]) -> &[Word] {
                         // Options of sudo that take a value.
                         let takes = matches!(
                             (name.as_str(), t.as_str()),
-                            ("sudo", "-u" | "-g" | "-C" | "-D" | "-h" | "-p" | "-U" | "-r" | "-t")
-                                | ("nice", "-n")
+                            (
+                                "sudo",
+                                "-u" | "-g" | "-C" | "-D" | "-h" | "-p" | "-U" | "-r" | "-t"
+                            ) | ("nice", "-n")
                                 | ("xargs", "-I" | "-n" | "-P" | "-L" | "-d" | "-E" | "-s")
                         );
                         i += if takes { 2 } else { 1 };
@@ -872,8 +901,21 @@ pub fn is_interpreter(name: &str) -> bool {
     let stem = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     matches!(
         stem,
-        "python" | "pypy" | "node" | "nodejs" | "perl" | "ruby" | "php" | "lua" | "osascript"
-            | "pwsh" | "powershell" | "tclsh" | "Rscript" | "bun" | "deno"
+        "python"
+            | "pypy"
+            | "node"
+            | "nodejs"
+            | "perl"
+            | "ruby"
+            | "php"
+            | "lua"
+            | "osascript"
+            | "pwsh"
+            | "powershell"
+            | "tclsh"
+            | "Rscript"
+            | "bun"
+            | "deno"
     )
 }
 
@@ -913,7 +955,11 @@ mod tests {
         let curl = s.commands.iter().position(|c| c.name() == "curl").unwrap();
         assert_eq!(s.commands[curl].enclosing, Some(bash));
         let s = parse("source <(curl -s https://x.example/env)\n").unwrap();
-        let src = &s.commands[s.commands.iter().position(|c| c.name() == "source").unwrap()];
+        let src = &s.commands[s
+            .commands
+            .iter()
+            .position(|c| c.name() == "source")
+            .unwrap()];
         assert_eq!(src.argv[1].proc_subst.len(), 1);
     }
 
@@ -954,7 +1000,8 @@ mod tests {
 
     #[test]
     fn broken_snippets_still_yield_commands() {
-        let s = parse("curl -H 'Authorization: <your-token>' https://x.example | jq .\nfi fi )\n").unwrap();
+        let s = parse("curl -H 'Authorization: <your-token>' https://x.example | jq .\nfi fi )\n")
+            .unwrap();
         assert!(names(&s).contains(&"curl".to_owned()));
     }
 

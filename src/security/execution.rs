@@ -96,9 +96,7 @@ fn parser_refutes(text: &str, s: usize, kind: RegionKind) -> bool {
     let (a, b) = shell_snippet(text, s, kind);
     match super::shell::exec_confirmed(&text[a..b]) {
         Some(v) => !v,
-        None if kind.is_code() && a < s => {
-            super::shell::exec_confirmed(&text[s..b]) == Some(false)
-        }
+        None if kind.is_code() && a < s => super::shell::exec_confirmed(&text[s..b]) == Some(false),
         None => false,
     }
 }

@@ -2337,6 +2337,7 @@ pub fn shell_command_strings(text: &str, grammar: Grammar) -> Vec<ShellCommand> 
 /// Follows data through every Python and JavaScript/TypeScript file of the skill.
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, Severity, String, usize, String)> = Vec::new();
+    let mut shell_hits: Vec<(usize, usize, super::shell::Hit)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         if !matches!(src.lang, Lang::Python | Lang::JavaScript) {
             continue;
@@ -2350,6 +2351,20 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         let Some(a) = analyze_text(&src.text, grammar) else {
             continue;
         };
+        // Command strings handed to a shell are shell: read them with the shell parser.
+        for sc in &a.shell {
+            if let Some(script) = crate::parse::shell::parse(&sc.text) {
+                for mut h in super::shell::analyze(&sc.text, &script) {
+                    // The joined argument list is not the file's text: report at the argument.
+                    h.start = 0;
+                    h.end = 0;
+                    if let Some((o, _)) = h.related.as_mut() {
+                        *o = 0;
+                    }
+                    shell_hits.push((si, sc.offset, h));
+                }
+            }
+        }
         let mut n = 0;
         let mut ransom_done = false;
         for f in &a.flows {
@@ -2433,6 +2448,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             f.severity = sev;
         }
     }
+    super::shell::emit_hits(scx, shell_hits);
 }
 
 /// Correlated findings that a flow of the same file reports more exactly.

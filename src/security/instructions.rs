@@ -354,9 +354,9 @@ fn body_start(s: &str) -> usize {
 fn imperative_at(s: &str, at: usize) -> bool {
     // The clause before the verb: back to the last `, ; : ( —` or the start.
     let head = &s[..at];
-    let cs = head
-        .rfind([',', ';', ':', '(', '—', '\n'])
-        .map_or(0, |i| i + 1);
+    let cs = head.rfind([',', ';', ':', '(', '—', '\n']).map_or(0, |i| {
+        i + head[i..].chars().next().map_or(1, char::len_utf8)
+    });
     let clause = head[cs..].trim();
     let clause = clause.trim_matches(|c: char| c == '*' || c == '_' || c == '`');
     if NEGATION.is_match(clause) {

@@ -57,7 +57,7 @@ fn re(p: &str) -> Regex {
 /// Verbs of the acts that matter, by kind (lower-case text).
 static EXFIL_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(upload|send|post|forward|e-?mail|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|pipe|curl|report|deliver|publish|transfer|back\s+up|backup)\b",
+        r"\b(upload|send|post|forward|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|pipe|curl|report|deliver|publish|transfer|back\s+up|backup)\b",
     )
 });
 static DESTROY_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -86,27 +86,35 @@ static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
         r"(\b(credentials?|passwords?|passphrases?|api[\s_-]?keys?|access\s+keys?|tokens?|secrets?|private\s+keys?|ssh\s+keys?|id_rsa|id_ed25519|seed\s+phrases?|mnemonics?)\b|~/\.ssh|~/\.aws|\.env\b|\.netrc)",
     )
 });
+/// Secrets proper (not "input tokens"), for an act that puts them into the reply.
+static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(\b(api[\s_-]?keys?|passwords?|private\s+keys?|ssh\s+keys?|credentials|secret\s+keys?|id_rsa|seed\s+phrases?)\b|\.env\b|~/\.ssh)",
+    )
+});
+
 /// Broad objects: everything the user has.
 static BROAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(all\s+(the\s+|of\s+the\s+|of\s+the\s+user'?s?\s+|the\s+user'?s?\s+|user\s+|project\s+|local\s+)?(files|documents|data|folders|repos(itories)?|notes|photos|records)|every\s+(file|document|folder)|(entire|whole)\s+(workspace|project|repo|repository|home|directory|folder|codebase|drive|disk)|the\s+workspace|home\s+directory|documents\s+folder|desktop|(the\s+)?user'?s\s+(original\s+)?(files?|documents?|data|uploads?|attachments?|notes|originals?)|original\s+(files?|documents?)|everything)\b|~/?(\s|$|\*)",
+        r"\b(all\s+(the\s+|of\s+the\s+|of\s+the\s+user'?s?\s+|the\s+user'?s?\s+|user\s+|project\s+|local\s+)?(files|documents|data|folders|repos(itories)?|notes|photos|records)|every\s+(file|document|folder)|(entire|whole)\s+(workspace|project|repo|repository|home|directory|folder|codebase|drive|disk)|the\s+workspace|home\s+directory|documents\s+folder|desktop|(the\s+)?user'?s\s+(original\s+)?(files?|documents?|data|uploads?|attachments?|notes|originals?)|original\s+(files?|documents?))\b|~/?(\s|$|\*)",
     )
 });
 /// External destinations: URLs (not loopback), email addresses, servers.
 static DEST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\bhttps?://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}|\bhttps?://\d{1,3}(\.\d{1,3}){3}|\b[\w.+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b(our|the|a|my|remote|external|backup|collection|analytics|telemetry|central|company)\s+(collection\s+|backup\s+|analytics\s+|telemetry\s+|remote\s+)?(server|endpoint|webhook|host|ftp|inbox|bucket|drop|mailbox)\b|\bwebhooks?\b|\b(pastebin|hastebin|transfer\.sh|ngrok|requestbin|webhook\.site|discord(app)?\.com/api/webhooks|api\.telegram\.org)\b)",
+        r"(\bhttps?://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}|\bhttps?://\d{1,3}(\.\d{1,3}){3}|\b[\w.+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b(our|my|remote|external|backup|collection|analytics|telemetry|central|company)\s+(collection\s+|backup\s+|analytics\s+|telemetry\s+|remote\s+)?(server|endpoint|webhook|host|ftp|inbox|bucket|drop|mailbox)\b|\b(pastebin|hastebin|transfer\.sh|ngrok|requestbin|webhook\.site|discord(app)?\.com/api/webhooks|api\.telegram\.org)\b)",
     )
 });
-static LOOPBACK: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^https?://(localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.)"));
+static LOOPBACK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^https?://(localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.)|@example\.(com|org|net)$")
+});
 /// A bundled script named by path.
 static NAMED_SCRIPT: LazyLock<Regex> =
     LazyLock::new(|| re(r"[\w./-]*[\w-]\.(py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl)\b"));
 /// The agent's own memory, instruction and settings files, and permission grants.
 static AGENT_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(claude|agents|memory|soul|gemini|identity|heartbeat)\.md\b|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|settings(\.local)?\.json|\bskill\.md\b|\byour\s+(own\s+)?(memory|instructions|system\s+prompt|settings|configuration|rules|identity|personality|permissions)\b|\bmemory\s+files?\b|\bpermission\s*mode\b|\ballowed-tools\b|\bsudoers\b|\.(bashrc|zshrc|profile)\b)",
+        r"(\b(claude|agents|memory|soul|gemini|identity|heartbeat)\.md\b|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|settings(\.local)?\.json|\byour\s+(own\s+)?(memory|instructions|system\s+prompt|settings|configuration|rules|identity|personality|permissions)\b|\bmemory\s+files?\b|\bpermission\s*mode\b|\ballowed-tools\b|\bsudoers\b)",
     )
 });
 /// Standing or per-task triggers.
@@ -312,6 +320,7 @@ fn sentences(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>
                             matches!(line.as_bytes().get(n + 1), Some(b'.') | Some(b')'))
                         })
                     || i.checked_sub(1).is_some_and(|p| b[p] == b':')
+                    || text[s..i].trim_start().starts_with('#')
             }
             _ => false,
         };
@@ -354,7 +363,7 @@ fn body_start(s: &str) -> usize {
 fn imperative_at(s: &str, at: usize) -> bool {
     // The clause before the verb: back to the last `, ; : ( —` or the start.
     let head = &s[..at];
-    let cs = head.rfind([',', ';', ':', '(', '—', '\n']).map_or(0, |i| {
+    let cs = head.rfind([',', ';', ':', '—', '\n']).map_or(0, |i| {
         i + head[i..].chars().next().map_or(1, char::len_utf8)
     });
     let clause = head[cs..].trim();
@@ -487,7 +496,7 @@ fn score(s: &str, para: impl FnOnce() -> String, description: &str) -> Option<Sc
     {
         sc.act = Some(Act::Exfil);
         sc.verb_at = m.start();
-    } else if (sc.broad || sc.credential)
+    } else if sc.broad
         && let Some(m) = DESTROY_VERB.find_iter(s).take(8).find(imperative)
     {
         sc.act = Some(Act::Destroy);
@@ -502,12 +511,12 @@ fn score(s: &str, para: impl FnOnce() -> String, description: &str) -> Option<Sc
         sc.act = Some(Act::AgentFile);
         sc.verb_at = m.start();
     } else if named_script
-        && sc.trigger
+        && TRIGGER.find_iter(s).any(|m| m.as_str() != "always")
         && let Some(m) = EXEC_VERB.find_iter(s).take(8).find(imperative)
     {
         sc.act = Some(Act::StandingScript);
         sc.verb_at = m.start();
-    } else if sc.credential
+    } else if SECRET_WORD.is_match(s)
         && (s.contains("reply")
             || s.contains("response")
             || s.contains("answer")
@@ -891,8 +900,8 @@ pub fn correlate(scx: &mut SecCx<'_, '_>) {
                         " The skill's description says editing this file is its job, so this is a note: check it asks the user before writing.",
                     );
                     f.lower_confidence("the skill's documented job is editing this file");
-                } else if f.message.to_ascii_lowercase().contains("memory.md")
-                    && !f.message.to_ascii_lowercase().contains("soul.md")
+                } else if excerpt_of(&f.message).contains("memory.md")
+                    && !excerpt_of(&f.message).contains("soul.md")
                     && f.severity > Severity::Medium
                 {
                     // A memory file also holds the user's own notes: a person must look.
@@ -900,7 +909,7 @@ pub fn correlate(scx: &mut SecCx<'_, '_>) {
                 }
             }
             "secret-leak-by-design" => {
-                let m = f.message.to_ascii_lowercase();
+                let m = excerpt_of(&f.message);
                 let memory = ["memory", "soul.md", "claude.md", "agents.md"]
                     .iter()
                     .any(|w| m.contains(w));
@@ -931,6 +940,17 @@ pub fn correlate(scx: &mut SecCx<'_, '_>) {
             _ => {}
         }
     }
+}
+
+/// The quoted excerpt of a data rule's message (`title: `excerpt`. fix`), lower case: the
+/// title and fix name memory and keys themselves, so they are not what is checked.
+fn excerpt_of(message: &str) -> String {
+    let Some(a) = message.find(": `") else {
+        return String::new();
+    };
+    let rest = &message[a + 3..];
+    let z = rest.rfind("`. ").unwrap_or(rest.len());
+    rest[..z].to_ascii_lowercase()
 }
 
 /// Names of tools, registries and brands that impostor skills borrow (lower case).

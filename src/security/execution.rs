@@ -325,6 +325,65 @@ fn origin(line: &str) -> (Origin, String) {
     worst
 }
 
+/// Is `url`'s host the project the skill is about? Its registrable label (`fluxcd` of
+/// `https://fluxcd.io`, `linkerd` of `https://run.linkerd.io`) is named by, or starts with a word
+/// of, the skill's name or description. Then a `curl … | sh` from it is the vendor's documented
+/// installer: worth a look (medium), not a block. Plain HTTP and bare IPs never get here.
+pub(crate) fn subject_host(scx: &SecCx<'_, '_>, url: &str) -> bool {
+    const GENERIC: &[&str] = &[
+        "github",
+        "githubusercontent",
+        "gitlab",
+        "bitbucket",
+        "example",
+        "amazonaws",
+        "cloudfront",
+        "azureedge",
+        "googleapis",
+        "storage",
+        "download",
+        "downloads",
+        "install",
+        "cdn",
+        "raw",
+        "files",
+        "static",
+        "releases",
+        "get",
+        "run",
+    ];
+    let host = url.split("://").nth(1).unwrap_or(url);
+    let host = host
+        .split(['/', ':'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let labels: Vec<&str> = host.split('.').collect();
+    let Some(label) = labels.len().checked_sub(2).and_then(|i| labels.get(i)) else {
+        return false;
+    };
+    if label.len() < 4 || GENERIC.contains(label) || label.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let Some(root) = scx.doc.and_then(|d| d.root()) else {
+        return false;
+    };
+    let mut subject = String::new();
+    for k in ["name", "description"] {
+        if let Some(v) = root.get(k).and_then(|v| v.as_str()) {
+            subject.push_str(&v.to_ascii_lowercase());
+            subject.push(' ');
+        }
+    }
+    if subject.contains(label) {
+        return true;
+    }
+    subject
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
+        .any(|w| label.starts_with(w))
+}
+
 pub fn check(scx: &mut SecCx<'_, '_>) {
     check_load_time(scx);
     check_hooks(scx);
@@ -508,6 +567,12 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
             Origin::Unknown if scx.sources[si].is_reference_doc() => {
                 (Severity::Medium, format!("from `{host}`"))
             }
+            Origin::Unknown if subject_host(scx, &host) => (
+                Severity::Medium,
+                format!(
+                    "from `{host}`, the host of the project the skill is about (its name or description names it): the vendor's installer, most likely"
+                ),
+            ),
             Origin::Unknown => (Severity::High, format!("from `{host}`")),
             Origin::Unseen => (
                 Severity::Medium,

@@ -119,10 +119,7 @@ fn is_decoder(name: &str, args: &[Word]) -> bool {
         "openssl" => {
             args.iter()
                 .any(|w| matches!(w.text.as_str(), "base64" | "enc"))
-                && args
-                    .iter()
-                    .any(|w| w.text == "-d" || w.text == "-base64" && false || w.text == "-A")
-                && has_flag(args, 'd', &[])
+                && args.iter().any(|w| w.text == "-d")
         }
         "uudecode" | "rev" => true,
         "tr" => args
@@ -803,9 +800,9 @@ fn fetch_exec(text: &str, script: &Script, hits: &mut Vec<Hit>) {
                     .chain(&w.proc_subst)
                     .any(|&s| s == i || script.downstream(s).contains(&i))
             };
-            if code_words(&en, ea).iter().any(|&k| holder(&ea[k])) {
-                runner = Some(e);
-            } else if ec.herestring.as_ref().is_some_and(holder) && executes_stdin(&en, ea) {
+            if code_words(&en, ea).iter().any(|&k| holder(&ea[k]))
+                || (ec.herestring.as_ref().is_some_and(holder) && executes_stdin(&en, ea))
+            {
                 runner = Some(e);
             }
         }
@@ -1883,7 +1880,7 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
             f.location.path == rel
                 && f.location.line == Some(line)
                 && (f.rule_id == h.rule
-                    || (dup_rule(h.rule) && dup_rule(&f.rule_id) && h.rule != OBFUSCATED_PAYLOAD))
+                    || (dup_rule(h.rule) && dup_rule(f.rule_id) && h.rule != OBFUSCATED_PAYLOAD))
         });
         if exists || !seen.insert((si, line, h.rule)) {
             continue;

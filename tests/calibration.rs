@@ -272,15 +272,16 @@ fn subprocess_environments_and_local_fetches_are_not_exfiltration() {
         "{:#?}",
         r.findings
     );
-    // Real dumps sent out are still caught, each in its own skill.
+    // Real dumps sent out are still caught, each in its own skill (as the data flow when the
+    // parser follows the value from the dump to the send, which absorbs the correlation).
     let r = run(Mode::Path, "rules/credential-exfiltration/bad");
     for skill in ["env-reporter", "env-beacon", "expense-report"] {
         assert!(
-            r.findings
-                .iter()
-                .any(|f| f.rule_id == "credential-exfiltration"
-                    && f.severity >= Severity::High
-                    && f.skill_path.as_deref() == Some(skill)),
+            r.findings.iter().any(|f| matches!(
+                f.rule_id,
+                "credential-exfiltration" | "credential-flow-to-network"
+            ) && f.severity >= Severity::High
+                && f.skill_path.as_deref() == Some(skill)),
             "{skill}: {:#?}",
             r.findings
         );

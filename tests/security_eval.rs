@@ -1,8 +1,12 @@
 //! Labelled security evaluation: `fixtures/security-eval/{malicious,benign}/<case>/`, labelled in
 //! `fixtures/security-eval/labels.json` (technique, family, surface, layout, skill path, split and,
 //! for malicious cases, the expected minimum severity). `scripts/gen-security-eval.py` writes the
-//! set; the hand-written cases that predate it are split `tune` (the rules were fitted to them),
-//! 30 % of the rest is `held-out`, stratified by family and label.
+//! generated part; the hand-written cases that predate it are split `tune` (the rules were fitted
+//! to them), 30 % of the rest is `held-out`, stratified by family and label. The blind split,
+//! `fixtures/security-eval/blind/` with its own `labels.json` (keys prefixed `blind/` here), was
+//! written from the attack descriptions alone by people who never read the rules; no rule is
+//! changed because of it. `floors.json` `totals` holds each split's block/warn recall floors and
+//! benign blocked/warned ceilings.
 //!
 //! Each case folder is scanned on its own: as a path (`Mode::Path`) when its layout is
 //! `agent-skills` (the folder is the skill), as a repository (`Mode::Repo`) otherwise

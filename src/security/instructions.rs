@@ -299,7 +299,14 @@ fn sentences(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>
     while i < end {
         let c = b[i];
         let cut = match c {
-            b'.' | b'!' | b'?' => i + 1 >= end || b[i + 1].is_ascii_whitespace(),
+            // Not the `1.` of a numbered list item.
+            b'.' | b'!' | b'?' => {
+                (i + 1 >= end || b[i + 1].is_ascii_whitespace())
+                    && !(c == b'.' && {
+                        let head = text[s..i].trim_start();
+                        !head.is_empty() && head.bytes().all(|d| d.is_ascii_digit())
+                    })
+            }
             b'\n' => {
                 // A blank line, a list item, a heading, a table row or a quote starts anew.
                 let rest = &text[i + 1..end];

@@ -858,6 +858,25 @@ fn same_publisher(
     pb.iter().any(|p| pa.contains(p))
 }
 
+/// `a` and `b` differ in one place by letters that look alike in ASCII once lower-cased
+/// (`pdf-tooIs` is `pdf-toois`: `i`/`l`/`1`, `o`/`0`).
+fn ascii_lookalike(a: &str, b: &str) -> bool {
+    let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if ca.len() != cb.len() {
+        return false;
+    }
+    let diff: Vec<usize> = (0..ca.len()).filter(|&i| ca[i] != cb[i]).collect();
+    let class = |c: char| match c.to_ascii_lowercase() {
+        'i' | 'l' | '1' | '|' => 1,
+        'o' | '0' => 2,
+        _ => 0,
+    };
+    diff.len() == 1 && {
+        let (x, y) = (class(ca[diff[0]]), class(cb[diff[0]]));
+        x != 0 && x == y
+    }
+}
+
 /// `a` and `b` differ only by a swap of two adjacent characters.
 fn transposed(a: &str, b: &str) -> bool {
     let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -964,7 +983,7 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
         if family_stem(a) == family_stem(b) || differs_in_short_word(a, b) {
             continue;
         }
-        let confusable = skeletons[i] == skeletons[j];
+        let confusable = skeletons[i] == skeletons[j] || ascii_lookalike(a, b);
         // Siblings of one repository or publisher are a family (`x-nunit`, `x-xunit`), not
         // typosquats of each other: among them only a look-alike or a swap of two adjacent
         // letters (`expense-reprot`) is a misspelling worth reporting.

@@ -89,6 +89,16 @@ const TEXT_RULES: &[&str] = &[
 /// Other rules a look-alike cannot avoid triggering (every other look-alike
 /// must scan completely clean).
 const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
+    // The data-flow look-alikes are skills with a script, which a governance review notes.
+    (
+        "credential-flow-to-network",
+        &["script-requires-governance-review"],
+    ),
+    (
+        "download-flow-to-exec",
+        &["script-requires-governance-review"],
+    ),
+    ("ransom-flow", &["script-requires-governance-review"]),
     // Any `allowed-tools` value, however well formed, is reported as experimental.
     (
         ids::ALLOWED_TOOLS_NONSTANDARD_FORM,

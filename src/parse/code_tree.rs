@@ -28,7 +28,7 @@ pub enum Grammar {
 impl Grammar {
     /// The grammar for a path (by extension), if it is Python or JavaScript/TypeScript;
     /// `fallback_js`/`fallback_py` pick one for files recognised by their shebang.
-    pub fn of_path(path: &str, lang: crate::security::Lang) -> Option<Grammar> {
+    pub fn of_path(path: &str, fallback: Option<Grammar>) -> Option<Grammar> {
         let ext = path
             .rsplit('/')
             .next()
@@ -40,11 +40,7 @@ impl Grammar {
             "tsx" => Some(Grammar::Tsx),
             "js" | "mjs" | "cjs" | "jsx" => Some(Grammar::JavaScript),
             "py" | "pyw" | "pyi" => Some(Grammar::Python),
-            _ => match lang {
-                crate::security::Lang::Python => Some(Grammar::Python),
-                crate::security::Lang::JavaScript => Some(Grammar::JavaScript),
-                _ => None,
-            },
+            _ => fallback,
         }
     }
 

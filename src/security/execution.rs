@@ -375,13 +375,19 @@ pub(crate) fn subject_host(scx: &SecCx<'_, '_>, url: &str) -> bool {
             subject.push(' ');
         }
     }
-    if subject.contains(label) {
-        return true;
-    }
+    // The label is a word of the subject, or a word plus a short vendor suffix (`fluxcd`,
+    // `linkerd`): a domain that merely starts with the subject (`pdf-tools-cdn`) is not.
+    const SUFFIXES: &[&str] = &[
+        "", "cd", "hq", "io", "sh", "dev", "app", "labs", "cli", "js", "db",
+    ];
     subject
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
-        .any(|w| label.starts_with(w))
+        .filter(|w| w.len() >= 4)
+        .any(|w| {
+            label
+                .strip_prefix(w)
+                .is_some_and(|rest| SUFFIXES.contains(&rest))
+        })
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {

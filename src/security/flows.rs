@@ -2333,6 +2333,15 @@ pub fn shell_command_strings(text: &str, grammar: Grammar) -> Vec<ShellCommand> 
         .unwrap_or_default()
 }
 
+/// The grammar a language reads with when the path does not say (a shebang).
+fn grammar_of_lang(lang: Lang) -> Option<Grammar> {
+    match lang {
+        Lang::Python => Some(Grammar::Python),
+        Lang::JavaScript => Some(Grammar::JavaScript),
+        _ => None,
+    }
+}
+
 /// Follows data through every Python and JavaScript/TypeScript file of the skill.
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, Severity, String, usize, String)> = Vec::new();
@@ -2341,7 +2350,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         if !matches!(src.lang, Lang::Python | Lang::JavaScript) {
             continue;
         }
-        let Some(grammar) = Grammar::of_path(src.path, src.lang) else {
+        let Some(grammar) = Grammar::of_path(src.path, grammar_of_lang(src.lang)) else {
             continue;
         };
         if src.text.len() > code_tree::MAX_PARSE_BYTES || !worth_parsing(src.lower()) {

@@ -473,7 +473,7 @@ fn credential_source(script: &Script, i: usize) -> Option<String> {
         _ => None,
     };
     if let Some(c) = cli {
-        return Some(c.to_owned());
+        return Some(format!("{c} (`{}`)", shown(&words.join(" "))));
     }
     if matches!(
         name.as_str(),
@@ -552,6 +552,22 @@ fn network_send(script: &Script, i: usize, needle: Option<&str>) -> Option<&'sta
         "ssh" | "scp" if needle.is_some_and(in_args) => Some("ssh"),
         _ => None,
     }
+}
+
+/// The registrable label of a URL's host (`linear` of `https://api.linear.app/x`).
+fn host_label(url: &str) -> String {
+    let host = url.split("://").nth(1).unwrap_or("");
+    let host = host
+        .split(['/', ':', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let labels: Vec<&str> = host.split('.').collect();
+    labels
+        .len()
+        .checked_sub(2)
+        .and_then(|i| labels.get(i))
+        .map_or(String::new(), |l| (*l).to_owned())
 }
 
 /// Values followed through shell variables and pipes: `cmd=$(echo … | base64 -d); eval "$cmd"`,
@@ -633,6 +649,14 @@ fn variable_flows(text: &str, script: &Script, hits: &mut Vec<Hit>) {
                     else {
                         continue;
                     };
+                    // A credential the source names for the service it is sent to
+                    // (`security find-generic-password -s linear-cli` to api.linear.app) is
+                    // that service's own login.
+                    let (url, _) = fetch_url(script, i);
+                    let label = host_label(&url);
+                    if label.len() >= 4 && what.to_ascii_lowercase().contains(&label) {
+                        continue;
+                    }
                     let whole = shown(cmd_text(text, c));
                     hits.push(Hit {
                         rule: CREDENTIAL_FLOW,
@@ -1902,6 +1926,14 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
             sev = Severity::Medium;
             msg.push_str(" (In a reference document, read on demand: at most medium.)");
         }
+        // In prose, a command under "never", "do not", "for example" is an example.
+        let at = base + h.start;
+        let example = src
+            .region_at(at)
+            .filter(|r| matches!(r.kind, RegionKind::Prose | RegionKind::Comment))
+            .and_then(|_| {
+                super::patterns::example_context(&src.text, at, (base + h.end).max(at), false)
+            });
         let loc = Location::at(rel.clone(), line, col);
         let related: Vec<(Location, String)> = h
             .related
@@ -1915,6 +1947,10 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
         scx.cx.emit_related(h.rule, msg, loc, &anchor, related);
         if let Some(f) = scx.cx.findings.last_mut() {
             f.severity = sev;
+            if let Some(why) = example {
+                f.severity = Severity::Info;
+                f.lower_confidence(why);
+            }
         }
         if let Some(k) = h.signal {
             scx.signal(k, si, base + h.start, shown(&h.anchor));

@@ -667,11 +667,10 @@ impl<'s> Analyzer<'s> {
                 if let Some(obj) = target
                     .child_by_field_name("value")
                     .or_else(|| target.child_by_field_name("object"))
+                    && matches!(obj.kind(), "identifier" | "attribute" | "member_expression")
                 {
-                    if matches!(obj.kind(), "identifier" | "attribute" | "member_expression") {
-                        let base = self.t(obj).to_owned();
-                        self.bind_name(&base, val, true);
-                    }
+                    let base = self.t(obj).to_owned();
+                    self.bind_name(&base, val, true);
                 }
             }
             _ => {
@@ -765,10 +764,10 @@ impl<'s> Analyzer<'s> {
             "assignment" | "assignment_expression" => {
                 let right = n.child_by_field_name("right");
                 let val = right.map(|r| self.eval(r)).unwrap_or_default();
-                if let Some(left) = n.child_by_field_name("left") {
-                    if right.is_some() {
-                        self.bind(left, val.clone());
-                    }
+                if let Some(left) = n.child_by_field_name("left")
+                    && right.is_some()
+                {
+                    self.bind(left, val.clone());
                 }
                 val
             }
@@ -814,14 +813,13 @@ impl<'s> Analyzer<'s> {
                             Some(Kind::Param(i)) => {
                                 s.ret_params.insert(i);
                             }
-                            Some(_) => {
+                            Some(_)
                                 if s.ret.len() < MAX_TAINTS
-                                    && !s.ret.iter().any(|x| x.origin == t.origin)
-                                {
-                                    s.ret.push(t.clone());
-                                }
+                                    && !s.ret.iter().any(|x| x.origin == t.origin) =>
+                            {
+                                s.ret.push(t.clone());
                             }
-                            None => {}
+                            _ => {}
                         }
                     }
                 }
@@ -1308,9 +1306,10 @@ impl<'s> Analyzer<'s> {
         let deletes = matches!(
             lname.as_str(),
             "remove" | "unlink" | "rmtree" | "unlinksync" | "rmsync" | "rm" | "rmdirsync"
-        ) && (self.py
-            && (lcallee.starts_with("os.") || lcallee.starts_with("shutil.") || name == "unlink")
-            || !self.py)
+        ) && (!self.py
+            || lcallee.starts_with("os.")
+            || lcallee.starts_with("shutil.")
+            || name == "unlink")
             || (is_exec_call && DELETE_CMD.is_match(&args_lit));
         if deletes {
             let mut ts = all.taints.clone();
@@ -1563,7 +1562,7 @@ impl<'s> Analyzer<'s> {
                 out.add_taint(t.clone().verb(verb));
             }
             if out.lit.is_empty() {
-                out.lit = bounded(&format!("{} {}", recv.lit, args_lit).trim().to_owned());
+                out.lit = bounded(format!("{} {}", recv.lit, args_lit).trim());
             }
             if matches!(lname.as_str(), "join") && !self.py
                 || lcallee.ends_with("path.join")
@@ -1597,15 +1596,13 @@ impl<'s> Analyzer<'s> {
                     | "set"
                     | "unshift"
                     | "assign"
-            ) {
-                if let Some(r) = recv_node.filter(|r| {
-                    matches!(r.kind(), "identifier" | "attribute" | "member_expression")
-                }) {
-                    let rname = self.t(r).to_owned();
-                    let v = all.clone().verb("added");
-                    if !v.taints.is_empty() {
-                        self.bind_name(&rname, v, true);
-                    }
+            ) && let Some(r) = recv_node
+                .filter(|r| matches!(r.kind(), "identifier" | "attribute" | "member_expression"))
+            {
+                let rname = self.t(r).to_owned();
+                let v = all.clone().verb("added");
+                if !v.taints.is_empty() {
+                    self.bind_name(&rname, v, true);
                 }
             }
         }
@@ -1894,7 +1891,7 @@ impl<'s> Analyzer<'s> {
             return;
         }
         let partial = self.has_dynamic(*arg);
-        let text = if list { v.lit.clone() } else { v.lit.clone() };
+        let text = v.lit.clone();
         if text.trim().is_empty() {
             return;
         }
@@ -2154,7 +2151,7 @@ fn host_is(host: &str, domain: &str) -> bool {
 fn own_host(name: &str, host: &str) -> Option<bool> {
     let upper = name.to_ascii_uppercase();
     let words: Vec<&str> = upper
-        .split(|c: char| c == '_' || c == '-')
+        .split(['_', '-'])
         .filter(|w| !w.is_empty() && !GENERIC_WORDS.contains(w))
         .collect();
     if words.is_empty() {

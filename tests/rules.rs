@@ -135,6 +135,15 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),
     (
+        "credential-flow-to-network",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    (
+        "download-flow-to-exec",
+        &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
+    ),
+    ("ransom-flow", &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW]),
+    (
         "dynamic-code-evaluation",
         &[ids::SCRIPT_REQUIRES_GOVERNANCE_REVIEW],
     ),

@@ -819,8 +819,7 @@ impl<'s> Analyzer<'s> {
                             {
                                 s.ret.push(t.clone());
                             }
-                            Some(_) => {}
-                            None => {}
+                            _ => {}
                         }
                     }
                 }
@@ -1892,7 +1891,6 @@ impl<'s> Analyzer<'s> {
             return;
         }
         let partial = self.has_dynamic(*arg);
-        let _ = list;
         let text = v.lit.clone();
         if text.trim().is_empty() {
             return;
@@ -2049,11 +2047,25 @@ fn propagator(lcallee: &str, lname: &str, py: bool) -> Option<&'static str> {
     Some(v)
 }
 
+/// The host of the first URL in a value's literal text, when the literal gives the whole
+/// host. A host cut by an interpolation (`https://intake.${SITE}/…` reads `intake.`), or
+/// without a top-level domain, is unknown: a variable decides where the request goes.
 fn host_of(s: &str) -> Option<String> {
-    URL_HOST
-        .captures(s)
-        .and_then(|c| c.get(1))
-        .map(|m| m.as_str().trim_end_matches('.').to_ascii_lowercase())
+    let m = URL_HOST.captures(s)?.get(1)?;
+    let mut host = m.as_str().to_ascii_lowercase();
+    if !host.starts_with('[')
+        && let Some((h, _port)) = host.split_once(':')
+    {
+        host = h.to_owned();
+    }
+    let next = s[m.end()..].chars().next();
+    let cut = host.ends_with('.') || host.ends_with('-') || next.is_some_and(char::is_whitespace);
+    let tld = host.rsplit('.').next().unwrap_or("");
+    let named =
+        host.contains('.') && tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic());
+    let ip = host.split('.').count() == 4 && host.split('.').all(|p| p.parse::<u8>().is_ok());
+    let local = host == "localhost" || host.starts_with('[');
+    (!cut && (named || ip || local)).then_some(host)
 }
 
 /// Providers whose keys go to hosts that do not name them.

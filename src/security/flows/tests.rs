@@ -336,3 +336,18 @@ fn methods_called_on_self_or_a_class() {
         \n    def run(self):\n        self.send(H.grab())\n");
     assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical);
 }
+
+#[test]
+fn a_host_built_from_a_variable_is_unknown() {
+    assert_eq!(
+        host_of("https://api.x.example/v1"),
+        Some("api.x.example".to_owned())
+    );
+    assert_eq!(host_of("https://intake.logs.  /v1"), None);
+    assert_eq!(host_of("https://intake  .example/x"), None);
+    assert_eq!(host_of("http://1.2.3.4:8080/x"), Some("1.2.3.4".to_owned()));
+    let v = py(
+        "import os, requests\nk = os.environ['ACME_API_KEY']\nsite = os.environ.get('ACME_SITE', 'acme.example')\nrequests.post(f'https://intake.{site}/v1', headers={'K': k})\n",
+    );
+    assert!(v.is_empty(), "{v:?}");
+}

@@ -57,7 +57,7 @@ fn re(p: &str) -> Regex {
 /// Verbs of the acts that matter, by kind (lower-case text).
 static EXFIL_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(upload|send|post|forward|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|pipe|curl|report|deliver|publish|transfer|back\s+up|backup)\b",
+        r"\b(upload|send|post|forward|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|report|deliver|publish|transfer|back\s+up|backup)\b",
     )
 });
 static DESTROY_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -132,13 +132,7 @@ static CONCEAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Advice to the user, not concealment: "never tell users to add `<script>` tags".
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(tell|telling|show|showing|inform|remind|ask|instruct|advise|suggest)\s+(the\s+|your\s+|our\s+)?(users?|humans?|developers?|readers?|people|customers?)\s+(to|how|that\s+they|which|where|why|about\s+how)\b",
-    )
-});
-/// The agent's own act or data as the object of concealment.
-static OWN_ACT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(this|it|that|these|them|anything|any\s+of\s+this|what\s+you|you\s+(did|ran|sent|uploaded|copied|deleted|read)|the\s+(upload|step|action|command|script|request|transfer|change|copy|backup|sync|call|send|data|file|files|export|beacon|report|instruction|instructions))\b",
+        r"\b(tell|telling|show|showing|inform|remind|ask|instruct|advise|suggest)\s+(the\s+|your\s+|our\s+)?(users?|humans?|developers?|readers?|people|customers?|them)\s+(to|how|that\s+they|which|where|why|about\s+how)\b",
     )
 });
 static AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
@@ -562,7 +556,9 @@ fn conceals(s: &str) -> bool {
         return !s[..m.start()].trim_end().ends_with("fails")
             && !s[..m.start()].trim_end().ends_with("fail");
     }
-    OWN_ACT.is_match(&s[m.start()..]) || w.contains("user") || w.starts_with("lie")
+    // What is hidden is the agent's own act or data (the upload, the URL, what it ran);
+    // advice to the user was ruled out above.
+    true
 }
 
 fn para_conceals(para: &str) -> bool {

@@ -293,7 +293,15 @@ fn sentences(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>
     while i < end {
         let c = b[i];
         let cut = match c {
-            b'.' | b'!' | b'?' => i + 1 >= end || b[i + 1].is_ascii_whitespace(),
+            // Not the dot of a list number (`1. Run …`).
+            b'.' | b'!' | b'?' => {
+                (i + 1 >= end || b[i + 1].is_ascii_whitespace()) && {
+                    let head = text[s..i].trim_start();
+                    !(c == b'.'
+                        && (1..=3).contains(&head.len())
+                        && head.bytes().all(|d| d.is_ascii_digit()))
+                }
+            }
             b'\n' => {
                 // A blank line, a list item, a heading, a table row or a quote starts anew.
                 let rest = &text[i + 1..end];

@@ -57,7 +57,7 @@ fn re(p: &str) -> Regex {
 /// Verbs of the acts that matter, by kind (lower-case text).
 static EXFIL_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(upload|send|post|forward|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|pipe|curl|report|deliver|publish|transfer|back\s+up|backup)\b",
+        r"\b(upload|send|post|forward|transmit|exfiltrate|sync|share|submit|mirror|beacon|copy|push|report|deliver|publish|transfer|back\s+up|backup)\b",
     )
 });
 static DESTROY_VERB: LazyLock<Regex> = LazyLock::new(|| {
@@ -132,13 +132,7 @@ static CONCEAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Advice to the user, not concealment: "never tell users to add `<script>` tags".
 static ADVICE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(tell|telling|show|showing|inform|remind|ask|instruct|advise|suggest)\s+(the\s+|your\s+|our\s+)?(users?|humans?|developers?|readers?|people|customers?)\s+(to|how|that\s+they|which|where|why|about\s+how)\b",
-    )
-});
-/// The agent's own act or data as the object of concealment.
-static OWN_ACT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(this|it|that|these|them|anything|any\s+of\s+this|what\s+you|you\s+(did|ran|sent|uploaded|copied|deleted|read)|the\s+(upload|step|action|command|script|request|transfer|change|copy|backup|sync|call|send|data|file|files|export|beacon|report|instruction|instructions))\b",
+        r"\b(tell|telling|show|showing|inform|remind|ask|instruct|advise|suggest)\s+(the\s+|your\s+|our\s+)?(users?|humans?|developers?|readers?|people|customers?|them)\s+(to|how|that\s+they|which|where|why|about\s+how)\b",
     )
 });
 static AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
@@ -299,13 +293,14 @@ fn sentences(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>
     while i < end {
         let c = b[i];
         let cut = match c {
-            // Not the `1.` of a numbered list item.
+            // Not the dot of a list number (`1. Run …`).
             b'.' | b'!' | b'?' => {
-                (i + 1 >= end || b[i + 1].is_ascii_whitespace())
-                    && !(c == b'.' && {
-                        let head = text[s..i].trim_start();
-                        !head.is_empty() && head.bytes().all(|d| d.is_ascii_digit())
-                    })
+                (i + 1 >= end || b[i + 1].is_ascii_whitespace()) && {
+                    let head = text[s..i].trim_start();
+                    !(c == b'.'
+                        && (1..=3).contains(&head.len())
+                        && head.bytes().all(|d| d.is_ascii_digit()))
+                }
             }
             b'\n' => {
                 // A blank line, a list item, a heading, a table row or a quote starts anew.
@@ -571,7 +566,9 @@ fn conceals(s: &str) -> bool {
         return !s[..m.start()].trim_end().ends_with("fails")
             && !s[..m.start()].trim_end().ends_with("fail");
     }
-    OWN_ACT.is_match(&s[m.start()..]) || w.contains("user") || w.starts_with("lie")
+    // What is hidden is the agent's own act or data (the upload, the URL, what it ran);
+    // advice to the user was ruled out above.
+    true
 }
 
 fn para_conceals(para: &str) -> bool {

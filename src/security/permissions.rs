@@ -987,7 +987,11 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
         // Siblings of one repository or publisher are a family (`x-nunit`, `x-xunit`), not
         // typosquats of each other: among them only a look-alike or a swap of two adjacent
         // letters (`expense-reprot`) is a misspelling worth reporting.
-        if !confusable && !transposed(a, b) && same_publisher(&pubs, a, b) {
+        // Names are lower-cased here, so a capital `I` posing as `l` reads as `i`.
+        let looks_alike = confusable
+            || typosquat::skeleton(&a.replace('i', "l"))
+                == typosquat::skeleton(&b.replace('i', "l"));
+        if !looks_alike && !transposed(a, b) && same_publisher(&pubs, a, b) {
             continue;
         }
         // One edit (a transposition counts as one): two-edit pairs in real collections

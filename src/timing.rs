@@ -21,12 +21,15 @@ pub enum Stage {
     SecurityUnicode,
     SecurityPatterns,
     SecurityInjection,
+    SecurityInstructions,
     SecurityExecution,
+    SecurityShell,
     SecurityObfuscation,
     SecuritySecrets,
     SecurityPackaging,
     SecurityPermissions,
     SecurityExfiltration,
+    SecurityFlows,
     SecurityScanWide,
     Evals,
     Loaders,
@@ -35,7 +38,7 @@ pub enum Stage {
     Report,
 }
 
-const STAGES: [(Stage, &str); 21] = [
+const STAGES: [(Stage, &str); 24] = [
     (Stage::Walk, "walk"),
     (Stage::ReadHash, "read+hash"),
     (Stage::Parse, "parse"),
@@ -45,12 +48,15 @@ const STAGES: [(Stage, &str); 21] = [
     (Stage::SecurityUnicode, "security:hidden-unicode"),
     (Stage::SecurityPatterns, "security:data-rules"),
     (Stage::SecurityInjection, "security:prompt-injection"),
+    (Stage::SecurityInstructions, "security:instructions"),
     (Stage::SecurityExecution, "security:execution"),
+    (Stage::SecurityShell, "security:shell-parser"),
     (Stage::SecurityObfuscation, "security:obfuscation"),
     (Stage::SecuritySecrets, "security:secrets"),
     (Stage::SecurityPackaging, "security:packaging"),
     (Stage::SecurityPermissions, "security:permissions"),
     (Stage::SecurityExfiltration, "security:exfiltration"),
+    (Stage::SecurityFlows, "security:code-flows"),
     (Stage::SecurityScanWide, "security:scan-wide"),
     (Stage::Evals, "evals"),
     (Stage::Loaders, "loaders"),
@@ -59,7 +65,7 @@ const STAGES: [(Stage, &str); 21] = [
     (Stage::Report, "report"),
 ];
 
-static NANOS: [AtomicU64; 20] = [const { AtomicU64::new(0) }; 20];
+static NANOS: [AtomicU64; STAGES.len()] = [const { AtomicU64::new(0) }; STAGES.len()];
 
 static ENABLED: LazyLock<bool> =
     LazyLock::new(|| std::env::var_os("SKILLGUARD_TIMINGS").is_some_and(|v| v == "1"));

@@ -73,6 +73,25 @@ fn demo_renders_in_all_formats() {
     }
 }
 
+/// `SKILLGUARD_TIMINGS=1` prints the per-stage breakdown `scripts/bench.sh` reads, with every
+/// security stage, and never panics (it once indexed past its stage table).
+#[test]
+fn timings_breakdown_lists_the_stages() {
+    let o = bin()
+        .env("SKILLGUARD_TIMINGS", "1")
+        .args(["scan", "--repo", "fixtures/demo", "--format", "json"])
+        .output()
+        .expect("run skillguard");
+    let err = stderr(&o);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{err}");
+    for stage in ["walk", "parse", "security:shell-parser", "report"] {
+        assert!(
+            err.contains(&format!("timing: {stage} ")),
+            "no {stage} in {err}"
+        );
+    }
+}
+
 #[test]
 fn exit_codes() {
     let o = run(&[

@@ -359,8 +359,14 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
 
     let mut report = tables(&cases);
     if std::env::var_os("SECURITY_EVAL_CASES").is_some() {
-        report.push_str("\n### Cases\n\n");
-        for c in &cases {
+        // The blind split is scored, never read case by case: its cases are not listed (a
+        // blocked benign one is named, since known-false-positives must give its reason).
+        let blind = cases.iter().filter(|c| c.split == "blind").count();
+        let _ = write!(
+            report,
+            "\n### Cases (the {blind} blind cases are not listed)\n\n"
+        );
+        for c in cases.iter().filter(|c| c.split != "blind") {
             let _ = writeln!(
                 report,
                 "{:<58} {:<8} {:<9} expect={:<7} {}",

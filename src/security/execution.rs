@@ -568,9 +568,9 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
                 format!("from `{host}` (a gist or a raw file of an arbitrary repository)"),
             ),
             // Unreviewed code from a host that is not a vendor's published installer, run
-            // by the skill or its agent: high. In a reference document (read on demand,
-            // where security skills quote attacks) medium.
-            Origin::Unknown if scx.sources[si].is_reference_doc() => {
+            // by the skill or its agent: high. In a reference document of a skill about
+            // security (where attacks are quoted) medium.
+            Origin::Unknown if scx.sources[si].capped_at(at) => {
                 (Severity::Medium, format!("from `{host}`"))
             }
             Origin::Unknown if subject_host(scx, &host) => (

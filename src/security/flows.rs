@@ -292,87 +292,164 @@ static HOME_LIT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Words one of which a file must hold to have a source, and a sink.
-static SOURCE_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::new([
-        "environ",
-        "getenv",
-        "process.env",
-        ".ssh",
-        ".aws",
-        ".kube",
-        ".docker",
-        ".netrc",
-        "credentials",
-        "password",
-        "keyring",
-        "cookies",
-        "login data",
-        "logins.json",
-        "requests.",
-        "urlopen",
-        "httpx",
-        "fetch(",
-        "axios",
-        "/tmp",
-        "tmpdir",
-        "tempfile",
-        "home",
-        "expanduser",
-        "glob",
-        "urllib",
-        "http.get",
-        "https.get",
-        "got(",
-    ])
-    .expect("static patterns")
-});
-static SINK_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::new([
-        "requests.",
-        "httpx",
-        "urllib",
-        "urlopen",
-        "aiohttp",
-        "http.client",
-        "socket",
-        "smtplib",
-        "sendmail",
-        "resolver",
-        "gethostbyname",
-        "getaddrinfo",
-        "fetch(",
-        "axios",
-        "http.request",
-        "https.request",
-        "net.",
-        "dgram",
-        "xmlhttprequest",
-        "sendbeacon",
-        "websocket",
-        "subprocess",
-        "child_process",
-        "os.system",
-        "os.popen",
-        "exec",
-        "eval(",
-        "compile(",
-        "pickle",
-        "marshal",
-        "function(",
-        "vm.",
-        "encrypt",
-        ".post(",
-        ".put(",
-        "got(",
-        "dns",
-    ])
-    .expect("static patterns")
-});
+/// The words of a flow's ends, by the flow they can start or end (bits of a mask): a file is
+/// parsed only when it holds both ends of one flow. One pass finds them all.
+const CRED: u8 = 1; // a credential source
+const NET: u8 = 2; // a network sink (or a shell that can reach one)
+const FETCHED: u8 = 4; // downloaded or temporary bytes
+const EXEC: u8 = 8; // code execution or deserialisation
+const USER_FILES: u8 = 16; // the user's files
+const DESTROY: u8 = 32; // deleting or encrypting
+const SHELL_CALL: u8 = 64; // a command string handed to a shell
+const SHELL_RISK: u8 = 128; // a command the shell analysis reads
 
-/// Is the file worth parsing: does it hold a source word and a sink word?
+const FLOW_WORDS: &[(&str, u8)] = &[
+    ("environ", CRED),
+    ("getenv", CRED),
+    ("process.env", CRED),
+    (".ssh", CRED),
+    (".aws", CRED),
+    (".kube", CRED),
+    (".docker", CRED),
+    (".netrc", CRED),
+    ("credentials", CRED),
+    ("password", CRED),
+    ("keyring", CRED),
+    ("keychain", CRED),
+    ("cookies", CRED),
+    ("login data", CRED),
+    ("logins.json", CRED),
+    ("wallet", CRED),
+    ("id_rsa", CRED),
+    ("home", CRED | USER_FILES),
+    (".npmrc", CRED),
+    (".pypirc", CRED),
+    (".gnupg", CRED),
+    (".config", CRED),
+    ("appdata", CRED),
+    ("userprofile", CRED),
+    ("library/", CRED),
+    ("token", CRED),
+    ("secret", CRED),
+    ("api_key", CRED),
+    ("apikey", CRED),
+    ("requests.", NET | FETCHED),
+    ("httpx", NET | FETCHED),
+    ("urllib", NET | FETCHED),
+    ("urlopen", NET | FETCHED),
+    ("aiohttp", NET | FETCHED),
+    ("http.client", NET),
+    ("socket", NET | FETCHED),
+    ("smtplib", NET),
+    ("sendmail", NET),
+    ("resolver", NET),
+    ("gethostbyname", NET),
+    ("getaddrinfo", NET),
+    ("fetch(", NET | FETCHED),
+    ("axios", NET | FETCHED),
+    ("http.request", NET),
+    ("https.request", NET),
+    ("http.get", FETCHED),
+    ("https.get", FETCHED),
+    ("net.", NET),
+    ("dgram", NET),
+    ("xmlhttprequest", NET),
+    ("sendbeacon", NET),
+    ("websocket", NET),
+    (".post(", NET),
+    (".put(", NET),
+    ("got(", NET | FETCHED),
+    ("dns", NET),
+    ("/tmp", FETCHED),
+    ("tmpdir", FETCHED),
+    ("tempfile", FETCHED),
+    ("subprocess", NET | EXEC | SHELL_CALL),
+    ("child_process", NET | EXEC | SHELL_CALL),
+    ("os.system", NET | EXEC | SHELL_CALL),
+    ("os.popen", NET | EXEC | SHELL_CALL),
+    ("execsync", EXEC | SHELL_CALL),
+    ("spawn", EXEC | SHELL_CALL),
+    ("shell=true", SHELL_CALL),
+    ("exec", EXEC),
+    ("eval(", EXEC),
+    ("compile(", EXEC),
+    ("pickle", EXEC),
+    ("marshal", EXEC),
+    ("function(", EXEC),
+    ("vm.", EXEC),
+    ("__import__", EXEC),
+    ("runpy", EXEC),
+    ("importlib", EXEC),
+    ("expanduser", USER_FILES),
+    ("glob", USER_FILES),
+    ("listdir", USER_FILES),
+    ("readdir", USER_FILES),
+    ("walk", USER_FILES),
+    ("documents", USER_FILES),
+    ("desktop", USER_FILES),
+    ("remove", DESTROY),
+    ("unlink", DESTROY),
+    ("rmtree", DESTROY),
+    ("rmsync", DESTROY),
+    ("encrypt", DESTROY),
+    ("fernet", DESTROY),
+    ("cipher", DESTROY),
+    ("shred", DESTROY),
+    ("curl", SHELL_RISK),
+    ("wget", SHELL_RISK),
+    ("nc ", SHELL_RISK),
+    ("ncat", SHELL_RISK),
+    ("socat", SHELL_RISK),
+    ("bash", SHELL_RISK),
+    ("sh -c", SHELL_RISK),
+    ("/dev/tcp", SHELL_RISK),
+    ("/dev/udp", SHELL_RISK),
+    ("base64", SHELL_RISK),
+    ("rm -", SHELL_RISK),
+    ("powershell", SHELL_RISK),
+    ("pwsh", SHELL_RISK),
+    ("iex", SHELL_RISK),
+    ("crontab", SHELL_RISK),
+    ("history", SHELL_RISK),
+    ("mkfifo", SHELL_RISK),
+    ("chmod", SHELL_RISK),
+    ("xmrig", SHELL_RISK),
+    ("stratum", SHELL_RISK),
+    ("7z ", SHELL_RISK),
+    ("unzip", SHELL_RISK),
+    ("scp ", SHELL_RISK),
+    ("rsync", SHELL_RISK),
+    ("ftp", SHELL_RISK),
+    ("sudo", SHELL_RISK),
+    ("eval ", SHELL_RISK),
+    ("python -c", SHELL_RISK),
+    ("python3 -c", SHELL_RISK),
+    ("perl", SHELL_RISK),
+    ("nohup", SHELL_RISK),
+    ("dig ", SHELL_RISK),
+    ("nslookup", SHELL_RISK),
+];
+
+static FLOW_AC: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(FLOW_WORDS.iter().map(|(w, _)| w)).expect("static patterns"));
+
+/// Is the file worth parsing: does it hold both ends of one flow (a credential and a network
+/// sink, fetched bytes and execution, the user's files and a delete or encrypt, or a shell
+/// command string with a command the shell analysis reads)?
 fn worth_parsing(lower: &[u8]) -> bool {
-    SOURCE_WORDS.is_match(lower) && SINK_WORDS.is_match(lower)
+    let mut m = 0u8;
+    for hit in FLOW_AC.find_overlapping_iter(lower) {
+        m |= FLOW_WORDS[hit.pattern().as_usize()].1;
+        let both = |a: u8, b: u8| m & a != 0 && m & b != 0;
+        if both(CRED, NET)
+            || both(FETCHED, EXEC)
+            || both(USER_FILES, DESTROY)
+            || both(SHELL_CALL, SHELL_RISK)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 fn is_secret_name(name: &str) -> bool {

@@ -18,7 +18,7 @@
 //!
 //! Severity: a trigger with a risky object or an external destination, concealment,
 //! an authority claim, or credentials sent out are high; a lone risky act is medium;
-//! workflow text is nothing. Reference documents are capped at medium, hidden HTML
+//! workflow text is nothing. References of a security skill are capped at medium, hidden HTML
 //! comments raised one step; quoted, negated or teaching text is not an instruction.
 //!
 //! The same module keeps the prose rules to a risky act (the post-pass
@@ -87,36 +87,33 @@ static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Secrets proper (not "input tokens"), for an act that puts them into the reply.
-static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(\b(api[\s_-]?keys?|passwords?|private\s+keys?|ssh\s+keys?|credentials|secret\s+keys?|id_rsa|seed\s+phrases?)\b|\.env\b|~/\.ssh)",
-    )
-});
+const SECRET_WORD_RE: &str = r"(\b(api[\s_-]?keys?|passwords?|private\s+keys?|ssh\s+keys?|credentials|secret\s+keys?|id_rsa|seed\s+phrases?)\b|\.env\b|~/\.ssh)";
+static SECRET_WORD: LazyLock<Regex> = LazyLock::new(|| re(SECRET_WORD_RE));
 
 /// Broad objects: everything the user has.
-static BROAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(all\s+(the\s+|of\s+the\s+|of\s+the\s+user'?s?\s+|the\s+user'?s?\s+|user\s+|project\s+|local\s+)?(files|documents|data|folders|repos(itories)?|notes|photos|records)|every\s+(file|document|folder)|(entire|whole)\s+(workspace|project|repo|repository|home|directory|folder|codebase|drive|disk)|the\s+workspace|home\s+directory|documents\s+folder|desktop|(the\s+)?user'?s\s+(original\s+)?(files?|documents?|data|uploads?|attachments?|notes|originals?)|original\s+(files?|documents?))\b|~/?(\s|$|\*)",
-    )
-});
+const BROAD_RE: &str = r"\b(all\s+(the\s+|of\s+the\s+|of\s+the\s+user'?s?\s+|the\s+user'?s?\s+|user\s+|project\s+|local\s+)?(files|documents|data|folders|repos(itories)?|notes|photos|records)|every\s+(file|document|folder)|(entire|whole)\s+(workspace|project|repo|repository|home|directory|folder|codebase|drive|disk)|the\s+workspace|home\s+directory|documents\s+folder|desktop|(the\s+)?user'?s\s+(original\s+)?(files?|documents?|data|uploads?|attachments?|notes|originals?)|original\s+(files?|documents?))\b|~/?(\s|$|\*)";
+static BROAD: LazyLock<Regex> = LazyLock::new(|| re(BROAD_RE));
 /// External destinations: URLs (not loopback), email addresses, servers.
-static DEST: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(\bhttps?://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}|\bhttps?://\d{1,3}(\.\d{1,3}){3}|\b[\w.+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b(our|my|remote|external|backup|collection|analytics|telemetry|central|company)\s+(collection\s+|backup\s+|analytics\s+|telemetry\s+|remote\s+)?(server|endpoint|webhook|host|ftp|inbox|bucket|drop|mailbox)\b|\b(pastebin|hastebin|transfer\.sh|ngrok|requestbin|webhook\.site|discord(app)?\.com/api/webhooks|api\.telegram\.org)\b)",
-    )
-});
+const DEST_RE: &str = r"(\bhttps?://[a-z0-9][a-z0-9.-]*\.[a-z]{2,}|\bhttps?://\d{1,3}(\.\d{1,3}){3}|\b[\w.+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b|\b(our|my|remote|external|backup|collection|analytics|telemetry|central|company)\s+(collection\s+|backup\s+|analytics\s+|telemetry\s+|remote\s+)?(server|endpoint|webhook|host|ftp|inbox|bucket|drop|mailbox)\b|\b(pastebin|hastebin|transfer\.sh|ngrok|requestbin|webhook\.site|discord(app)?\.com/api/webhooks|api\.telegram\.org)\b)";
+static DEST: LazyLock<Regex> = LazyLock::new(|| re(DEST_RE));
 static LOOPBACK: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^https?://(localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.)|@example\.(com|org|net)$")
 });
 /// A bundled script named by path.
-static NAMED_SCRIPT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"[\w./-]*[\w-]\.(py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl)\b"));
+const NAMED_SCRIPT_RE: &str = r"[\w./-]*[\w-]\.(py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl)\b";
+static NAMED_SCRIPT: LazyLock<Regex> = LazyLock::new(|| re(NAMED_SCRIPT_RE));
 /// The agent's own memory, instruction and settings files, and permission grants.
-static AGENT_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(\b(claude|agents|memory|soul|gemini|identity|heartbeat)\.md\b|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|settings(\.local)?\.json|\byour\s+(own\s+)?(memory|instructions|system\s+prompt|settings|configuration|rules|identity|personality|permissions)\b|\bmemory\s+files?\b|\bpermission\s*mode\b|\ballowed-tools\b|\bsudoers\b)",
-    )
+const AGENT_FILE_RE: &str = r"(\b(claude|agents|memory|soul|gemini|identity|heartbeat)\.md\b|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|settings(\.local)?\.json|\byour\s+(own\s+)?(memory|instructions|system\s+prompt|settings|configuration|rules|identity|personality|permissions)\b|\bmemory\s+files?\b|\bpermission\s*mode\b|\ballowed-tools\b|\bsudoers\b)";
+/// Every sentence with an act has one of these (a destination, a broad object, an agent
+/// file, a named script or a secret): one pass over the file finds the sentences worth
+/// scoring, so ordinary prose costs one search, not ten per sentence. `~` stands for the
+/// end-of-sentence forms of [`BROAD`].
+static GATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        "(?:{DEST_RE})|(?:{BROAD_RE})|(?:{AGENT_FILE_RE})|(?:{NAMED_SCRIPT_RE})|(?:{SECRET_WORD_RE})|~"
+    ))
 });
+static AGENT_FILE: LazyLock<Regex> = LazyLock::new(|| re(AGENT_FILE_RE));
 /// Standing or per-task triggers.
 static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -579,40 +576,6 @@ fn para_conceals(para: &str) -> bool {
     para.split(['.', '!', '?', '\n']).any(conceals)
 }
 
-/// The skill's description, lower case ("" when there is none).
-fn description(scx: &SecCx<'_, '_>) -> String {
-    let d = scx
-        .doc
-        .and_then(|d| d.root())
-        .and_then(|r| r.get("description"))
-        .and_then(|v| v.as_str())
-        .unwrap_or("");
-    let mut s = d.to_ascii_lowercase();
-    s.push(' ');
-    s.push_str(&scx.cx.skill.to_ascii_lowercase().replace('-', " "));
-    s
-}
-
-/// A skill about security: its text about attacks teaches, it does not attack.
-fn teaches_security(description: &str) -> bool {
-    const W: &[&str] = &[
-        "security",
-        "injection",
-        "threat",
-        "red team",
-        "red-team",
-        "pentest",
-        "penetration",
-        "vulnerab",
-        "malware",
-        "phishing",
-        "attack",
-        "incident response",
-        "forensic",
-    ];
-    W.iter().any(|w| description.contains(w))
-}
-
 /// The paragraph of `text` around `a..z` (blank-line bounded, at most 1,200 bytes).
 fn paragraph(text: &str, a: usize, z: usize) -> (usize, usize) {
     let mut lo = a.saturating_sub(1200);
@@ -642,8 +605,8 @@ fn quoted(text: &str, at: usize) -> bool {
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
-    let desc = description(scx);
-    let teaching = teaches_security(&desc);
+    let desc = super::subject_text(scx.doc, scx.cx.skill);
+    let teaching = super::teaches_security(&desc);
     let mut emits: Vec<(usize, usize, Severity, String, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         if src.lang != Lang::Markdown {
@@ -662,7 +625,25 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             }
             sentences(text, r.start, end, &mut sents);
         }
+        // The gate's matches over the lower-cased file (ASCII lower-casing keeps UTF-8 valid
+        // and every offset in place), in order; sentences come in order too.
+        let mut cut = limit;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let lower = std::str::from_utf8(&src.lower()[..cut]).unwrap_or("");
+        let gates: Vec<(usize, usize)> = GATE
+            .find_iter(lower)
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        let mut g = 0;
         for (a, z) in sents {
+            while g < gates.len() && gates[g].1 <= a {
+                g += 1;
+            }
+            if g >= gates.len() || gates[g].0 >= z {
+                continue;
+            }
             let raw = &text[a..z];
             let s = raw.to_ascii_lowercase();
             let para = || {
@@ -686,9 +667,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 sev = Severity::High;
             }
             let mut note = String::new();
-            if src.is_reference_doc() && !hidden && sev > Severity::Medium {
+            if src.capped_at(a) && !hidden && sev > Severity::Medium {
                 sev = Severity::Medium;
-                note.push_str(" (In a reference document, so reported as a warning.)");
+                note.push_str(" (In a reference document, quoted rather than given to run: reported as a warning.)");
             }
             let shown = ex(raw);
             let act = sc.act.map_or("", Act::words);
@@ -866,7 +847,7 @@ fn sentence_at(text: &str, off: usize) -> &str {
 /// Raises the new families' findings when they pair up, and lowers what the skill's
 /// description says it is for. Runs after the chains, before [`super::chains::absorb`].
 pub fn correlate(scx: &mut SecCx<'_, '_>) {
-    let desc = description(scx);
+    let desc = super::subject_text(scx.doc, scx.cx.skill);
     let has = |id: &str| scx.cx.findings.iter().any(|f| f.rule_id == id);
     let installer = has("fake-prerequisite-installer");
     let dl_exec = has("download-then-execute")

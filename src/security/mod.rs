@@ -195,6 +195,10 @@ pub struct Source<'a> {
     /// True for the skill's entry file (`SKILL.md`).
     pub is_entry: bool,
     pub regions: Vec<Region>,
+    /// A reference document where quoting an attack is expected: Markdown other than
+    /// `SKILL.md` in a skill about security or one that teaches, or a changelog. Findings there are at most
+    /// warnings; in any other skill a reference the agent reads on demand counts in full.
+    pub quotes_attacks: bool,
     /// ASCII-lower-cased copy of the text, made on first use and shared by the word checks.
     lower: std::sync::OnceLock<Vec<u8>>,
     /// The literal pass over [`Self::lower`] (one per file, for every rule and family).
@@ -241,6 +245,7 @@ impl<'a> Source<'a> {
             lines,
             is_entry,
             regions,
+            quotes_attacks: false,
             lower: std::sync::OnceLock::new(),
             gate: std::sync::OnceLock::new(),
             frontmatter_lines: std::sync::OnceLock::new(),
@@ -270,6 +275,48 @@ impl<'a> Source<'a> {
     /// security skills quote attacks.
     pub fn is_reference_doc(&self) -> bool {
         self.lang == Lang::Markdown && !self.is_entry
+    }
+
+    /// Is a finding at `offset` at most a warning because it is quoted, not instructed? In the
+    /// reference documents of a skill about security or one that teaches (and changelogs),
+    /// always; in any other reference document, unless it is in a fenced code block or on a
+    /// line that tells the reader to run it (a command given to run, not one mentioned in
+    /// passing).
+    pub fn capped_at(&self, offset: usize) -> bool {
+        if self.quotes_attacks {
+            return true;
+        }
+        if !self.is_reference_doc() {
+            return false;
+        }
+        static RUN_VERB: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            patterns::re(r"(?i)\b(run|execute|paste|type|enter|launch|invoke)\b")
+        });
+        // Does the text of the line before `at` (at most 300 bytes) tell the reader to run?
+        let told_to_run = |at: usize| {
+            let line = self.lines.line_range(&self.text, at);
+            let mut from = line.start.max(at.saturating_sub(300));
+            while !self.text.is_char_boundary(from) {
+                from += 1;
+            }
+            RUN_VERB.is_match(&self.text[from..at.max(from)])
+        };
+        match self.region_at(offset) {
+            // A shell (or other code) block is given to run.
+            Some(r) if matches!(r.kind, RegionKind::Code { runnable: true, .. }) => false,
+            // An unlabelled block is, when the line above it says to run it ("Paste into
+            // Terminal:"); otherwise it is output, or a configuration shown.
+            Some(r) if r.kind.is_code() => {
+                let above = self.text[..r.start.min(self.text.len())]
+                    .trim_end_matches(|c: char| c != '\n')
+                    .trim_end()
+                    .len();
+                !told_to_run(above)
+            }
+            // In prose, only when its line tells the reader to run it ("before each answer
+            // run `curl … | sh`"); a mention in passing is quoted.
+            _ => !told_to_run(offset),
+        }
     }
 
     /// 1-based line and column of a byte offset.
@@ -420,6 +467,11 @@ impl<'a, 'c> SecCx<'a, 'c> {
             ));
         }
         sources.sort_by_key(|s| (!s.is_entry, s.path));
+        let subject = subject_text(doc, cx.skill);
+        let teaching = teaches_security(&subject) || explains(&subject);
+        for s in &mut sources {
+            s.quotes_attacks = s.is_reference_doc() && (teaching || is_changelog(s.path));
+        }
         SecCx {
             cx,
             doc,
@@ -497,6 +549,67 @@ impl<'a, 'c> SecCx<'a, 'c> {
     }
 }
 
+/// The skill's description and name, lower case: what the skill says it is about.
+pub(crate) fn subject_text(doc: Option<&SkillDoc>, skill: &str) -> String {
+    let d = doc
+        .and_then(|d| d.root())
+        .and_then(|r| r.get("description"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
+    let mut s = d.to_ascii_lowercase();
+    s.push(' ');
+    s.push_str(&skill.to_ascii_lowercase().replace('-', " "));
+    s
+}
+
+/// A skill about security (by its description or name): its text about attacks teaches, it
+/// does not attack.
+pub(crate) fn teaches_security(subject: &str) -> bool {
+    const W: &[&str] = &[
+        "security",
+        "injection",
+        "threat",
+        "red team",
+        "red-team",
+        "pentest",
+        "penetration",
+        "vulnerab",
+        "malware",
+        "phishing",
+        "attack",
+        "exploit",
+        "incident response",
+        "forensic",
+    ];
+    W.iter().any(|w| subject.contains(w))
+}
+
+/// A skill that teaches or explains (by its description or name): its references are
+/// knowledge to answer from, where a risky command is quoted, not a step to run.
+fn explains(subject: &str) -> bool {
+    const W: &[&str] = &[
+        "teach",
+        "explain",
+        "training",
+        "tutorial",
+        "course",
+        "lesson",
+        "awareness",
+        "educat",
+    ];
+    W.iter().any(|w| subject.contains(w))
+}
+
+/// A changelog or release notes: history the agent is not told to follow.
+fn is_changelog(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or("");
+    matches!(
+        stem,
+        "changelog" | "changes" | "history" | "news" | "release-notes" | "releases"
+    )
+}
+
 /// Runs every security family over one skill.
 pub fn analyze(scx: &mut SecCx<'_, '_>) {
     use crate::timing::{Stage, time};
@@ -504,12 +617,12 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityPatterns, || patterns::check(scx));
     time(Stage::SecurityInjection, || injection::check(scx));
     // Instruction scoring, and the prose rules kept to a risky act (issue 29, part 5).
-    time(Stage::SecurityInjection, || {
+    time(Stage::SecurityInstructions, || {
         instructions::check(scx);
         instructions::check_brand(scx);
     });
     time(Stage::SecurityExecution, || execution::check(scx));
-    time(Stage::SecurityExecution, || shell::check(scx));
+    time(Stage::SecurityShell, || shell::check(scx));
     time(Stage::SecurityObfuscation, || obfuscation::check(scx));
     time(Stage::SecuritySecrets, || secrets::check(scx));
     time(Stage::SecurityPackaging, || packaging::check(scx));
@@ -518,9 +631,11 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityExfiltration, || {
         secret_send::check(scx);
         exfiltration::check(scx);
-        // Data followed through Python and JavaScript/TypeScript (before the chains, which
-        // raise the instructions that name a script to what the script does).
-        flows::check(scx);
+    });
+    // Data followed through Python and JavaScript/TypeScript (before the chains, which
+    // raise the instructions that name a script to what the script does).
+    time(Stage::SecurityFlows, || flows::check(scx));
+    time(Stage::SecurityExfiltration, || {
         chains::check(scx);
         instructions::correlate(scx);
         // The correlated findings a flow of the same file reports more exactly.

@@ -354,10 +354,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         scx.signal(kind, si, off, what);
     }
     for (si, off, rule, msg, anchor) in emits {
-        // Reference documents (Markdown other than SKILL.md) are read on demand and are
-        // where security skills quote attacks: an encoded payload there is a warning.
+        // The reference documents of a skill about security (and changelogs) quote
+        // attacks: an encoded payload there is a warning.
         let src = &scx.sources[si];
-        if src.is_reference_doc() {
+        if src.capped_at(off) {
             scx.emit_at_severity(
                 rule,
                 crate::finding::Severity::Medium.min(
@@ -366,7 +366,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 ),
                 si,
                 off,
-                format!("{msg} (In a reference document, so reported as a warning.)"),
+                format!("{msg} (In a reference document, quoted rather than given to run: reported as a warning.)"),
                 &anchor,
             );
         } else {

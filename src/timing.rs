@@ -86,7 +86,27 @@ pub fn time<T>(stage: Stage, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// The breakdown as `timing: STAGE SECONDS` lines (stages that took no time are left out).
+/// Per-rule time of the data rules (their regex searches), by rule id.
+static RULES: std::sync::Mutex<Vec<(&'static str, u64)>> = std::sync::Mutex::new(Vec::new());
+
+/// Runs `f`, adding its duration to data rule `id` when the breakdown is on.
+pub fn time_rule<T>(id: &'static str, f: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return f();
+    }
+    let t0 = Instant::now();
+    let out = f();
+    let ns = t0.elapsed().as_nanos() as u64;
+    let mut v = RULES.lock().unwrap_or_else(|e| e.into_inner());
+    match v.iter_mut().find(|(r, _)| *r == id) {
+        Some((_, t)) => *t += ns,
+        None => v.push((id, ns)),
+    }
+    out
+}
+
+/// The breakdown as `timing: STAGE SECONDS` lines (stages that took no time are left out),
+/// then the ten costliest data rules as `timing-rule: ID SECONDS` lines.
 pub fn summary() -> String {
     let mut out = String::new();
     for (stage, name) in STAGES {
@@ -94,6 +114,11 @@ pub fn summary() -> String {
         if ns > 0 {
             out.push_str(&format!("timing: {name} {:.4}\n", ns as f64 / 1e9));
         }
+    }
+    let mut rules = RULES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (id, ns) in rules.into_iter().take(10) {
+        out.push_str(&format!("timing-rule: {id} {:.4}\n", ns as f64 / 1e9));
     }
     out
 }

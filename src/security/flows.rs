@@ -190,7 +190,7 @@ enum SinkKind {
     Encrypt,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Sink {
     kind: SinkKind,
     offset: usize,
@@ -206,7 +206,7 @@ struct Sink {
     deserialise: bool,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Summary {
     /// Parameters whose value the function returns.
     ret_params: BTreeSet<u8>,
@@ -294,16 +294,18 @@ static HOME_LIT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The words of a flow's ends, by the flow they can start or end (bits of a mask): a file is
 /// parsed only when it holds both ends of one flow. One pass finds them all.
-const CRED: u8 = 1; // a credential source
-const NET: u8 = 2; // a network sink (or a shell that can reach one)
-const FETCHED: u8 = 4; // downloaded or temporary bytes
-const EXEC: u8 = 8; // code execution or deserialisation
-const USER_FILES: u8 = 16; // the user's files
-const DESTROY: u8 = 32; // deleting or encrypting
-const SHELL_CALL: u8 = 64; // a command string handed to a shell
-const SHELL_RISK: u8 = 128; // a command the shell analysis reads
+const CRED: u16 = 1; // a credential source
+const NET: u16 = 2; // a network sink (or a shell that can reach one)
+const FETCHED: u16 = 4; // downloaded or temporary bytes
+const EXEC: u16 = 8; // code execution or deserialisation
+const USER_FILES: u16 = 16; // the user's files
+const DELETE: u16 = 32; // deleting files
+const SHELL_CALL: u16 = 64; // a command string handed to a shell
+const SHELL_RISK: u16 = 128; // a command the shell analysis reads
+const ENCRYPT: u16 = 256; // encrypting
+const ARCHIVE: u16 = 512; // packing files
 
-const FLOW_WORDS: &[(&str, u8)] = &[
+const FLOW_WORDS: &[(&str, u16)] = &[
     ("environ", CRED),
     ("getenv", CRED),
     ("process.env", CRED),
@@ -321,7 +323,6 @@ const FLOW_WORDS: &[(&str, u8)] = &[
     ("logins.json", CRED),
     ("wallet", CRED),
     ("id_rsa", CRED),
-    ("home", CRED | USER_FILES),
     (".npmrc", CRED),
     (".pypirc", CRED),
     (".gnupg", CRED),
@@ -329,10 +330,6 @@ const FLOW_WORDS: &[(&str, u8)] = &[
     ("appdata", CRED),
     ("userprofile", CRED),
     ("library/", CRED),
-    ("token", CRED),
-    ("secret", CRED),
-    ("api_key", CRED),
-    ("apikey", CRED),
     ("requests.", NET | FETCHED),
     ("httpx", NET | FETCHED),
     ("urllib", NET | FETCHED),
@@ -380,6 +377,7 @@ const FLOW_WORDS: &[(&str, u8)] = &[
     ("__import__", EXEC),
     ("runpy", EXEC),
     ("importlib", EXEC),
+    ("home", USER_FILES),
     ("expanduser", USER_FILES),
     ("glob", USER_FILES),
     ("listdir", USER_FILES),
@@ -387,14 +385,19 @@ const FLOW_WORDS: &[(&str, u8)] = &[
     ("walk", USER_FILES),
     ("documents", USER_FILES),
     ("desktop", USER_FILES),
-    ("remove", DESTROY),
-    ("unlink", DESTROY),
-    ("rmtree", DESTROY),
-    ("rmsync", DESTROY),
-    ("encrypt", DESTROY),
-    ("fernet", DESTROY),
-    ("cipher", DESTROY),
-    ("shred", DESTROY),
+    ("remove", DELETE),
+    ("unlink", DELETE),
+    ("rmtree", DELETE),
+    ("rmsync", DELETE),
+    ("rm(", DELETE),
+    ("shred", DELETE),
+    ("encrypt", ENCRYPT),
+    ("fernet", ENCRYPT),
+    ("cipher", ENCRYPT),
+    ("createcipheriv", ENCRYPT),
+    ("zip", ARCHIVE),
+    ("tar", ARCHIVE),
+    ("archive", ARCHIVE),
     ("curl", SHELL_RISK),
     ("wget", SHELL_RISK),
     ("nc ", SHELL_RISK),
@@ -434,17 +437,18 @@ static FLOW_AC: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(FLOW_WORDS.iter().map(|(w, _)| w)).expect("static patterns"));
 
 /// Is the file worth parsing: does it hold both ends of one flow (a credential and a network
-/// sink, fetched bytes and execution, the user's files and a delete or encrypt, or a shell
-/// command string with a command the shell analysis reads)?
+/// sink, fetched bytes and execution, the user's files deleted after they are encrypted or
+/// packed and sent, or a shell command string with a command the shell analysis reads)?
 fn worth_parsing(lower: &[u8]) -> bool {
-    let mut m = 0u8;
+    let mut m = 0u16;
     for hit in FLOW_AC.find_overlapping_iter(lower) {
         m |= FLOW_WORDS[hit.pattern().as_usize()].1;
-        let both = |a: u8, b: u8| m & a != 0 && m & b != 0;
-        if both(CRED, NET)
-            || both(FETCHED, EXEC)
-            || both(USER_FILES, DESTROY)
-            || both(SHELL_CALL, SHELL_RISK)
+        let has = |a: u16| m & a != 0;
+        if has(CRED) && has(NET)
+            || has(FETCHED) && has(EXEC)
+            || has(SHELL_CALL) && has(SHELL_RISK)
+            // Ransom: the user's files deleted after they are encrypted, or packed and sent.
+            || has(USER_FILES) && has(DELETE) && (has(ENCRYPT) || has(ARCHIVE) && has(NET))
         {
             return true;
         }
@@ -649,7 +653,12 @@ impl<'s> Analyzer<'s> {
             }
             self.locals = None;
             self.current = None;
+            // Settled: another pass would read the same summaries and find the same flows.
+            let settled = self.next_summaries == self.summaries;
             self.summaries = std::mem::take(&mut self.next_summaries);
+            if settled {
+                break;
+            }
         }
     }
 

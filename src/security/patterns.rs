@@ -762,7 +762,9 @@ impl Compiled {
         let mut out = Vec::new();
         for (ri, mask) in gate.on.iter().enumerate() {
             if mask.iter().any(|b| *b) {
-                out.extend(self.hits_of(ri, gate, src));
+                out.extend(crate::timing::time_rule(self.rules[ri].id, || {
+                    self.hits_of(ri, gate, src)
+                }));
             }
         }
         out

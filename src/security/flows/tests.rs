@@ -334,8 +334,9 @@ fn gate_needs_a_source_and_a_sink_word() {
             true,
         ),
         (b"import os, glob\nfor f in glob.glob('*'): print(f)", false),
+        (b"import os, glob\nfor f in glob.glob('*'): os.remove(f)", false),
         (
-            b"import os, glob\nfor f in glob.glob('*'): os.remove(f)",
+            b"import os, glob\nfor f in glob.glob('*'):\n  open(f+'.x','wb').write(fernet.encrypt(open(f,'rb').read())); os.remove(f)",
             true,
         ),
         (b"import subprocess\nsubprocess.run(['ls'])", false),

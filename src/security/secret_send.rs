@@ -144,8 +144,8 @@ const PROVIDERS: &[(&str, &[&str])] = &[
     ("JIRA", &["atlassian.net", "atlassian.com"]),
     ("ATLASSIAN", &["atlassian.net", "atlassian.com"]),
     ("CONFLUENCE", &["atlassian.net", "atlassian.com"]),
-    ("DD", &["datadoghq.com", "datadoghq.eu"]),
-    ("DATADOG", &["datadoghq.com", "datadoghq.eu"]),
+    ("DD", &["datadoghq.com", "datadoghq.eu", "datadog.com"]),
+    ("DATADOG", &["datadoghq.com", "datadoghq.eu", "datadog.com"]),
     ("CF", &["cloudflare.com"]),
     ("CLOUDFLARE", &["cloudflare.com"]),
     ("MS", &["microsoft.com", "office.com"]),
@@ -194,6 +194,15 @@ const GENERIC: &[&str] = &[
     "BOT",
     "WEBHOOK",
     "ADMIN",
+    // Placeholders of documentation (`YOUR_API_KEY`, `NEW_TOKEN` in a rotation guide).
+    "YOUR",
+    "NEW",
+    "OLD",
+    "CURRENT",
+    "PREVIOUS",
+    "TEMP",
+    "TEST",
+    "DEFAULT",
 ];
 
 fn host_is(host: &str, domain: &str) -> bool {
@@ -386,5 +395,32 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             off,
             format!("{name} to {host}"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_of_named_secrets() {
+        // A provider's own host, under another of its domains.
+        assert!(matches!(
+            owner("DATADOG_API_KEY", "api.datadog.com"),
+            Owner::Own
+        ));
+        assert!(matches!(
+            owner("DD_API_KEY", "http-intake.logs.datadoghq.com"),
+            Owner::Own
+        ));
+        // Another provider's secret.
+        assert!(matches!(
+            owner("GITHUB_TOKEN", "metrics.example.dev"),
+            Owner::Foreign
+        ));
+        // Placeholders of documentation say nothing about where they belong.
+        for n in ["YOUR_API_KEY", "NEW_TOKEN", "OLD_TOKEN", "MY_SECRET"] {
+            assert!(matches!(owner(n, "api.example.io"), Owner::Generic), "{n}");
+        }
     }
 }

@@ -348,6 +348,29 @@ fn a_reference_document_lowers_confidence_and_says_why() {
     );
 }
 
+/// A reference document of a skill that neither teaches nor is about security is read as
+/// instructions when it gives a command to run (a fenced block): full severity. A command it
+/// names in passing, and every reference of a teaching or security skill, stay at medium.
+#[test]
+fn a_reference_counts_in_full_when_it_gives_a_command_to_run() {
+    let r = run(Mode::Path, "calibration/confidence/reference-runnable");
+    let mut sev: Vec<(u32, Severity)> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == "fetch-then-execute")
+        .map(|f| (f.location.line.unwrap_or(0), f.severity))
+        .collect();
+    sev.sort();
+    assert_eq!(
+        sev,
+        vec![(6, Severity::High), (9, Severity::Medium)],
+        "{r:#?}"
+    );
+    let r = run(Mode::Path, "calibration/confidence/reference-teaching");
+    let f = one(&r, "fetch-then-execute");
+    assert_eq!(f.severity, Severity::Medium, "{f:#?}");
+}
+
 #[test]
 fn lowered_confidence_never_silences_a_chain() {
     let r = run(Mode::Path, "calibration/confidence/chain");

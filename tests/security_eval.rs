@@ -270,6 +270,53 @@ fn tables(cases: &[Case]) -> String {
                 row(&mut out, s, t);
             }
         }
+        // Family × surface: malicious cases blocked / warned / in the cell, then benign
+        // cases blocked / in the cell (a case with several surfaces counts in each).
+        let mut cells: BTreeMap<(&str, &str), [usize; 5]> = BTreeMap::new();
+        for c in &in_split {
+            for s in &c.surfaces {
+                let cell = cells.entry((c.family.as_str(), s.as_str())).or_default();
+                if c.malicious {
+                    cell[0] += usize::from(c.blocked());
+                    cell[1] += usize::from(c.at_least(Severity::Medium));
+                    cell[2] += 1;
+                } else {
+                    cell[3] += usize::from(c.blocked());
+                    cell[4] += 1;
+                }
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n### Split `{split}`: family × surface\n\nEach cell: malicious blocked/warned/cases; benign blocked/cases (`-`: no case).\n"
+        );
+        let _ = writeln!(out, "| family | {} |", SURFACES.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---|".repeat(SURFACES.len()));
+        for f in FAMILIES.iter().chain([&ORDINARY]) {
+            if !by_family.contains_key(f) {
+                continue;
+            }
+            let _ = write!(out, "| {f} |");
+            for s in SURFACES {
+                let _ = match cells.get(&(*f, *s)) {
+                    None => write!(out, " - |"),
+                    Some([b, w, m, bb, bn]) => {
+                        let mal = if *m > 0 {
+                            format!("{b}/{w}/{m}")
+                        } else {
+                            "-".into()
+                        };
+                        let ben = if *bn > 0 {
+                            format!("{bb}/{bn}")
+                        } else {
+                            "-".into()
+                        };
+                        write!(out, " {mal}; {ben} |")
+                    }
+                };
+            }
+            out.push('\n');
+        }
         let _ = writeln!(
             out,
             "\n{split}: benign warn rate {}; malicious cases reaching their labelled severity {}",

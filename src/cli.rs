@@ -534,6 +534,16 @@ pub struct CommonArgs {
         help_heading = "Scan"
     )]
     pub profiles: Vec<String>,
+    /// The harnesses the repository ships to, comma-separated profile ids, or `all`
+    /// (default: inferred from where its skills and agents live, stated on the first line).
+    /// A harness it does not target weighs its verdicts as portability: low, not high.
+    #[arg(
+        long = "targets",
+        value_name = "all|NAME[,NAME…]",
+        value_delimiter = ',',
+        help_heading = "Scan"
+    )]
+    pub targets: Vec<String>,
     /// Repository scans: walk only the known skills conventions, not the whole repository.
     #[arg(long, help_heading = "Scan")]
     pub conventions_only: bool,
@@ -846,8 +856,26 @@ impl CommonArgs {
             }
             crate::loaders::Selection::Only(set)
         };
+        let target_names: Vec<String> = if !self.targets.is_empty() {
+            self.targets.clone()
+        } else if cfg.strict_portability {
+            vec!["all".to_owned()]
+        } else {
+            cfg.targets.clone()
+        };
+        for t in &target_names {
+            let t = t.trim();
+            if t != "all" && crate::loaders::profile(t).is_none() {
+                let known: Vec<&str> = crate::loaders::profiles().iter().map(|x| x.id).collect();
+                return Err(Error::Usage(format!(
+                    "unknown target `{t}`; give `all` or profile ids: {}",
+                    known.join(", ")
+                )));
+            }
+        }
         Ok(ScanOptions {
             profiles,
+            targets: crate::targets::Choice::parse(&target_names),
             walk: WalkOptions {
                 follow_repo_links: false,
                 shard: None,

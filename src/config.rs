@@ -48,6 +48,14 @@ pub struct Config {
     /// default), or another `severity`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rules: BTreeMap<RuleSelector, RuleSettings>,
+    /// The harnesses (loader profile ids) this repository ships to; a harness it does not
+    /// target weighs its verdicts as portability (low). Default: inferred from where the
+    /// skills and agents live. The command line's `--targets` wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
+    /// Weigh every harness as a target (today's behaviour before issue 30), as `--targets all`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict_portability: bool,
     /// What to walk.
     #[serde(default)]
     pub scan: ScanSettings,
@@ -495,6 +503,13 @@ inline-ignores = false
 # Only these rules or categories (compliance, quality, loader, integrity, security,
 # security/secrets, ...). Naming a rule that is off by default here also switches it on.
 # select = ["security", "compliance"]
+
+# The harnesses this repository ships to (loader profile ids; `skillguard loaders`). A skill a
+# target drops is high; what only other harnesses reject is portability (low). Default:
+# inferred from where the skills and agents live, stated on the scan's first line.
+# targets = ["claude-code", "vscode-copilot"]
+# Weigh every harness as a target (publishing to all of them):
+# strict-portability = true
 
 # Per rule or category: switch it off, switch on a rule that is off by default (`skillguard
 # rules` marks them), or change its severity.

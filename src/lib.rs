@@ -47,5 +47,6 @@ pub mod rules;
 pub mod scan;
 pub mod security;
 pub mod skill_hashes;
+pub mod targets;
 pub mod text;
 pub mod timing;

@@ -342,6 +342,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
         suppressed,
         changed: None,
         shard: None,
+        // Shards' reports do not carry the inference; each shard's verdicts already did.
+        targets: Vec::new(),
     };
     // The scan-wide checks, in the order a scan runs them.
     crate::security::permissions::check_scan(&mut result);

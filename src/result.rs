@@ -80,6 +80,9 @@ pub struct ScanResult {
     /// `scan-workspace --shard K/N`: `(K, N)`, recorded in the JSON report so that
     /// `skillguard merge` can tell a complete set of shards.
     pub shard: Option<(u64, u64)>,
+    /// The harnesses each repository targets, and how that was decided
+    /// (`crate::loaders::targets`): the console's first line states them.
+    pub targets: Vec<crate::targets::RepoTargets>,
 }
 
 /// Changed-files mode: the files given, the skills holding them (the ones reported) and

@@ -25,6 +25,17 @@ fn run(mode: Mode, rel: &str) -> ScanResult {
         .unwrap_or_else(|e| panic!("scanning {}: {e}", p.display()))
 }
 
+/// A scan that weighs every harness as a target (`--targets all`): the consequence
+/// mechanics below are about what a drop does to its cause, whoever is targeted.
+fn run_all_targets(mode: Mode, rel: &str) -> ScanResult {
+    let p = fixture(rel);
+    let opts = ScanOptions {
+        targets: skillguard::targets::Choice::All,
+        ..ScanOptions::default()
+    };
+    scan(mode, &p, &opts).unwrap_or_else(|e| panic!("scanning {}: {e}", p.display()))
+}
+
 fn one<'a>(r: &'a ScanResult, rule: &str) -> &'a Finding {
     let v: Vec<&Finding> = r.findings.iter().filter(|f| f.rule_id == rule).collect();
     assert_eq!(v.len(), 1, "one `{rule}` expected: {:#?}", r.findings);
@@ -103,7 +114,7 @@ fn a_shell_grant_raises_the_download_and_run_it_enables() {
 
 #[test]
 fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
-    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let r = run_all_targets(Mode::Repo, "calibration/consequences/repo");
     // No exclusion or disagreement stands on its own: each is attached to its cause.
     for rule in ["skill-excluded-by-harness", "loader-differential"] {
         assert!(
@@ -157,9 +168,59 @@ fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
     assert_eq!(highs, 1, "{:#?}", r.findings);
 }
 
+/// Issue 30: the same repository, its targets inferred from `.claude/skills` (Claude Code):
+/// a key only skills-ref rejects, and a name that does not match its folder (which Claude
+/// Code does not check), are portability: nothing high, and the messages say why.
+#[test]
+fn verdicts_of_harnesses_the_repository_does_not_target_are_portability() {
+    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let t = &r.targets;
+    assert_eq!(t.len(), 1, "{t:#?}");
+    assert_eq!(t[0].source, "inferred");
+    assert!(
+        t[0].targets("claude-code") && !t[0].targets("skills-ref"),
+        "{t:#?}"
+    );
+    assert!(
+        r.findings.iter().all(|f| f.severity < Severity::High),
+        "{:#?}",
+        r.findings
+    );
+    let key = one(&r, "frontmatter-unknown-key");
+    let ex = key
+        .consequences
+        .iter()
+        .find(|c| c.profile.as_deref() == Some("skills-ref"))
+        .expect("the skills-ref drop stays attached");
+    assert_eq!(ex.severity, Severity::Info, "{ex:#?}");
+    assert!(
+        ex.message.contains("does not target `skills-ref`"),
+        "{}",
+        ex.message
+    );
+    let name = one(&r, "name-directory-mismatch");
+    assert_eq!(name.severity, Severity::Low, "{name:#?}");
+    assert!(
+        name.message.contains("Portability only"),
+        "{}",
+        name.message
+    );
+    // Naming skills-ref as a target brings the drops back to high.
+    let p = fixture("calibration/consequences/repo");
+    let opts = ScanOptions {
+        targets: skillguard::targets::Choice::Only(
+            ["claude-code".to_owned(), "skills-ref".to_owned()].into(),
+        ),
+        ..ScanOptions::default()
+    };
+    let r = scan(Mode::Repo, &p, &opts).unwrap();
+    assert_eq!(one(&r, "frontmatter-unknown-key").severity, Severity::High);
+    assert_eq!(one(&r, "name-directory-mismatch").severity, Severity::High);
+}
+
 #[test]
 fn the_index_counts_causes_not_consequences() {
-    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let r = run_all_targets(Mode::Repo, "calibration/consequences/repo");
     let index = skillguard::index::for_result(&r, None, None);
     // The unknown key is one high finding (40 points), not a low key, a high exclusion
     // and a high disagreement (85 points).
@@ -193,7 +254,7 @@ fn a_consequence_without_a_recognised_cause_stands_on_its_own() {
 
 #[test]
 fn consequences_are_rendered_in_every_format() {
-    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let r = run_all_targets(Mode::Repo, "calibration/consequences/repo");
     let json: serde_json::Value = serde_json::from_str(&render(&r, Format::Json)).unwrap();
     let key = json["findings"]
         .as_array()

@@ -92,6 +92,48 @@ fn timings_breakdown_lists_the_stages() {
     }
 }
 
+/// `--targets`: the first line states the targets; an unknown one is a usage error (exit 2);
+/// `all` weighs every harness, so a name only other harnesses reject is high again.
+#[test]
+fn targets_are_stated_and_checked() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        &t.path().join(".claude/skills/x/SKILL.md"),
+        "---\nname: Bad_Name\ndescription: Does x. Use when the user asks for x.\n---\n# X\n",
+    );
+    let root = t.path().to_str().unwrap();
+    let o = run(&["scan", "--repo", root]);
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().nth(1),
+        Some("targets: claude-code (inferred from .claude/skills) (`--targets` to set)"),
+        "{out}"
+    );
+    assert_eq!(
+        run(&["scan", "--repo", root, "--fail-on", "high"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let all = run(&[
+        "scan",
+        "--repo",
+        root,
+        "--fail-on",
+        "high",
+        "--targets",
+        "all",
+    ]);
+    assert_eq!(all.status.code(), Some(1), "{}", stdout(&all));
+    let bad = run(&["scan", "--repo", root, "--targets", "claude"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("unknown target `claude`"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
 #[test]
 fn exit_codes() {
     let o = run(&[
@@ -1004,7 +1046,18 @@ fn exit_code_survives_closed_pipes_and_full_disks() {
     for fmt in ["console", "json", "sarif", "markdown"] {
         // The reader stops after a few bytes; the gate result must still decide the exit code.
         let mut child = bin()
-            .args(["scan", "--repo", root, "--format", fmt, "--fail-on", "high"])
+            // Every harness a target: the bad names are high (`name-invalid-chars`).
+            .args([
+                "scan",
+                "--repo",
+                root,
+                "--format",
+                fmt,
+                "--fail-on",
+                "high",
+                "--targets",
+                "all",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

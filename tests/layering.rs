@@ -34,6 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "catalog",
             "rules::ids",
             "conventions",
+            "targets",
             "inventory",
             "config",
         ],

@@ -7,9 +7,18 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// Runs skillguard; scans weigh every harness as a target (`--targets all`), so that the
+/// noisy fixtures' name findings are high whatever the layout says (these tests are about
+/// rendering, `tests/calibration.rs` about the target policy).
 fn run(args: &[&str]) -> Output {
+    let all: &[&str] = if matches!(args.first(), Some(&"scan" | &"scan-workspace")) {
+        &["--targets", "all"]
+    } else {
+        &[]
+    };
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
         .args(args)
+        .args(all)
         .env_remove("CI")
         .output()
         .unwrap()

@@ -10,6 +10,7 @@ pub mod agents;
 pub mod harness;
 pub mod maf;
 pub mod skills_ref;
+pub mod targets;
 
 use std::collections::{BTreeMap, BTreeSet};
 

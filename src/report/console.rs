@@ -107,6 +107,27 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         excluded,
         r.files_scanned
     )?;
+    // The harnesses the verdicts are weighed for (one line; a workspace with several
+    // repositories says how many share each choice).
+    match r.targets.as_slice() {
+        [] => {}
+        [one] => writeln!(
+            out,
+            "targets: {} (`--targets` to set)",
+            sanitize_line(&one.describe())
+        )?,
+        many => {
+            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+            for t in many {
+                *counts.entry(t.describe()).or_default() += 1;
+            }
+            let parts: Vec<String> = counts
+                .iter()
+                .map(|(d, n)| format!("{n} repo(s): {}", sanitize_line(d)))
+                .collect();
+            writeln!(out, "targets: {} (`--targets` to set)", parts.join("; "))?;
+        }
+    }
 
     // Findings grouped by skill path; findings outside any skill go last.
     let mut by_skill: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();

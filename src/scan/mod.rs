@@ -35,6 +35,8 @@ pub struct ScanOptions {
     pub threads: usize,
     /// Which loader profiles to emulate.
     pub profiles: crate::loaders::Selection,
+    /// Which harnesses the scanned repositories target (default: inferred per repository).
+    pub targets: crate::targets::Choice,
     /// How content hashes are computed (baselines).
     pub hash: HashOptions,
     /// Changed-files mode: files relative to the scan base, `/`-separated. Only the skills
@@ -114,6 +116,16 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         rules: &opts.rules,
         panic_on: opts.panic_on_skill.as_deref(),
     };
+    // Where every skill lives (before a changed-files scan keeps some): the targets.
+    let skill_locations: Vec<(Option<String>, Option<&str>)> = skills
+        .iter()
+        .map(|s| {
+            (
+                groups.get(s.group).and_then(|g| g.repo.clone()),
+                s.convention.map(|c| c.path),
+            )
+        })
+        .collect();
     // Skills a changed-files scan leaves out: their enclosing skills have no AgentEval hash.
     let mut unscanned: Vec<String> = Vec::new();
     let changed = match &opts.changed {
@@ -199,7 +211,10 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     });
 
     let truncated = walk_issues::attach(&issues, &artifacts, &groups, &mut findings);
-    // One cause, one finding: harness exclusions attach to the finding that causes them.
+    // A harness the repository does not target weighs its verdicts as portability; then one
+    // cause, one finding: harness exclusions attach to the finding that causes them.
+    let targets = crate::targets::resolve(&opts.targets, &skill_locations, &agents);
+    crate::loaders::targets::apply(&mut findings, &artifacts, &targets);
     crate::loaders::attach_consequences(&mut findings);
     sort_findings(&mut findings);
     mark_truncated(&mut artifacts, &truncated);
@@ -227,6 +242,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         suppressed: Vec::new(),
         changed,
         shard: opts.walk.shard,
+        targets,
     };
     timing::time(Stage::SecurityScanWide, || {
         crate::security::permissions::check_scan(&mut result)

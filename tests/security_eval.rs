@@ -77,6 +77,9 @@ const SPLITS: &[&str] = &["tune", "held-out", "blind"];
 const TOTALS: &str = "totals";
 /// Key of `floors.json` listing the benign cases blocked today (case → rules that fire).
 const KNOWN_FP: &str = "known-false-positives";
+/// Key of `floors.json` holding the Index targets per split: `malicious_f` (the least share
+/// of malicious skills graded F) and `benign_below_b_max` (the most benign skills below B).
+const INDEX: &str = "index";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/security-eval")
@@ -127,6 +130,8 @@ struct Case {
     rules: BTreeSet<String>,
     /// The scan discovered the labelled skill folder.
     found: bool,
+    /// The labelled skill's Skill Security Index (`None`: not found or not scored).
+    index: Option<f64>,
 }
 
 impl Case {
@@ -165,8 +170,13 @@ fn score(key: &str, v: &Value) -> Case {
         rel => rel,
     };
     let found = r.artifacts.iter().any(|a| a.path == want);
+    let index = skillguard::index::for_result(&r, None, None)
+        .skills
+        .get(want)
+        .and_then(|i| i.score);
     Case {
         found,
+        index,
         key: key.to_owned(),
         malicious: is_malicious(key),
         family: field(v, "family").to_owned(),
@@ -552,6 +562,7 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
             }
         }
     }
+    index_targets(&cases, &floors, &mut report, &mut failures);
     if !above.is_empty() || !notes.is_empty() {
         report.push('\n');
         for a in notes.iter().chain(&above) {
@@ -569,11 +580,89 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
             KNOWN_FP.to_owned(),
             Value::Object(blocked_benign.into_iter().collect()),
         );
-        if let Some(t) = floors.get(TOTALS) {
-            out.insert(TOTALS.to_owned(), t.clone());
+        for key in [TOTALS, INDEX] {
+            if let Some(t) = floors.get(key) {
+                out.insert(key.to_owned(), t.clone());
+            }
         }
         let text = serde_json::to_string_pretty(&out).unwrap() + "\n";
         fs::write(path, text).unwrap();
     }
     assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
+}
+
+/// The Skill Security Index on the labelled sets (`docs/security-index.md`, "Calibration"):
+/// per split, the grade distribution of malicious and benign skills, checked against the
+/// `index` targets of `floors.json`: at least `malicious_f` of the malicious skills are F, at
+/// most `benign_below_b_max` of the benign ones are below B. Weights are fitted on `tune` and
+/// the real corpora only; held-out and blind are measured, never tuned on.
+fn index_targets(
+    cases: &[Case],
+    floors: &BTreeMap<String, Value>,
+    report: &mut String,
+    failures: &mut Vec<String>,
+) {
+    let _ = write!(
+        report,
+        "\n### Skill Security Index by split and label\n\n| split | label | skills | A | B | C | D | F | median |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for split in SPLITS {
+        for malicious in [true, false] {
+            let mut scores: Vec<f64> = cases
+                .iter()
+                .filter(|c| c.split == *split && c.malicious == malicious)
+                .map(|c| c.index.unwrap_or(0.0))
+                .collect();
+            scores.sort_by(f64::total_cmp);
+            let n = scores.len();
+            let count = |g: &str| {
+                scores
+                    .iter()
+                    .filter(|s| skillguard::index::grade(**s) == g)
+                    .count()
+            };
+            let med = skillguard::index::median(&scores).unwrap_or(0.0);
+            let label = if malicious { "malicious" } else { "benign" };
+            let _ = writeln!(
+                report,
+                "| {split} | {label} | {n} | {} | {} | {} | {} | {} | {} |",
+                count("A"),
+                count("B"),
+                count("C"),
+                count("D"),
+                count("F"),
+                skillguard::index::fmt_score(med)
+            );
+            let target = |k: &str| {
+                floors
+                    .get(INDEX)
+                    .and_then(|g| g.get(*split))
+                    .and_then(|s| s.get(k))
+                    .and_then(Value::as_f64)
+            };
+            if malicious {
+                let rate = ratio(count("F"), n);
+                match target("malicious_f") {
+                    Some(f) if rate + 1e-9 < f => failures.push(format!(
+                        "{split}: {}/{n} = {rate:.3} malicious skills graded F, below the target {f:.3}",
+                        count("F")
+                    )),
+                    None => failures.push(format!("floors.json: no {INDEX} malicious_f for {split}")),
+                    _ => {}
+                }
+            } else {
+                let below = n - count("A") - count("B");
+                let rate = ratio(below, n);
+                match target("benign_below_b_max") {
+                    Some(c) if rate > c + 1e-9 => failures.push(format!(
+                        "{split}: {below}/{n} = {rate:.3} benign skills below B, above the ceiling {c:.3}"
+                    )),
+                    None => failures.push(format!(
+                        "floors.json: no {INDEX} benign_below_b_max for {split}"
+                    )),
+                    _ => {}
+                }
+            }
+        }
+    }
 }

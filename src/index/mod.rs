@@ -32,10 +32,11 @@ pub fn penalty(s: Severity) -> f64 {
 
 /// Drift findings: they count toward the security axis (a skill that changed
 /// after it was vetted is unreviewed content), whatever their category.
+/// `cross-location-content-drift` (copies that differ, with no baseline to say which one
+/// was reviewed) is compliance: on real repositories most copies per harness differ.
 pub const SECURITY_DRIFT_RULES: &[&str] = &[
     ids::MANIFEST_CHANGED_SINCE_BASELINE,
     ids::CHANGED_SINCE_LAST_VETTED,
-    ids::CROSS_LOCATION_CONTENT_DRIFT,
     ids::PROVENANCE_HASH_MISMATCH,
 ];
 
@@ -167,13 +168,17 @@ pub fn combine(values: [&AxisValue; 4], detail: [&str; 4]) -> Index {
         evals: clamp(evals),
     };
     let n = measured.len() as u8;
+    // The mean of the measured axes, never above the security axis: tidy frontmatter does
+    // not average a credential stealer into a pass.
+    let ceiling = security.value().map_or(100.0, |x| x.clamp(0.0, 100.0));
     let score = (n > 0).then(|| {
         round1(
-            measured
+            (measured
                 .iter()
                 .map(|(_, x)| x.clamp(0.0, 100.0))
                 .sum::<f64>()
-                / f64::from(n),
+                / f64::from(n))
+            .min(ceiling),
         )
     });
     let grade = score.map(grade);
@@ -208,10 +213,68 @@ pub fn combine(values: [&AxisValue; 4], detail: [&str; 4]) -> Index {
     }
 }
 
-/// `clamp(100 − Σ penalty, 0, 100)` over the findings given.
+/// A rule costs at most this many times its worst finding's penalty (per skill and axis).
+pub const RULE_CAP: f64 = 2.0;
+/// A category costs at most this many times its worst finding's penalty.
+pub const CATEGORY_CAP: f64 = 3.0;
+/// Low findings together cost an axis at most this much: lows alone leave it at 70 (a C).
+pub const LOW_CAP: f64 = 30.0;
+/// Compliance findings together cost the compliance axis at most this much: with a clean
+/// security axis, compliance alone leaves a skill at 80 (a B).
+pub const COMPLIANCE_CAP: f64 = 40.0;
+/// A high or critical security finding leaves the security axis at most this (an F, and the
+/// composite never exceeds the security axis).
+pub const SECURITY_HIGH_CEILING: f64 = 50.0;
+
+/// `clamp(100 − Σ penalty, 0, 100)` over the findings given, with no saturation (the sum
+/// AgentEval takes). The index uses [`saturated_axis`].
 pub fn axis_score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> f64 {
     let p: f64 = findings.into_iter().map(|f| penalty(f.severity)).sum();
     (100.0 - p).clamp(0.0, 100.0)
+}
+
+/// An axis from one skill's findings on it, with saturating deductions:
+/// - per rule: `min(Σ penalties, RULE_CAP × worst)`;
+/// - per category: `min(Σ of its rules, CATEGORY_CAP × worst)`;
+/// - categories whose worst finding is low cost at most [`LOW_CAP`] together;
+/// - compliance costs at most [`COMPLIANCE_CAP`] in all;
+/// - on the security axis, a high or critical finding caps the axis at
+///   [`SECURITY_HIGH_CEILING`].
+pub fn saturated_axis<'a>(axis: Axis, findings: impl IntoIterator<Item = &'a Finding>) -> f64 {
+    // (category, rule) → (sum, worst)
+    let mut rules: BTreeMap<(&str, &str), (f64, f64)> = BTreeMap::new();
+    let mut worst_sev = Severity::Info;
+    for f in findings {
+        let p = penalty(f.severity);
+        worst_sev = worst_sev.max(f.severity);
+        let e = rules.entry((f.category, f.rule_id)).or_insert((0.0, 0.0));
+        e.0 += p;
+        e.1 = e.1.max(p);
+    }
+    let mut cats: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for ((cat, _), (sum, worst)) in rules {
+        let e = cats.entry(cat).or_insert((0.0, 0.0));
+        e.0 += sum.min(RULE_CAP * worst);
+        e.1 = e.1.max(worst);
+    }
+    let (mut lows, mut rest) = (0.0, 0.0);
+    for (sum, worst) in cats.into_values() {
+        let d = sum.min(CATEGORY_CAP * worst);
+        if worst <= penalty(Severity::Low) {
+            lows += d;
+        } else {
+            rest += d;
+        }
+    }
+    let mut total = rest + lows.min(LOW_CAP);
+    if axis == Axis::Compliance {
+        total = total.min(COMPLIANCE_CAP);
+    }
+    let mut v = (100.0 - total).clamp(0.0, 100.0);
+    if axis == Axis::Security && worst_sev >= Severity::High {
+        v = v.min(SECURITY_HIGH_CEILING);
+    }
+    v
 }
 
 // ---------------------------------------------------------------------------
@@ -475,6 +538,8 @@ pub struct SkillRef<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub scan: Index,
+    /// The lowest-scoring skill or agent file, reported beside the scan's median.
+    pub worst: Option<Worst>,
     /// By skill path.
     pub skills: BTreeMap<String, Index>,
     /// By path: agents, prompts, instructions, MCP and hook files.
@@ -489,6 +554,29 @@ pub struct Report {
     pub fail_under: Option<f64>,
 }
 
+/// The lowest-scoring skill or agent file of a scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Worst {
+    pub path: String,
+    pub score: f64,
+    pub grade: &'static str,
+}
+
+/// The median of `v` (mean of the two middle values for an even count); `None` when empty.
+pub fn median(v: &[f64]) -> Option<f64> {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// Below this a skill is an F: the per-skill part of `--fail-under-index`.
+pub const F_BELOW: f64 = 60.0;
+
 /// The scan-level index as serialised (see [`Report::scan_dto`]).
 #[derive(Debug, Serialize)]
 pub struct ScanIndex<'a> {
@@ -499,6 +587,9 @@ pub struct ScanIndex<'a> {
     #[serde(skip_serializing_if = "is_zero")]
     pub agents_scored: usize,
     pub unscored_findings: usize,
+    /// The lowest-scoring skill or agent file (the scan's score is the median).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<&'a Worst>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency_metric: Option<&'a Efficiency>,
     /// Where each `--evals` result was counted.
@@ -587,12 +678,14 @@ pub fn compute(
                 AxisValue::NotMeasured(why),
             )
         } else {
-            let c = axis_score(
+            let c = saturated_axis(
+                Axis::Compliance,
                 fs.iter()
                     .copied()
                     .filter(|f| axis_of(f) == Some(Axis::Compliance)),
             );
-            let sec = axis_score(
+            let sec = saturated_axis(
+                Axis::Security,
                 fs.iter()
                     .copied()
                     .filter(|f| axis_of(f) == Some(Axis::Security)),
@@ -626,12 +719,11 @@ pub fn compute(
     } else {
         "no skill could be analysed".to_owned()
     };
-    let c = if n == 0 {
-        AxisValue::NotMeasured(none_why.clone())
-    } else {
-        AxisValue::Measured(compliance_vals.iter().sum::<f64>() / n as f64)
+    let c = match median(&compliance_vals) {
+        Some(v) => AxisValue::Measured(v),
+        None => AxisValue::NotMeasured(none_why.clone()),
     };
-    let sec = match security_vals.iter().copied().reduce(f64::min) {
+    let sec = match median(&security_vals) {
         Some(v) => AxisValue::Measured(v),
         None => AxisValue::NotMeasured(none_why),
     };
@@ -657,7 +749,7 @@ pub fn compute(
     let (c_detail, s_detail) = if n == 1 {
         (what.clone(), what)
     } else {
-        (format!("mean of {what}"), format!("lowest of {what}"))
+        (format!("median of {what}"), format!("median of {what}"))
     };
     let (ev, metric) = eval_axis(evals.map(|e| e.all.as_slice()), NO_EVALS);
     let ev_detail = metric.as_ref().map(evals::detail).unwrap_or_default();
@@ -671,6 +763,25 @@ pub fn compute(
             "; {failed} skill(s) could not be analysed and have no index"
         ));
     }
+    // The worst scored skill or agent file, beside the median (lowest score; ties by path).
+    let worst = out
+        .iter()
+        .chain(&agents_out)
+        .filter_map(|(p, i)| Some((p, i.score?, i.grade?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(b.0)))
+        .map(|(p, score, grade)| Worst {
+            path: p.clone(),
+            score,
+            grade,
+        });
+    if let Some(w) = worst.as_ref().filter(|_| skills.len() > 1) {
+        scan.explanation.push_str(&format!(
+            "; worst: {} {}/100 ({})",
+            crate::text::sanitize_line(&w.path),
+            fmt_score(w.score),
+            w.grade
+        ));
+    }
     if unscored > 0 {
         scan.explanation.push_str(&format!(
             "; {unscored} finding(s) outside any skill are not scored (see the findings)"
@@ -678,6 +789,7 @@ pub fn compute(
     }
     Report {
         scan,
+        worst,
         skills: out,
         agents: agents_out,
         unscored_findings: unscored,
@@ -737,19 +849,22 @@ fn eval_input<'a, 'r>(r: &'r ScanResult, evals: &'a [EvalResult]) -> EvalInput<'
 }
 
 impl Report {
-    /// Skills and agent files (by path) below `n` or without an index: what fails
-    /// `--fail-under-index`.
+    /// Skills and agent files (by path) that fail `--fail-under-index n` on their own:
+    /// below `n` and an F (below [`F_BELOW`]), or without an index.
     pub fn below(&self, n: f64) -> Vec<&str> {
+        let bar = n.min(F_BELOW);
         self.skills
             .iter()
             .chain(&self.agents)
-            .filter(|(_, i)| i.score.is_none_or(|s| s < n))
+            .filter(|(_, i)| i.score.is_none_or(|s| s < bar))
             .map(|(p, _)| p.as_str())
             .collect()
     }
 
-    /// The `--fail-under-index` gate: the scan index or any skill's below `n`, or a
-    /// skill that could not be scored. A scan without skills has nothing to fail.
+    /// The `--fail-under-index` gate: the scan's index (the median) below `n`, or any
+    /// skill or agent file below `n` that is also an F, or one that could not be scored.
+    /// A noisy skill at C or D does not fail a gate at 70; a skill with a high security
+    /// finding (an F) does. A scan without skills has nothing to fail.
     pub fn fails_under(&self, n: f64) -> bool {
         self.scan.score.is_some_and(|s| s < n) || !self.below(n).is_empty()
     }
@@ -763,6 +878,7 @@ impl Report {
             skills_scored: self.skills.values().filter(|i| i.score.is_some()).count(),
             agents_scored: self.agents.values().filter(|i| i.score.is_some()).count(),
             unscored_findings: self.unscored_findings,
+            worst: self.worst.as_ref(),
             efficiency_metric: self.efficiency.as_ref(),
             eval_results: &self.eval_results,
             fail_under: self.fail_under,
@@ -890,11 +1006,15 @@ mod tests {
         let fs = [sec(Severity::Critical, "a")];
         let r = compute(&[sk("a")], &fs, None, None);
         assert_eq!(r.skills["a"].axes.security, Some(0.0), "critical zeroes");
-        assert_eq!(r.skills["a"].score, Some(50.0));
+        assert_eq!(
+            r.skills["a"].score,
+            Some(0.0),
+            "the score never exceeds security"
+        );
         assert_eq!(r.skills["a"].grade, Some("F"));
     }
 
-    // S06: no probes, one changed manifest → security 60.
+    // S06: no probes, one changed manifest (high) → security 50 (a high's ceiling).
     #[test]
     fn s06_drift_counts_as_security() {
         let r = compute(
@@ -903,17 +1023,18 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(r.skills["a"].axes.security, Some(60.0));
+        assert_eq!(r.skills["a"].axes.security, Some(50.0));
         assert_eq!(r.skills["a"].axes.compliance, Some(100.0));
+        assert_eq!(r.skills["a"].grade, Some("F"));
     }
 
-    // S07: 100 / 60 / 100 → 86.7 from 3 axes.
+    // S07: 60 / 100 / 100 → 86.7 from 3 axes.
     #[test]
     fn s07_three_axes() {
         let i = combine(
             [
-                &AxisValue::Measured(100.0),
                 &AxisValue::Measured(60.0),
+                &AxisValue::Measured(100.0),
                 &AxisValue::Measured(100.0),
                 &AxisValue::NotMeasured(NO_EVALS.into()),
             ],
@@ -926,8 +1047,8 @@ mod tests {
         // All four measured: nothing is named as missing.
         let i = combine(
             [
-                &AxisValue::Measured(100.0),
                 &AxisValue::Measured(60.0),
+                &AxisValue::Measured(100.0),
                 &AxisValue::Measured(100.0),
                 &AxisValue::Measured(80.0),
             ],
@@ -1039,7 +1160,7 @@ mod tests {
     }
 
     // AgentEval's defect: not normalised per skill. Ours: each skill on its own
-    // findings, scan compliance = mean, scan security = lowest.
+    // findings; the scan takes the median of each axis and names the worst skill.
     #[test]
     fn normalised_per_skill() {
         let fs = [
@@ -1049,22 +1170,68 @@ mod tests {
             sec(Severity::High, "b"),
         ];
         let r = compute(&[sk("a"), sk("b"), sk("c"), sk("d")], &fs, None, None);
-        assert_eq!(r.skills["a"].axes.compliance, Some(0.0));
+        // 3 × 40 saturates at 2 × 40 for the rule, and compliance costs at most 40.
+        assert_eq!(r.skills["a"].axes.compliance, Some(60.0));
+        assert_eq!(r.skills["a"].score, Some(80.0));
+        assert_eq!(r.skills["b"].axes.security, Some(50.0));
+        assert_eq!(r.skills["b"].score, Some(50.0));
         assert_eq!(r.skills["c"].score, Some(100.0));
-        assert_eq!(r.scan.axes.compliance, Some(75.0));
-        assert_eq!(r.scan.axes.security, Some(60.0));
-        assert_eq!(r.scan.score, Some(67.5));
-        assert_eq!(r.scan.grade, Some("D"));
-        assert!(
-            r.scan
-                .explanation
-                .contains("compliance 75 [mean of 4 skills]")
-        );
-        assert!(
-            r.scan
-                .explanation
-                .contains("security 60 [lowest of 4 skills]")
-        );
+        assert_eq!(r.scan.axes.compliance, Some(100.0));
+        assert_eq!(r.scan.axes.security, Some(100.0));
+        assert_eq!(r.scan.score, Some(100.0));
+        let w = r.worst.as_ref().unwrap();
+        assert_eq!((w.path.as_str(), w.score, w.grade), ("b", 50.0, "F"));
+        for want in [
+            "compliance 100 [median of 4 skills]",
+            "security 100 [median of 4 skills]",
+            "worst: b 50/100 (F)",
+        ] {
+            assert!(r.scan.explanation.contains(want), "{}", r.scan.explanation);
+        }
+        // The gate: the median passes 70, but an F skill below 70 fails it.
+        assert_eq!(r.below(70.0), ["b"]);
+        assert!(r.fails_under(70.0));
+        assert!(r.below(40.0).is_empty());
+        assert!(!r.fails_under(40.0));
+    }
+
+    #[test]
+    fn deductions_saturate_per_rule_and_category() {
+        // 13 + 6 lows of two rules in one category: 2 × 5 each, 3 × 5 for the category.
+        let mut fs = Vec::new();
+        for _ in 0..13 {
+            fs.push(sec(Severity::Low, "a"));
+        }
+        let r = compute(&[sk("a")], &fs, None, None);
+        assert_eq!(r.skills["a"].axes.security, Some(90.0));
+        // Lows of many categories together cost at most 30: never below a C.
+        let mut fs = Vec::new();
+        for cat in [
+            "security/a",
+            "security/b",
+            "security/c",
+            "security/d",
+            "security/e",
+        ] {
+            for _ in 0..10 {
+                let mut x = sec(Severity::Low, "a");
+                x.category = cat;
+                fs.push(x);
+            }
+        }
+        for _ in 0..30 {
+            let mut x = f(ids::BODY_TOO_LONG, Some("a"));
+            x.severity = Severity::Low;
+            fs.push(x);
+        }
+        let r = compute(&[sk("a")], &fs, None, None);
+        assert_eq!(r.skills["a"].axes.security, Some(70.0));
+        assert_eq!(r.skills["a"].axes.compliance, Some(90.0));
+        assert_eq!(r.skills["a"].grade, Some("C"));
+        // Mediums of one rule: at most 2 × 15.
+        let fs: Vec<Finding> = (0..5).map(|_| sec(Severity::Medium, "a")).collect();
+        let r = compute(&[sk("a")], &fs, None, None);
+        assert_eq!(r.skills["a"].axes.security, Some(70.0));
     }
 
     #[test]
@@ -1076,12 +1243,12 @@ mod tests {
         let r = compute(&[sk("a")], &fs, None, None);
         let i = &r.skills["a"];
         assert_eq!(i.axes.compliance, Some(85.0));
-        assert_eq!(i.axes.security, Some(60.0));
-        assert_eq!(i.score, Some(72.5));
-        assert_eq!(i.grade, Some("C"));
+        assert_eq!(i.axes.security, Some(50.0));
+        assert_eq!(i.score, Some(50.0), "never above the security axis");
+        assert_eq!(i.grade, Some("F"));
         assert_eq!(
             i.explanation,
-            "Composite 72.5/100 (C) from 2/4 axes (compliance 85, security 60); NOT measured: efficiency (no disclosure trace supplied), evals (no eval results supplied with --evals) — excluded from the mean, never assumed perfect"
+            "Composite 50/100 (F) from 2/4 axes (compliance 85, security 50); NOT measured: efficiency (no disclosure trace supplied), evals (no eval results supplied with --evals) — excluded from the mean, never assumed perfect"
         );
     }
 
@@ -1103,9 +1270,11 @@ mod tests {
             serde_json::json!({"name": "x", "locations": [{"path": "a"}, {"path": "b"}]}),
         );
         let r = compute(&[sk("a"), sk("b"), sk("c")], &[x], None, None);
-        assert_eq!(r.skills["a"].axes.security, Some(85.0));
-        assert_eq!(r.skills["b"].axes.security, Some(85.0));
-        assert_eq!(r.skills["c"].axes.security, Some(100.0));
+        // Copies that differ are compliance: nothing says which one was reviewed.
+        assert_eq!(r.skills["a"].axes.compliance, Some(85.0));
+        assert_eq!(r.skills["b"].axes.compliance, Some(85.0));
+        assert_eq!(r.skills["a"].axes.security, Some(100.0));
+        assert_eq!(r.skills["c"].axes.compliance, Some(100.0));
     }
 
     #[test]

@@ -45,6 +45,7 @@ fn skill(root: &Path, rel: &str, name: &str) {
 }
 
 const DEMO: &[&str] = &["scan", "--repo", "fixtures/demo"];
+const DEMO_ROOT: &str = "fixtures/demo";
 const TRACE: &str = "fixtures/index/demo-trace.json";
 
 fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
@@ -93,8 +94,11 @@ fn json_has_a_scan_index_and_one_per_skill() {
     assert_eq!(i["axes_measured"], 2);
     assert!(i["axes"]["efficiency"].is_null());
     assert!(i["axes"]["compliance"].is_number());
-    // The scan's security axis is its lowest skill's: the malicious `invoice-sync` sample.
-    assert_eq!(i["axes"]["security"], 0.0);
+    // The scan's axes are medians (issue 30): one malicious sample does not sink them; it is
+    // reported beside the score as the worst skill.
+    assert_eq!(i["axes"]["security"], 100.0);
+    assert_eq!(i["worst"]["path"], ".claude/skills/invoice-sync");
+    assert_eq!(i["worst"]["grade"], "F");
     assert!(i["score"].is_number());
     assert!(["A", "B", "C", "D", "F"].contains(&i["grade"].as_str().unwrap()));
     let e = i["explanation"].as_str().unwrap();
@@ -109,9 +113,10 @@ fn json_has_a_scan_index_and_one_per_skill() {
     assert_eq!(clean["score"], 100.0);
     assert_eq!(clean["grade"], "A");
     assert_eq!(clean["axes_measured"], 2);
+    // A name only other harnesses reject costs compliance points (portability in a
+    // repository that targets Claude Code), within the lows' cap.
     let broken = skill_index(&v, ".claude/skills/bad--name");
-    assert!(broken["score"].as_f64().unwrap() < 60.0, "{broken}");
-    assert_eq!(broken["grade"], "F");
+    assert!(broken["score"].as_f64().unwrap() < 100.0, "{broken}");
     // Every skill has an index.
     for s in v["skills"].as_array().unwrap() {
         assert!(s["index"]["explanation"].is_string(), "{s}");
@@ -293,6 +298,8 @@ fn malformed_or_missing_trace_is_exit_2_naming_the_file() {
     );
 }
 
+/// Issue 30: the gate applies to the repository's score (a median, which one noisy skill
+/// cannot sink) and to every skill graded F; a skill at B below N does not fail it.
 #[test]
 fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
     let t = compliance_demo();
@@ -300,46 +307,62 @@ fn fail_under_index_gates_on_the_scan_and_on_every_skill() {
     let demo: &[&str] = &["scan", "--repo", &root];
     let v = json(&with(demo, &["--format", "json"]));
     let scan = v["index"]["score"].as_f64().unwrap();
+    let grades: Vec<&str> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["index"]["grade"].as_str().unwrap())
+        .collect();
+    assert!(!grades.contains(&"F"), "{grades:?}");
     let lowest = v["skills"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["index"]["score"].as_f64().unwrap())
         .fold(f64::INFINITY, f64::min);
-    assert!(lowest < scan, "the demo has a skill below the scan index");
+    assert!(lowest <= scan);
     let code = |n: u32| {
         let n = n.to_string();
         run(&with(demo, &["--fail-under-index", &n])).status.code()
     };
-    // At or below the lowest skill: passes.
-    assert_eq!(code(lowest.floor() as u32), Some(0));
-    // Above the lowest skill but not above the scan: fails (any skill below N fails).
-    assert_eq!(code(lowest.floor() as u32 + 1), Some(1));
-    assert!((lowest.floor() as u32 + 1) as f64 <= scan);
+    // At or below the scan's score, with no F skill: passes, whatever the lowest skill.
+    assert_eq!(code(scan.floor() as u32), Some(0));
+    assert_eq!(code(scan.floor() as u32 + 1), Some(1));
     assert_eq!(code(100), Some(1));
     assert_eq!(code(0), Some(0));
     // The console says why.
-    let below_100 = v["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["index"]["score"].as_f64().unwrap() < 100.0)
-        .count();
     let out = stdout(&run(&with(demo, &["--fail-under-index", "100"])));
-    let want = format!("--fail-under-index 100: the scan and {below_100} skill(s) below");
-    assert!(out.contains(&want), "{want}\n{out}");
-    // JSON records the threshold and the skills below it.
+    assert!(
+        out.contains("--fail-under-index 100: the scan is below"),
+        "{out}"
+    );
+    // A skill graded F fails the gate although the repository scores above it: the
+    // malicious sample of the full demo.
+    let full: &[&str] = &["scan", "--repo", DEMO_ROOT];
     let v = json(&with(
-        demo,
+        full,
         &["--format", "json", "--fail-under-index", "60"],
     ));
+    assert!(
+        v["index"]["score"].as_f64().unwrap() >= 60.0,
+        "{}",
+        v["index"]
+    );
     assert_eq!(v["fail_under_index"], 60.0);
     assert_eq!(v["index"]["fail_under"], 60.0);
     assert!(
         v["index"]["below"]
             .as_array()
             .unwrap()
-            .contains(&".claude/skills/bad--name".into())
+            .contains(&".claude/skills/invoice-sync".into()),
+        "{}",
+        v["index"]
+    );
+    assert_eq!(
+        run(&with(full, &["--fail-under-index", "60"]))
+            .status
+            .code(),
+        Some(1)
     );
     // A clean skill passes the strictest index gate.
     let o = run(&[
@@ -701,12 +724,13 @@ fn eval_results_feed_the_index_gate() {
         "--fail-under-index",
         "80",
     ];
+    // The evals axis counts in the skill's score: graded results lower it.
     let v = json(demo);
-    let below = v["index"]["below"].as_array().unwrap();
-    assert!(!below.iter().any(|p| p == PDF), "{below:?}");
+    let before = skill_index(&v, PDF)["score"].as_f64().unwrap();
     let v = json(&with(demo, &["--evals", EVALS]));
-    let below = v["index"]["below"].as_array().unwrap();
-    assert!(below.iter().any(|p| p == PDF), "{below:?}");
+    let after = skill_index(&v, PDF)["score"].as_f64().unwrap();
+    assert!(after < before, "{before} -> {after}");
+    assert_eq!(skill_index(&v, PDF)["axes_measured"], 3);
 }
 
 #[test]

@@ -51,7 +51,8 @@ pub enum Command {
     /// Write a commented starter `.skillguard.toml`.
     Init(InitCmd),
     /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
-    /// the gates count only new ones (default: the repository in the current directory).
+    /// the gates count only new ones (default: the git repository holding the current
+    /// directory; outside one, give the root with --repo ROOT).
     Accept(AcceptCmd),
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
@@ -600,9 +601,15 @@ pub struct CommonArgs {
     /// Write a pin file (structural fingerprint, content hash and file hashes per skill).
     #[arg(long, value_name = "FILE", help_heading = "Baseline")]
     pub save_manifest_baseline: Option<PathBuf>,
-    /// Check every pinned skill against FILE (a missing file is a note, not an error).
+    /// Check every pinned skill against FILE (a missing file is a note, not an error, except
+    /// with --fail-on-drift: see --allow-missing-baseline).
     #[arg(long, value_name = "FILE", help_heading = "Baseline")]
     pub manifest_baseline: Option<PathBuf>,
+    /// With --fail-on-drift: let a missing --manifest-baseline file pass (a first run, before
+    /// any pin was saved). Without it the gate refuses to run (exit 2), so that a mistyped
+    /// path cannot switch the gate off for good.
+    #[arg(long, help_heading = "Gate")]
+    pub allow_missing_baseline: bool,
     /// Exit 1 when a pin, the ledger or skills-lock.json shows drift, whatever else is found.
     #[arg(long, help_heading = "Gate")]
     pub fail_on_drift: bool,
@@ -783,6 +790,37 @@ impl CommonArgs {
             }
         }
         Ok(Some(rs))
+    }
+
+    /// `-o FILE` checked before any work: its folder must exist and take a new file (a
+    /// probe file is created and removed there), and it must not be a folder.
+    fn check_output(&self) -> Result<(), Error> {
+        match &self.output {
+            Some(path) => crate::fsutil::check_writable(path).map_err(|source| Error::Output {
+                path: path.display().to_string(),
+                source,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// `--fail-on-drift` with a `--manifest-baseline` file that does not exist: the gate
+    /// could never trip (a mistyped CI path would disable it for good), so it is refused
+    /// unless `--allow-missing-baseline` says this is a first run.
+    fn check_drift_gate(&self) -> Result<(), Error> {
+        let Some(p) = &self.manifest_baseline else {
+            return Ok(());
+        };
+        if !self.fail_on_drift || self.allow_missing_baseline {
+            return Ok(());
+        }
+        match std::fs::symlink_metadata(p) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Error::Usage(format!(
+                "--fail-on-drift: the pin file {} does not exist, so no drift could ever be found; check the path, or pass --allow-missing-baseline for a first run",
+                sanitize_line(&p.display().to_string())
+            ))),
+            _ => Ok(()),
+        }
     }
 
     fn baseline(&self) -> crate::baseline::ScanBaseline {
@@ -1395,9 +1433,13 @@ fn scan_with_baselines(
     let compat = common
         .compat
         .or_else(|| operator.as_ref().and_then(|o| o.0.compat));
-    // An unknown --format is refused before the scan, except as AgentEval does it.
+    // An unknown --format and an `-o` that cannot be written are refused before the scan,
+    // except as AgentEval does it (after the scan); so is a drift gate on a pin file that
+    // does not exist (AgentEval passes it: its case C28).
     if compat.is_none() {
         common.format.check()?;
+        common.check_output()?;
+        common.check_drift_gate()?;
     }
     let mut opts = operator_options(common, operator.as_ref())?;
     // AgentEval's report is MAF's view: the `maf` profile runs whatever `--profile` says.
@@ -2250,6 +2292,7 @@ fn run_merge(
 ) -> Result<ExitStatus, Error> {
     let c = &cmd.common;
     c.format.check()?;
+    c.check_output()?;
     if c.compat.is_some() {
         return Err(Error::Usage(
             "--compat agenteval applies to scan and scan-workspace (AgentEval has no merge); merge without it".into(),
@@ -2364,9 +2407,30 @@ fn operator_options(
 
 fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
-    // `skillguard accept` alone accepts the repository in the current directory, as the
-    // adoption path of the README runs it.
-    let (mode, target) = target_or_cwd(&cmd.scan)?;
+    // `skillguard accept` alone accepts the git repository holding the current directory,
+    // as the adoption path of the README runs it; outside any repository it refuses (run
+    // from a home folder it once scanned the whole tree and accepted 67,000 findings)
+    // unless the root is given.
+    let (mode, target) = if cmd.scan.repo.is_none() && cmd.scan.paths.is_empty() {
+        let cwd = std::env::current_dir()?;
+        let root = cwd
+            .ancestors()
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "accept: {} is not inside a git repository (no .git here or above); give the root to accept with --repo ROOT",
+                    sanitize_line(&cwd.display().to_string())
+                ))
+            })?;
+        let target = if root == cwd {
+            PathBuf::from(".")
+        } else {
+            root.to_path_buf()
+        };
+        (Mode::Repo, target)
+    } else {
+        target_or_cwd(&cmd.scan)?
+    };
     if mode == Mode::Repo && !cmd.scan.paths.is_empty() {
         return Err(Error::Usage(
             "accept records every finding of the repository; it takes no changed files".into(),

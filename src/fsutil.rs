@@ -67,6 +67,53 @@ pub fn lock_beside(path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
+/// Checks, before any work is done, that [`write_atomic`] can write `path`: not a folder
+/// nor a block device, and its folder exists and takes a new file (a probe file is created
+/// there and removed at once). A device, a FIFO or a socket (or a link to one) is accepted
+/// without being opened: opening a FIFO would block until a reader comes.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err(io::Error::other("it is a directory")),
+        Ok(m) if is_block_device(&m.file_type()) => {
+            return Err(io::Error::other(
+                "refusing to write a report to a block device",
+            ));
+        }
+        Ok(m) if is_device_or_fifo(&m.file_type()) => return Ok(()),
+        _ => {}
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(io::Error::other(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the directory {} does not exist", dir.display()),
+            ));
+        }
+        Err(e) => return Err(e),
+    }
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("report");
+    let probe = dir.join(format!(".{name}.skillguard-{}.probe", std::process::id()));
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    fs::remove_file(&probe)
+}
+
 /// A character device, a FIFO or a socket: written through in place, never replaced.
 fn is_device_or_fifo(ft: &fs::FileType) -> bool {
     #[cfg(unix)]

@@ -98,6 +98,76 @@ fn files(root: &Path) -> Vec<String> {
     out
 }
 
+// ---- 1. No lock files in the repository --------------------------------------------------
+
+/// `init`, `accept`, `--save-manifest-baseline`, `baseline approve` and `--write-baseline`
+/// leave no lock file that `git add -A` would commit: the pin, configuration and accepted
+/// files are locked with the OS lock on their folder, and the ledger's own lock files are
+/// ignored by the `.gitignore` skillguard writes in the ledger folder.
+#[test]
+fn no_lock_file_is_left_in_the_repository() {
+    let r = repo("locks");
+    for args in [
+        vec!["init"],
+        vec!["accept"],
+        vec![
+            "scan",
+            "--repo",
+            ".",
+            "--save-manifest-baseline",
+            "pins.json",
+            "--write-baseline",
+        ],
+        vec![
+            "scan",
+            "--repo",
+            ".",
+            "--save-manifest-baseline",
+            ".skillguard/pins.json",
+        ],
+        vec![
+            "baseline",
+            "approve",
+            "setup",
+            "--skill-path",
+            ".claude/skills/setup",
+            "--baseline",
+            "pins.json",
+        ],
+    ] {
+        let o = run_in(&r.0, &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    let all = files(&r.0);
+    let ledger = all
+        .iter()
+        .filter(|f| f.starts_with(".skillguard/ledger/") && !f.contains("/snapshots/"))
+        .cloned()
+        .collect::<Vec<_>>();
+    assert!(
+        !all.iter()
+            .any(|f| f.ends_with(".lock") && !f.starts_with(".skillguard/ledger/")),
+        "{all:?}"
+    );
+    assert!(
+        !all.iter()
+            .any(|f| f.contains(".tmp") || f.contains("probe")),
+        "{all:?}"
+    );
+    // The ledger's own lock is ignored by git.
+    let ignore = fs::read_to_string(r.0.join(".skillguard/ledger/.gitignore"))
+        .unwrap_or_else(|e| panic!("{e}: {ledger:?}"));
+    for f in &ledger {
+        let name = f.trim_start_matches(".skillguard/ledger/");
+        if name.contains("lock") {
+            assert!(
+                ignore.lines().any(|l| l == format!("/{name}")),
+                "{name}: {ignore}"
+            );
+        }
+    }
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

@@ -168,6 +168,48 @@ fn no_lock_file_is_left_in_the_repository() {
     }
 }
 
+// ---- 2. Unused acceptances -------------------------------------------------------------
+
+/// A finding both accepted and covered by `[[ignore]]` still occurs: its acceptance is not
+/// reported as one that "no longer occurs". One that is really gone still is.
+#[test]
+fn an_accepted_finding_also_ignored_is_not_unused() {
+    let r = repo("accept-ignore");
+    let o = run_in(&r.0, &["accept", "--reason", "adopted"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let scan = |r: &Path| {
+        let o = run_in(r, &["scan", "--repo", ".", "--format", "json"]);
+        let v: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule_id"] == "suppression-unused")
+            .map(|f| f["message"].as_str().unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(scan(&r.0), Vec::<String>::new());
+    // The finding (`fetch-then-execute`) is also ignored by the configuration.
+    write(
+        &r.0.join(".skillguard.toml"),
+        "[[ignore]]\nrule = \"security\"\npath = \".claude/skills/setup/**\"\nreason = \"vendored\"\n",
+    );
+    let unused = scan(&r.0);
+    assert!(
+        !unused.iter().any(|m| m.contains("no longer occur")),
+        "{unused:?}"
+    );
+    // Once the skill is gone, the acceptances are unused (and so is the entry).
+    fs::remove_dir_all(r.0.join(".claude/skills/setup")).unwrap();
+    skill(&r.0, ".claude/skills/other", "other", "");
+    let unused = scan(&r.0);
+    assert!(
+        unused.iter().any(|m| m.contains("no longer occur")),
+        "{unused:?}"
+    );
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

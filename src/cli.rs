@@ -701,7 +701,7 @@ fn compat_of(mode: Mode, target: &Path, common: &CommonArgs) -> Option<crate::co
 pub enum Error {
     #[error(transparent)]
     Discover(#[from] crate::discover::DiscoverError),
-    #[error("unknown rule `{0}`; run `skillguard rules` for the list")]
+    #[error("unknown rule `{}`{}; run `skillguard rules` for the list", sanitize_line(.0), catalog::did_you_mean(.0))]
     UnknownRule(String),
     #[error("cannot write report to {path}: {source}")]
     Output { path: String, source: io::Error },
@@ -1313,8 +1313,9 @@ fn build_policy(
     for s in input.common.select.iter().chain(&input.common.ignore) {
         if !crate::config::selector_known(s.trim()) {
             return Err(Error::Usage(format!(
-                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
-                sanitize_line(s)
+                "unknown rule or category `{}` in --select/--ignore{}; run `skillguard rules` for the list",
+                sanitize_line(s),
+                catalog::did_you_mean(s)
             )));
         }
     }
@@ -2312,8 +2313,9 @@ fn run_merge(
     for s in c.select.iter().chain(&c.ignore) {
         if !crate::config::selector_known(s.trim()) {
             return Err(Error::Usage(format!(
-                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
-                sanitize_line(s)
+                "unknown rule or category `{}` in --select/--ignore{}; run `skillguard rules` for the list",
+                sanitize_line(s),
+                catalog::did_you_mean(s)
             )));
         }
     }

@@ -535,7 +535,11 @@ fn read_inline(path: &Path, shown: &str, invalid: &mut Vec<Finding>) -> Vec<Inli
                 "names unknown rule(s) {}",
                 unknown
                     .iter()
-                    .map(|r| format!("`{}`", crate::text::sanitize_line(r)))
+                    .map(|r| format!(
+                        "`{}`{}",
+                        crate::text::sanitize_line(r),
+                        crate::catalog::did_you_mean(r)
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ))

@@ -210,6 +210,77 @@ fn an_accepted_finding_also_ignored_is_not_unused() {
     );
 }
 
+// ---- 9. Rule-id typos ------------------------------------------------------------------
+
+/// Wherever a rule id is taken, a typo gets the closest id (or category) as a hint.
+#[test]
+fn a_rule_id_typo_suggests_the_closest_one() {
+    let r = repo("typo");
+    let o = run_in(&r.0, &["explain", "fetch-then-exec"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `fetch-then-execute`?"),
+        "{}",
+        stderr(&o)
+    );
+    for flag in ["--select", "--ignore"] {
+        let o = run_in(
+            &r.0,
+            &["scan", "--repo", ".", flag, "secret-in-netwrk-call"],
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("did you mean `secret-in-network-call`?"),
+            "{flag}: {}",
+            stderr(&o)
+        );
+    }
+    let o = run_in(&r.0, &["scan", "--repo", ".", "--select", "securty"]);
+    assert!(
+        stderr(&o).contains("did you mean `security`?"),
+        "{}",
+        stderr(&o)
+    );
+    write(
+        &r.0.join(".skillguard.toml"),
+        "[[ignore]]\nrule = \"fetch-then-exec\"\nreason = \"x\"\n",
+    );
+    let o = run_in(&r.0, &["scan", "--repo", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `fetch-then-execute`?"),
+        "{}",
+        stderr(&o)
+    );
+    // Nothing close: no guess.
+    let o = run_in(&r.0, &["explain", "zzz"]);
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+}
+
+// ---- 3. Multi-line caret snippets -------------------------------------------------------
+
+/// A configuration error prints its message, then the offending line and the caret under
+/// the column, each on its own line.
+#[test]
+fn config_errors_print_the_caret_snippet_on_its_own_lines() {
+    let r = repo("caret");
+    write(&r.0.join(".skillguard.toml"), "[scan]\nbogus = 1\n");
+    let o = run_in(&r.0, &["scan", "--repo", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with("skillguard: error: ")
+            && lines[0].contains(".skillguard.toml:2:1: unknown field `bogus`"),
+        "{err}"
+    );
+    assert_eq!(lines[1].trim_start(), "2 | bogus = 1", "{err}");
+    assert_eq!(lines[2].trim_start(), "| ^", "{err}");
+    // The caret stands under the column of the error.
+    assert_eq!(lines[1].find("bogus"), lines[2].find('^'), "{err}");
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

@@ -158,6 +158,45 @@ impl clap::builder::TypedValueParser for HashValueParser {
     }
 }
 
+/// `--format` of the scan commands: parsed leniently by [`parse_format`] (an unknown name is
+/// refused later, at the right moment), with the format names shown in help and offered by
+/// shell completions (`scan --format <TAB>`).
+#[derive(Debug, Clone, Copy)]
+struct FormatValueParser;
+
+impl clap::builder::TypedValueParser for FormatValueParser {
+    type Value = FormatArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<FormatArg, clap::Error> {
+        let s = value
+            .to_str()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))?;
+        let Ok(f) = parse_format(s);
+        Ok(f)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("console"),
+                PossibleValue::new("markdown").alias("md"),
+                PossibleValue::new("json"),
+                PossibleValue::new("sarif"),
+                PossibleValue::new("github"),
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReviewFormat {
     Table,
@@ -481,7 +520,7 @@ impl From<SeverityArg> for Severity {
 pub struct CommonArgs {
     /// Report format: console, markdown (or md), json, sarif, github; matched without regard
     /// to case or surrounding blanks, as AgentEval does.
-    #[arg(long, default_value = "console", value_parser = parse_format, value_name = "FORMAT", help_heading = "Output")]
+    #[arg(long, default_value = "console", value_parser = FormatValueParser, value_name = "FORMAT", help_heading = "Output")]
     pub format: FormatArg,
     /// Write the report to FILE instead of stdout (diagnostics still go to stderr).
     #[arg(short = 'o', long, value_name = "FILE", help_heading = "Output")]

@@ -281,6 +281,45 @@ fn config_errors_print_the_caret_snippet_on_its_own_lines() {
     assert_eq!(lines[1].find("bogus"), lines[2].find('^'), "{err}");
 }
 
+// ---- 10. `--format` completions -----------------------------------------------------------
+
+/// `scan --format <TAB>` offers the format names, not file names, in every shell.
+#[test]
+fn shell_completions_offer_the_format_names() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = run_in(dir, &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    let bash = stdout(&o);
+    assert!(
+        bash.contains(r#"compgen -W "console markdown json sarif github""#),
+        "{bash}"
+    );
+    let o = run_in(dir, &["completions", "fish"]);
+    let fish = stdout(&o);
+    // `-f`: no file names; `-a "console…`: the values.
+    let line = fish
+        .lines()
+        .find(|l| l.contains("using_subcommand scan\"") && l.contains("-l format"))
+        .unwrap_or_else(|| panic!("{fish}"));
+    assert!(line.contains(r#"-r -f -a "console"#), "{line}");
+    let o = run_in(dir, &["completions", "zsh"]);
+    assert!(
+        stdout(&o).contains("--format=[Report format"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains(":FORMAT:(console markdown json sarif github)"),
+        "{}",
+        stdout(&o)
+    );
+    // Parsing stays lenient: case, blanks and `md`.
+    let r = repo("format-parse");
+    let o = run_in(&r.0, &["scan", "--repo", ".", "--format", " MD "]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("## skillguard"), "{}", stdout(&o));
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

@@ -320,6 +320,44 @@ fn shell_completions_offer_the_format_names() {
     assert!(stdout(&o).starts_with("## skillguard"), "{}", stdout(&o));
 }
 
+// ---- 5. `argument-hint` ------------------------------------------------------------------
+
+/// `argument-hint` is described as the harnesses document it: Claude Code for skills, VS Code
+/// for prompt files and custom agents, not as a Claude Code-only key.
+#[test]
+fn argument_hint_is_described_as_vs_code_documents_it() {
+    let s = Scratch::new("argument-hint");
+    write(
+        &s.0.join("hinted/SKILL.md"),
+        "---\nname: hinted\ndescription: Does hinted things. Use when asked.\nargument-hint: \"[file]\"\nmodel: inherit\n---\n# hinted\n",
+    );
+    let o = run_in(&s.0, &["scan", "hinted", "--format", "json"]);
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    let msgs: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule_id"] == "frontmatter-extension-key")
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect();
+    let hint = msgs
+        .iter()
+        .find(|m| m.starts_with("`argument-hint`"))
+        .unwrap_or_else(|| panic!("{msgs:?}"));
+    assert!(
+        hint.contains("VS Code") && hint.contains("prompt files and custom agents"),
+        "{hint}"
+    );
+    assert!(!hint.contains("a Claude Code extension key"), "{hint}");
+    // Other Claude Code keys keep their description.
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("`model` is a Claude Code extension key")),
+        "{msgs:?}"
+    );
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

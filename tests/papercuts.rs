@@ -358,6 +358,27 @@ fn argument_hint_is_described_as_vs_code_documents_it() {
     );
 }
 
+// ---- 12. Release profile -----------------------------------------------------------------
+
+/// The shipped binary drops its debug info (65 MB → about 13 MB) but keeps its symbols; the
+/// `profiling` profile keeps line tables for perf.
+#[test]
+fn the_release_profile_strips_debug_info_and_profiling_keeps_it() {
+    let text =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let v: toml::Table = text.parse().unwrap();
+    let release = &v["profile"]["release"];
+    assert_eq!(release["strip"].as_str(), Some("debuginfo"), "{release:?}");
+    assert_eq!(release["debug"].as_bool(), Some(false), "{release:?}");
+    let profiling = &v["profile"]["profiling"];
+    assert_eq!(profiling["inherits"].as_str(), Some("release"));
+    assert_eq!(profiling["debug"].as_str(), Some("line-tables-only"));
+    assert_eq!(profiling["strip"].as_str(), Some("none"));
+    let design =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/design.md")).unwrap();
+    assert!(design.contains("## Release profile"));
+}
+
 // ---- 6. `--fail-on-drift` with a missing pin file ------------------------------------------
 
 #[test]

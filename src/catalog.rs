@@ -265,6 +265,68 @@ pub fn get(id: &str) -> Option<&'static RuleMeta> {
         })
 }
 
+/// The rule id, AgentEval alias or category closest to an unknown `input` (a typo), if one
+/// is close enough to be what was meant: Jaro-Winkler similarity (as clap suggests
+/// subcommands), compared without regard to case, `_` read as `-`.
+pub fn closest(input: &str) -> Option<&'static str> {
+    let wanted = input.trim().to_ascii_lowercase().replace('_', "-");
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut best: Option<(f64, &'static str)> = None;
+    let mut consider = |cand: &'static str| {
+        let score = strsim::jaro_winkler(&wanted, &cand.to_ascii_lowercase());
+        // Ties keep the first candidate (rules in id order): deterministic.
+        if score >= 0.85 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, cand));
+        }
+    };
+    for m in all() {
+        consider(m.id);
+    }
+    for m in all() {
+        // A category and each of its parents (`security/secrets`, `security`).
+        let mut c = m.category;
+        loop {
+            consider(c);
+            match c.rsplit_once('/') {
+                Some((parent, _)) => c = parent,
+                None => break,
+            }
+        }
+    }
+    for a in AGENTEVAL_RULES {
+        consider(a);
+    }
+    best.map(|(_, c)| c)
+}
+
+/// `" (did you mean `x`?)"` for an unknown rule id or category with a close match, else "".
+pub fn did_you_mean(input: &str) -> String {
+    closest(input)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod suggest_tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_gets_the_closest_rule_id_or_category() {
+        assert_eq!(closest("fetch-then-exec"), Some("fetch-then-execute"));
+        assert_eq!(
+            closest("secret_in_network_call"),
+            Some("secret-in-network-call")
+        );
+        assert_eq!(closest("securty"), Some("security"));
+        assert_eq!(closest("NameMisssing"), Some("NameMissing"));
+        assert_eq!(closest("zzz"), None);
+        assert_eq!(closest(""), None);
+        assert_eq!(did_you_mean("zzz"), "");
+    }
+}
+
 /// AgentEval's `SkillComplianceRule`, by its integer value (reference §7.6).
 pub const AGENTEVAL_RULES: [&str; 15] = [
     "NameMissing",

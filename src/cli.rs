@@ -51,7 +51,8 @@ pub enum Command {
     /// Write a commented starter `.skillguard.toml`.
     Init(InitCmd),
     /// Accept today's findings: write their fingerprints to `.skillguard/accepted.json`, so
-    /// the gates count only new ones (default: the repository in the current directory).
+    /// the gates count only new ones (default: the git repository holding the current
+    /// directory; outside one, give the root with --repo ROOT).
     Accept(AcceptCmd),
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
@@ -153,6 +154,45 @@ impl clap::builder::TypedValueParser for HashValueParser {
             HashArg::value_variants()
                 .iter()
                 .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// `--format` of the scan commands: parsed leniently by [`parse_format`] (an unknown name is
+/// refused later, at the right moment), with the format names shown in help and offered by
+/// shell completions (`scan --format <TAB>`).
+#[derive(Debug, Clone, Copy)]
+struct FormatValueParser;
+
+impl clap::builder::TypedValueParser for FormatValueParser {
+    type Value = FormatArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<FormatArg, clap::Error> {
+        let s = value
+            .to_str()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))?;
+        let Ok(f) = parse_format(s);
+        Ok(f)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("console"),
+                PossibleValue::new("markdown").alias("md"),
+                PossibleValue::new("json"),
+                PossibleValue::new("sarif"),
+                PossibleValue::new("github"),
+            ]
+            .into_iter(),
         ))
     }
 }
@@ -480,7 +520,7 @@ impl From<SeverityArg> for Severity {
 pub struct CommonArgs {
     /// Report format: console, markdown (or md), json, sarif, github; matched without regard
     /// to case or surrounding blanks, as AgentEval does.
-    #[arg(long, default_value = "console", value_parser = parse_format, value_name = "FORMAT", help_heading = "Output")]
+    #[arg(long, default_value = "console", value_parser = FormatValueParser, value_name = "FORMAT", help_heading = "Output")]
     pub format: FormatArg,
     /// Write the report to FILE instead of stdout (diagnostics still go to stderr).
     #[arg(short = 'o', long, value_name = "FILE", help_heading = "Output")]
@@ -610,9 +650,15 @@ pub struct CommonArgs {
     /// Write a pin file (structural fingerprint, content hash and file hashes per skill).
     #[arg(long, value_name = "FILE", help_heading = "Baseline")]
     pub save_manifest_baseline: Option<PathBuf>,
-    /// Check every pinned skill against FILE (a missing file is a note, not an error).
+    /// Check every pinned skill against FILE (a missing file is a note, not an error, except
+    /// with --fail-on-drift: see --allow-missing-baseline).
     #[arg(long, value_name = "FILE", help_heading = "Baseline")]
     pub manifest_baseline: Option<PathBuf>,
+    /// With --fail-on-drift: let a missing --manifest-baseline file pass (a first run, before
+    /// any pin was saved). Without it the gate refuses to run (exit 2), so that a mistyped
+    /// path cannot switch the gate off for good.
+    #[arg(long, help_heading = "Gate")]
+    pub allow_missing_baseline: bool,
     /// Exit 1 when a pin, the ledger or skills-lock.json shows drift, whatever else is found.
     #[arg(long, help_heading = "Gate")]
     pub fail_on_drift: bool,
@@ -704,7 +750,7 @@ fn compat_of(mode: Mode, target: &Path, common: &CommonArgs) -> Option<crate::co
 pub enum Error {
     #[error(transparent)]
     Discover(#[from] crate::discover::DiscoverError),
-    #[error("unknown rule `{0}`; run `skillguard rules` for the list")]
+    #[error("unknown rule `{}`{}; run `skillguard rules` for the list", sanitize_line(.0), catalog::did_you_mean(.0))]
     UnknownRule(String),
     #[error("cannot write report to {path}: {source}")]
     Output { path: String, source: io::Error },
@@ -793,6 +839,37 @@ impl CommonArgs {
             }
         }
         Ok(Some(rs))
+    }
+
+    /// `-o FILE` checked before any work: its folder must exist and take a new file (a
+    /// probe file is created and removed there), and it must not be a folder.
+    fn check_output(&self) -> Result<(), Error> {
+        match &self.output {
+            Some(path) => crate::fsutil::check_writable(path).map_err(|source| Error::Output {
+                path: path.display().to_string(),
+                source,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// `--fail-on-drift` with a `--manifest-baseline` file that does not exist: the gate
+    /// could never trip (a mistyped CI path would disable it for good), so it is refused
+    /// unless `--allow-missing-baseline` says this is a first run.
+    fn check_drift_gate(&self) -> Result<(), Error> {
+        let Some(p) = &self.manifest_baseline else {
+            return Ok(());
+        };
+        if !self.fail_on_drift || self.allow_missing_baseline {
+            return Ok(());
+        }
+        match std::fs::symlink_metadata(p) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Error::Usage(format!(
+                "--fail-on-drift: the pin file {} does not exist, so no drift could ever be found; check the path, or pass --allow-missing-baseline for a first run",
+                sanitize_line(&p.display().to_string())
+            ))),
+            _ => Ok(()),
+        }
     }
 
     fn baseline(&self) -> crate::baseline::ScanBaseline {
@@ -1303,8 +1380,9 @@ fn build_policy(
     for s in input.common.select.iter().chain(&input.common.ignore) {
         if !crate::config::selector_known(s.trim()) {
             return Err(Error::Usage(format!(
-                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
-                sanitize_line(s)
+                "unknown rule or category `{}` in --select/--ignore{}; run `skillguard rules` for the list",
+                sanitize_line(s),
+                catalog::did_you_mean(s)
             )));
         }
     }
@@ -1423,9 +1501,13 @@ fn scan_with_baselines(
     let compat = common
         .compat
         .or_else(|| operator.as_ref().and_then(|o| o.0.compat));
-    // An unknown --format is refused before the scan, except as AgentEval does it.
+    // An unknown --format and an `-o` that cannot be written are refused before the scan,
+    // except as AgentEval does it (after the scan); so is a drift gate on a pin file that
+    // does not exist (AgentEval passes it: its case C28).
     if compat.is_none() {
         common.format.check()?;
+        common.check_output()?;
+        common.check_drift_gate()?;
     }
     let mut opts = operator_options(common, operator.as_ref())?;
     // AgentEval's report is MAF's view: the `maf` profile runs whatever `--profile` says.
@@ -2278,6 +2360,7 @@ fn run_merge(
 ) -> Result<ExitStatus, Error> {
     let c = &cmd.common;
     c.format.check()?;
+    c.check_output()?;
     if c.compat.is_some() {
         return Err(Error::Usage(
             "--compat agenteval applies to scan and scan-workspace (AgentEval has no merge); merge without it".into(),
@@ -2297,8 +2380,9 @@ fn run_merge(
     for s in c.select.iter().chain(&c.ignore) {
         if !crate::config::selector_known(s.trim()) {
             return Err(Error::Usage(format!(
-                "unknown rule or category `{}` in --select/--ignore; run `skillguard rules` for the list",
-                sanitize_line(s)
+                "unknown rule or category `{}` in --select/--ignore{}; run `skillguard rules` for the list",
+                sanitize_line(s),
+                catalog::did_you_mean(s)
             )));
         }
     }
@@ -2392,9 +2476,30 @@ fn operator_options(
 
 fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
     let common = &cmd.scan.common;
-    // `skillguard accept` alone accepts the repository in the current directory, as the
-    // adoption path of the README runs it.
-    let (mode, target) = target_or_cwd(&cmd.scan)?;
+    // `skillguard accept` alone accepts the git repository holding the current directory,
+    // as the adoption path of the README runs it; outside any repository it refuses (run
+    // from a home folder it once scanned the whole tree and accepted 67,000 findings)
+    // unless the root is given.
+    let (mode, target) = if cmd.scan.repo.is_none() && cmd.scan.paths.is_empty() {
+        let cwd = std::env::current_dir()?;
+        let root = cwd
+            .ancestors()
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "accept: {} is not inside a git repository (no .git here or above); give the root to accept with --repo ROOT",
+                    sanitize_line(&cwd.display().to_string())
+                ))
+            })?;
+        let target = if root == cwd {
+            PathBuf::from(".")
+        } else {
+            root.to_path_buf()
+        };
+        (Mode::Repo, target)
+    } else {
+        target_or_cwd(&cmd.scan)?
+    };
     if mode == Mode::Repo && !cmd.scan.paths.is_empty() {
         return Err(Error::Usage(
             "accept records every finding of the repository; it takes no changed files".into(),

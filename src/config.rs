@@ -201,8 +201,9 @@ validated_string!(
             Ok(())
         } else {
             Err(format!(
-                "unknown rule or category `{}`; run `skillguard rules` for the list",
-                crate::text::sanitize_line(s)
+                "unknown rule or category `{}`{}; run `skillguard rules` for the list",
+                crate::text::sanitize_line(s),
+                crate::catalog::did_you_mean(s)
             ))
         }
     }

@@ -818,7 +818,7 @@ pub fn is_ledger_state(path: &str) -> bool {
         return true;
     }
     if rest == name {
-        return name == "lock" || name == "batch.lock" || name == "HEAD.json";
+        return matches!(name, "lock" | "batch.lock" | "HEAD.json" | ".gitignore");
     }
     let stem = name
         .strip_suffix(".json")

@@ -45,26 +45,93 @@ pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Takes an exclusive lock for read-modify-write updates of `path`, on a sidecar file
-/// `.NAME.lock` beside it (never through a link). The lock ends when the returned file
-/// is dropped, also when the process dies, so a `kill -9` never leaves it held.
+/// Takes an exclusive lock for read-modify-write updates of `path`, which is then replaced
+/// by [`write_atomic`]. The lock ends when the returned file is dropped, also when the
+/// process dies, so a `kill -9` never leaves it held.
+///
+/// On Unix the lock is the operating system's lock (`flock`) on the folder holding `path`:
+/// nothing is created, so no lock file is left in a repository for `git add -A` to commit
+/// (issue 30). The file itself cannot carry the lock, since the atomic write replaces it
+/// with another inode. Every writer of that folder's files through this function is
+/// serialised, which costs nothing (they are small, rare writes). Elsewhere it is a
+/// sidecar file `.NAME.lock` beside `path` (never through a link).
 pub fn lock_beside(path: &Path) -> io::Result<File> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    #[cfg(unix)]
+    {
+        let f = File::open(dir)?;
+        if !f.metadata()?.is_dir() {
+            return Err(io::Error::other(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        f.lock()?;
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    lock_sidecar(dir, path)
+}
+
+#[cfg(not(unix))]
+fn lock_sidecar(dir: &Path, path: &Path) -> io::Result<File> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let lock = dir.join(format!(".{name}.lock"));
     let mut o = OpenOptions::new();
     o.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW);
-    }
     let f = o.open(&lock)?;
     f.lock()?;
     Ok(f)
+}
+
+/// Checks, before any work is done, that [`write_atomic`] can write `path`: not a folder
+/// nor a block device, and its folder exists and takes a new file (a probe file is created
+/// there and removed at once). A device, a FIFO or a socket (or a link to one) is accepted
+/// without being opened: opening a FIFO would block until a reader comes.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err(io::Error::other("it is a directory")),
+        Ok(m) if is_block_device(&m.file_type()) => {
+            return Err(io::Error::other(
+                "refusing to write a report to a block device",
+            ));
+        }
+        Ok(m) if is_device_or_fifo(&m.file_type()) => return Ok(()),
+        _ => {}
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(io::Error::other(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the directory {} does not exist", dir.display()),
+            ));
+        }
+        Err(e) => return Err(e),
+    }
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("report");
+    let probe = dir.join(format!(".{name}.skillguard-{}.probe", std::process::id()));
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)?;
+    fs::remove_file(&probe)
 }
 
 /// A character device, a FIFO or a socket: written through in place, never replaced.

@@ -50,6 +50,14 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "  Error: {}", skillguard::text::sanitize_line(&m));
             ExitCode::from(3)
         }
+        // A configuration error keeps its caret snippet on the lines below the message
+        // (each line sanitised on its own).
+        Err(e @ Error::Config(_)) => {
+            let text = e.to_string();
+            let lines: Vec<_> = text.lines().map(skillguard::text::sanitize_line).collect();
+            let _ = writeln!(err, "skillguard: error: {}", lines.join("\n"));
+            ExitCode::from(e.exit_code())
+        }
         Err(e) => {
             let _ = writeln!(
                 err,

@@ -247,14 +247,17 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 }
             }
         }
-        if hit.is_none()
-            && let Some((a, _)) = &policy.accepted
+        // An accepted finding that still occurs is used even when a suppression hides it
+        // first: only findings that are really gone make an acceptance unused.
+        if let Some((a, _)) = &policy.accepted
             && let Ok(i) = a
                 .findings
                 .binary_search_by(|e| e.fingerprint.as_str().cmp(&f.fingerprint))
         {
             usage.accepted.insert(f.fingerprint.clone());
-            hit = Some((SuppressionKind::Accepted, a.findings[i].reason.clone()));
+            if hit.is_none() {
+                hit = Some((SuppressionKind::Accepted, a.findings[i].reason.clone()));
+            }
         }
         if !selected {
             continue;
@@ -532,7 +535,11 @@ fn read_inline(path: &Path, shown: &str, invalid: &mut Vec<Finding>) -> Vec<Inli
                 "names unknown rule(s) {}",
                 unknown
                     .iter()
-                    .map(|r| format!("`{}`", crate::text::sanitize_line(r)))
+                    .map(|r| format!(
+                        "`{}`{}",
+                        crate::text::sanitize_line(r),
+                        crate::catalog::did_you_mean(r)
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ))

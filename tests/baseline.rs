@@ -406,6 +406,19 @@ fn pin_files_missing_corrupt_and_newer() {
         s(&missing),
         "--fail-on-drift",
     ]);
+    // Issue 30: the gate refuses a pin file that does not exist…
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("nope.json"), "{}", err(&o));
+    // … and a first run says so.
+    let o = run(&[
+        "scan",
+        "--repo",
+        s(&repo),
+        "--manifest-baseline",
+        s(&missing),
+        "--fail-on-drift",
+        "--allow-missing-baseline",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     assert!(err(&o).contains("not found"), "{}", err(&o));
     let bad = repo.join("bad.json");
@@ -1234,15 +1247,22 @@ fn a_failed_report_writes_no_snapshot_and_no_pin() {
 }
 
 /// Issue 12, defect 7: a gate that compares against nothing says so even with `-q`.
+/// Issue 30: with `--fail-on-drift` a missing pin file is refused (exit 2) unless
+/// `--allow-missing-baseline` says it is a first run (`tests/papercuts.rs`).
 #[test]
 fn a_missing_pin_file_is_a_warning_even_when_quiet() {
     let (t, repo) = demo();
     let missing = t.path().join("nope.json");
     let o = scan(
         &repo,
-        &["--manifest-baseline", s(&missing), "--fail-on-drift"],
+        &[
+            "--manifest-baseline",
+            s(&missing),
+            "--fail-on-drift",
+            "--allow-missing-baseline",
+        ],
     );
-    // AgentEval's behaviour (C28): exit 0, nothing to compare against.
+    // A first run: exit 0, nothing to compare against (AgentEval's C28 without the flag).
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(
         err(&o).contains("warning: --manifest-baseline file not found"),

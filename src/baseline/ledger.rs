@@ -49,6 +49,9 @@ pub const KIND_EVALS: &str = "evals";
 const SNAPSHOTS: &str = "snapshots";
 const HEAD: &str = "HEAD.json";
 const LOCK: &str = "lock";
+/// The ledger folder's `.gitignore`: its lock files (the snapshots are committed).
+const GITIGNORE: &str =
+    "# Written by skillguard: the ledger's lock files are not part of it.\n/lock\n/batch.lock\n";
 /// Temporary files are `.skillguard-tmp-PID-NANOS-NAME`; only those are ever removed.
 const TMP_PREFIX: &str = ".skillguard-tmp-";
 /// Snapshot files larger than this are refused (a 2,000-skill snapshot is about 2 MB).
@@ -1014,7 +1017,24 @@ impl Ledger {
         }
         let f = o.open(&p).map_err(io_err(&p))?;
         f.lock().map_err(io_err(&p))?;
+        self.ignore_locks()?;
         Ok(f)
+    }
+
+    /// Writes `.gitignore` in the ledger folder, once (under the lock), so that its lock
+    /// files are never committed with the ledger (`git add -A`); one that exists (written
+    /// before, or the user's own) is left as it is.
+    fn ignore_locks(&self) -> Result<(), LedgerError> {
+        let p = self.root.join(".gitignore");
+        if fs::symlink_metadata(&p).is_ok() {
+            return Ok(());
+        }
+        // `create_new` never follows a link planted there; the file is one small write.
+        match OpenOptions::new().write(true).create_new(true).open(&p) {
+            Ok(mut f) => f.write_all(GITIGNORE.as_bytes()).map_err(io_err(&p)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+            Err(e) => Err(io_err(&p)(e)),
+        }
     }
 
     /// Appends a snapshot. Serialised with other writers by an exclusive lock.

@@ -39,6 +39,7 @@ pub(super) fn run(
     let common = &cmd.scan.common;
     let (mode, target) = target_or_cwd(&cmd.scan)?;
     common.format.check()?;
+    common.check_output()?;
     if common.format == Format::Github {
         return Err(Error::Usage(
             "coverage prints console, json, markdown or sarif".into(),

@@ -99,7 +99,7 @@ pub struct Parsed {
     pub name: Option<String>,
     pub description: Option<String>,
     /// Fields other parsers read differently: (message, fingerprint anchor).
-    pub differentials: Vec<(String, String)>,
+    pub differentials: Vec<(String, String, Option<usize>)>,
 }
 
 impl Parsed {
@@ -212,15 +212,20 @@ pub fn evaluate(
         shadow_findings(artifacts, &by_path, i, &mut verdicts, &entry, &mut findings);
         // Fields read differently by different parsers, even when every harness loads.
         if let Some(p) = &parsed[i] {
-            for (what, anchor) in &p.differentials {
+            for (what, anchor, line) in &p.differentials {
                 let a = &artifacts[i];
+                let at = match line {
+                    Some(l) => {
+                        Location::at(entry.clone(), u32::try_from(*l).unwrap_or(u32::MAX), 1)
+                    }
+                    None => Location::file(entry.clone()),
+                };
                 findings.push(
-                    Finding::new(
-                        ids::LOADER_DIFFERENTIAL,
-                        what.clone(),
-                        Location::file(entry.clone()),
-                    )
-                    .for_skill(Some(&a.name), Some(&a.path), anchor),
+                    Finding::new(ids::LOADER_DIFFERENTIAL, what.clone(), at).for_skill(
+                        Some(&a.name),
+                        Some(&a.path),
+                        anchor,
+                    ),
                 );
             }
         }
@@ -391,8 +396,18 @@ fn field_differentials(
     first_line: usize,
     name: Option<String>,
     description: Option<String>,
-) -> Vec<(String, String)> {
+) -> Vec<(String, String, Option<usize>)> {
     let mut out = Vec::new();
+    // The line of a top-level `key:` in the block (the YAML parsers' reading of it).
+    let key_line = |key: &str| {
+        block
+            .lines()
+            .position(|l| {
+                l.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'))
+            })
+            .map(|i| first_line + i)
+    };
     // MAF reads the same block with its regex reader.
     if let Ok(m) = maf_read {
         for (key, mv, yv) in [
@@ -401,19 +416,28 @@ fn field_differentials(
         ] {
             let norm = |s: &Option<String>| s.as_deref().map(str::trim).unwrap_or("").to_owned();
             if norm(mv) != norm(yv) {
-                let show = |s: &Option<String>| match s {
-                    Some(v) if !v.trim().is_empty() => {
-                        format!("`{}`", sanitize_line(&crate::text::truncate(v.trim(), 80)))
+                let (m, y) = (norm(mv), norm(yv));
+                let (ms, ys, at) = differing_spans(&m, &y, 80);
+                let show = |s: &str| {
+                    if s.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        format!("`{}`", sanitize_line(s))
                     }
-                    _ => "nothing".to_owned(),
+                };
+                let first = if m.is_empty() || y.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (they first differ at character {})", at + 1)
                 };
                 out.push((
                     format!(
-                        "`{key}` is read as {} by MAF's line reader but as {} by YAML parsers (skills-ref, Claude Code, VS Code, Codex): a reviewer and a runtime see different values. Quote the value and keep each key on one line.",
-                        show(mv),
-                        show(yv)
+                        "`{key}` is read as {} by MAF's line reader but as {} by YAML parsers (skills-ref, Claude Code, VS Code, Codex){first}: a reviewer and a runtime see different values. Quote the value and keep each key on one line.",
+                        show(&ms),
+                        show(&ys)
                     ),
                     format!("field:maf:{key}"),
+                    key_line(key),
                 ));
             }
         }
@@ -426,9 +450,41 @@ fn field_differentials(
                 "line {line} contains `---` inside the frontmatter: skills-ref ends the frontmatter there (everything after it, including later keys, becomes body), while other loaders read to the closing `---` line. Avoid `---` inside frontmatter values."
             ),
             "field:skills-ref-cut".to_owned(),
+            Some(line),
         ));
     }
     out
+}
+
+/// Excerpts of `a` and `b` of at most `width` characters around their first difference, with
+/// `…` where text is cut, and that difference's character index. Two values that share a
+/// long start used to be cut before the point where they differ.
+fn differing_spans(a: &str, b: &str, width: usize) -> (String, String, usize) {
+    let at = a
+        .chars()
+        .zip(b.chars())
+        .position(|(x, y)| x != y)
+        .unwrap_or_else(|| a.chars().count().min(b.chars().count()));
+    // Some context before the difference, the rest after it.
+    let start = at.saturating_sub(width / 4);
+    let cut = |s: &str| {
+        let n = s.chars().count();
+        let mut out = String::new();
+        if start > 0 && start < n {
+            out.push('…');
+        }
+        out.extend(s.chars().skip(start).take(width));
+        if start + width < n {
+            out.push('…');
+        }
+        if start >= n && n > 0 {
+            // The shorter value ends before the difference: show its end.
+            let tail: String = s.chars().skip(n.saturating_sub(width / 4)).collect();
+            return format!("{}{tail}", if n > width / 4 { "…" } else { "" });
+        }
+        out
+    };
+    (cut(a), cut(b), at)
 }
 
 /// The skills-ref profile's verdict on one skill, from its entry file's bytes (the

@@ -451,10 +451,17 @@ pub fn check_keys(doc: &SkillDoc, cx: &mut Cx<'_>) {
         }
         let (l, c) = doc.file_pos(k.pos);
         if EXTENSION_KEYS.contains(&key) {
+            // Who documents the key (reference `skill-format-and-harnesses.md` §3.3, §5.1).
+            let documented = match key {
+                "argument-hint" => {
+                    "an input hint that Claude Code documents for skills (autocomplete, e.g. `[issue-number]`) and VS Code for prompt files and custom agents: it takes effect in Claude Code"
+                }
+                _ => "a Claude Code extension key: it takes effect there",
+            };
             cx.emit(
                 ids::FRONTMATTER_EXTENSION_KEY,
                 format!(
-                    "`{key}` is a Claude Code extension key: it takes effect there, is ignored by other harnesses and rejected by skills-ref and Anthropic's upload validator."
+                    "`{key}` is {documented}, is ignored by other harnesses and rejected by skills-ref and Anthropic's upload validator."
                 ),
                 cx.at(l, c),
                 &format!("key:{key}"),

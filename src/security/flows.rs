@@ -279,12 +279,6 @@ static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-static NOT_SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
-        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_EXPIRY|_EXPIRES|_TTL|_LIMIT|_MAX|_MIN)$|^(max_?tokens?|tokens?|tokenizer)$",
-    )
-});
-
 /// Home-directory markers in a value's literal text.
 static HOME_LIT: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(
@@ -457,7 +451,7 @@ fn worth_parsing(lower: &[u8]) -> bool {
 }
 
 fn is_secret_name(name: &str) -> bool {
-    SECRET_NAME.is_match(name) && !NOT_SECRET_NAME.is_match(name)
+    SECRET_NAME.is_match(name) && !super::secret_send::not_a_secret_name(name)
 }
 
 /// The analysis of one file.

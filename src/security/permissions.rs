@@ -438,6 +438,35 @@ const PIP_VALUE_OPTS: &[&str] = &[
     "--cache",
     "--group",
     "--optional",
+    // Options of uv and pip that take a number or a name (issue 30: `uv pip install --jobs 1
+    // package` read `1` as a package).
+    "--jobs",
+    "-j",
+    "--timeout",
+    "--retries",
+    "--index",
+    "--default-index",
+    "--index-strategy",
+    "--keyring-provider",
+    "--resolution",
+    "--prerelease",
+    "--exclude-newer",
+    "--upgrade-package",
+    "--reinstall-package",
+    "--no-build-isolation-package",
+    "--config-settings",
+    "-C",
+    "--link-mode",
+    "--compile-bytecode-level",
+    "--progress-bar",
+    "--log",
+    "--cert",
+    "--client-cert",
+    "--proxy",
+    "--implementation",
+    "--abi",
+    "--report",
+    "--progress",
 ];
 
 /// Packages whose upgrade is routine tooling, not a dependency choice.
@@ -1081,6 +1110,15 @@ mod tests {
             vec![("pillow".into(), false)]
         );
         assert_eq!(names("echo pip install x"), vec![]);
+        // A value option's number is not a package (issue 30).
+        assert_eq!(
+            names("uv pip install --jobs 1 package"),
+            vec![("package".into(), false)]
+        );
+        assert_eq!(
+            names("pip install --timeout 60 --retries 3 httpx==0.27.0"),
+            vec![("httpx".into(), true)]
+        );
         assert_eq!(
             names("cargo install ripgrep --version 14.1.0"),
             vec![("ripgrep".into(), true)]

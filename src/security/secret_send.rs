@@ -57,11 +57,20 @@ static SECRETISH: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Names that hold where a secret is, not the secret.
+/// Names that hold no secret although they say token, key or secret: where a secret is
+/// (`_URL`, `_PATH`), facts about it (`_ID`, `_COUNT`, `_EXPIRY`), token counts and page
+/// tokens, and tokens that are assets (`SELL_TOKEN`, `TOKEN_ADDRESS`: a contract address).
+/// Shared by the secret-to-network rule and the data flows.
 static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(
-        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_EXPIRY|_EXPIRES|_TTL)$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token)$",
+        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_EXPIRY|_EXPIRES|_TTL|_LIMIT|_MAX|_MIN|_ADDRESS|_ADDR|_MINT|_CONTRACT|_SYMBOL|_DECIMALS)$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token|(sell|buy|input|output|base|quote|from|to|native|gas)_?token)$",
     )
 });
+
+/// Is `name` one of the names that hold no secret ([`NOT_SECRET`])?
+pub(crate) fn not_a_secret_name(name: &str) -> bool {
+    NOT_SECRET.is_match(name)
+}
 
 /// A URL: group 1 the host (after any `user:secret@`), group 2 the rest.
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
@@ -419,6 +428,16 @@ mod tests {
             Owner::Foreign
         ));
         // Placeholders of documentation say nothing about where they belong.
+        for n in [
+            "SELL_TOKEN",
+            "BUY_TOKEN",
+            "TOKEN_ADDRESS",
+            "GITHUB_TOKEN_ID",
+            "max_tokens",
+        ] {
+            assert!(not_a_secret_name(n), "{n}");
+        }
+        assert!(!not_a_secret_name("GITHUB_TOKEN"));
         for n in ["YOUR_API_KEY", "NEW_TOKEN", "OLD_TOKEN", "MY_SECRET"] {
             assert!(matches!(owner(n, "api.example.io"), Owner::Generic), "{n}");
         }

@@ -98,10 +98,11 @@ pub fn apply(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTarge
             .as_deref()
             .and_then(|p| repo_of.get(p).copied())
             .flatten();
+        // A finding of no known skill takes the scan's targets only when there is one set.
         let Some(t) = targets
             .iter()
             .find(|t| t.repo.as_deref() == repo)
-            .or_else(|| targets.first())
+            .or_else(|| targets.first().filter(|_| targets.len() == 1))
         else {
             continue;
         };

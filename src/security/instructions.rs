@@ -619,7 +619,7 @@ fn quoted(text: &str, at: usize) -> bool {
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
-    let desc = super::subject_text(scx.doc, scx.cx.skill);
+    let desc = scx.subject.clone();
     let teaching = super::teaches_security(&desc);
     let mut emits: Vec<(usize, usize, Severity, String, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
@@ -861,7 +861,7 @@ fn sentence_at(text: &str, off: usize) -> &str {
 /// Raises the new families' findings when they pair up, and lowers what the skill's
 /// description says it is for. Runs after the chains, before [`super::chains::absorb`].
 pub fn correlate(scx: &mut SecCx<'_, '_>) {
-    let desc = super::subject_text(scx.doc, scx.cx.skill);
+    let desc = scx.subject.clone();
     let has = |id: &str| scx.cx.findings.iter().any(|f| f.rule_id == id);
     let installer = has("fake-prerequisite-installer");
     let dl_exec = has("download-then-execute")

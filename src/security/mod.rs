@@ -402,6 +402,8 @@ pub struct SecCx<'a, 'c> {
     /// Every file whose bytes were read (including binaries and archives).
     pub raw: Vec<RawFile<'c>>,
     pub signals: Vec<Signal>,
+    /// The skill's description and name, lower case ([`subject_text`]), made once.
+    pub subject: String,
 }
 
 impl<'a, 'c> SecCx<'a, 'c> {
@@ -478,6 +480,7 @@ impl<'a, 'c> SecCx<'a, 'c> {
             sources,
             raw,
             signals: Vec::new(),
+            subject,
         }
     }
 

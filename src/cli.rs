@@ -531,12 +531,14 @@ pub struct CommonArgs {
     /// Console: show only findings at or above the --fail-on threshold; no stderr notes.
     #[arg(short, long, help_heading = "Output")]
     pub quiet: bool,
-    /// Console and Markdown: group findings by skill (with its loaders and index), by rule
-    /// or by file.
-    #[arg(long, value_enum, default_value = "skill", help_heading = "Output")]
-    pub group_by: report::summary::GroupBy,
+    /// Console and Markdown: group findings by rule (the console's default: one line per
+    /// finding, at most 5 per rule), by skill (with its loaders and index; Markdown's
+    /// default) or by file.
+    #[arg(long, value_enum, help_heading = "Output")]
+    pub group_by: Option<report::summary::GroupBy>,
     /// Console, Markdown and GitHub annotations: list at most N findings of each rule, and
-    /// count the rest ("… and 12 more"). JSON and SARIF always list every finding.
+    /// count the rest ("… and 12 more"); 0 lists all. The console's default view lists 5;
+    /// the other views list all. JSON and SARIF always list every finding.
     #[arg(long, value_name = "N", help_heading = "Output")]
     pub max_findings_per_rule: Option<usize>,
     /// Markdown: keep the report under N bytes, cutting details first and saying what was
@@ -1177,6 +1179,7 @@ fn emit_report(
     let index_fails = common
         .fail_under_index
         .is_some_and(|n| index.fails_under(f64::from(n)));
+    let gate = gate_verdict(result, &index, common, threshold);
     let opts = RenderOptions {
         color: common.color(),
         fail_on: threshold,
@@ -1185,8 +1188,15 @@ fn emit_report(
         quiet: (common.quiet && common.format == Format::Console)
             .then(|| threshold.unwrap_or(Severity::Info)),
         show_suppressed: common.show_suppressed,
-        group_by: common.group_by,
+        group_by: common.group_by.unwrap_or(match common.format.get() {
+            Format::Console => report::summary::GroupBy::Rule,
+            _ => report::summary::GroupBy::Skill,
+        }),
         max_per_rule: common.max_findings_per_rule,
+        // The time only on a terminal: redirected output stays the same bytes run to run.
+        elapsed: (common.output.is_none() && io::stdout().is_terminal())
+            .then(|| started().elapsed()),
+        gate: gate.clone(),
         repo_prefix: (common.format == Format::Sarif)
             .then(|| repo_prefix(view.mode, Path::new(&view.target)))
             .flatten(),
@@ -1241,18 +1251,63 @@ fn emit_report(
             result.hidden_skipped
         )?;
     }
-    let failing = threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
-        || (common.fail_on_drift
-            && result
-                .findings
-                .iter()
-                .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
-        || index_fails;
-    Ok(if failing {
+    debug_assert_eq!(
+        gate.as_ref().is_some_and(|g| g.failing),
+        threshold.is_some_and(|t| result.findings.iter().any(|f| f.severity >= t))
+            || (common.fail_on_drift
+                && result
+                    .findings
+                    .iter()
+                    .any(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id)))
+            || index_fails
+    );
+    Ok(if gate.is_some_and(|g| g.failing) {
         ExitStatus::Findings
     } else {
         ExitStatus::Clean
     })
+}
+
+/// The gates given (`--fail-on`, `--fail-on-drift`, `--fail-under-index`) and whether the
+/// scan fails them; `None` when no gate was given. The exit code follows `failing`.
+fn gate_verdict(
+    result: &ScanResult,
+    index: &crate::index::Report,
+    common: &CommonArgs,
+    threshold: Option<Severity>,
+) -> Option<report::Gate> {
+    let mut g = report::Gate::default();
+    if let Some(t) = threshold {
+        let n = result.findings.iter().filter(|f| f.severity >= t).count();
+        g.failing |= n > 0;
+        g.reasons
+            .push(format!("--fail-on {}: {n} at or above", t.as_str()));
+    }
+    if common.fail_on_drift {
+        let n = result
+            .findings
+            .iter()
+            .filter(|f| crate::baseline::DRIFT_RULES.contains(&f.rule_id))
+            .count();
+        g.failing |= n > 0;
+        g.reasons
+            .push(format!("--fail-on-drift: {n} drift finding(s)"));
+    }
+    if let Some(n) = common.fail_under_index {
+        let fails = index.fails_under(f64::from(n));
+        g.failing |= fails;
+        g.reasons.push(format!(
+            "--fail-under-index {n}: {}",
+            if fails { "below" } else { "met" }
+        ));
+    }
+    (!g.reasons.is_empty()).then_some(g)
+}
+
+/// When this process started (the first call), for the console header's time.
+pub fn started() -> std::time::Instant {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(std::time::Instant::now)
 }
 
 fn rules_table(out: &mut dyn Write) -> io::Result<()> {
@@ -2570,6 +2625,7 @@ fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Err
 }
 
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<ExitStatus, Error> {
+    started();
     match cli.command {
         Command::Scan(cmd) => {
             let compat = cmd.common.compat.is_some()

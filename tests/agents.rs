@@ -63,6 +63,12 @@ fn run(root: &Path, format: &str) -> (i32, String) {
     let out = bin()
         .current_dir(root)
         .args(["scan", "--repo", ".", "--format", format, "--no-config"])
+        // The console's view per skill and agent file, with loaders and index.
+        .args(if format == "console" {
+            &["--group-by", "skill"][..]
+        } else {
+            &[]
+        })
         .output()
         .unwrap();
     (

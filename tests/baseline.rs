@@ -85,8 +85,10 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Quiet scans in the view per skill, whose messages are whole (the default view gives each
+/// finding's first sentence; these tests read the drift details that follow it).
 fn scan(repo: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["scan", "--repo", s(repo), "-q"];
+    let mut args = vec!["scan", "--repo", s(repo), "-q", "--group-by", "skill"];
     args.extend_from_slice(extra);
     run(&args)
 }
@@ -738,7 +740,17 @@ fn snapshot_entries_are_deterministic() {
 fn provenance_shows_in_every_report_and_per_repository() {
     let fixture = "fixtures/rules/provenance-hash-mismatch/good";
     for fmt in ["console", "markdown", "json", "sarif"] {
-        let o = run(&["scan", fixture, "--format", fmt, "--fail-on", "info"]);
+        // The console names a skill's source in its view per skill.
+        let o = run(&[
+            "scan",
+            fixture,
+            "--format",
+            fmt,
+            "--fail-on",
+            "info",
+            "--group-by",
+            "skill",
+        ]);
         if fmt == "sarif" {
             // No finding in the look-alike, so nothing carries the property: use the bad copy.
             let o = run(&[

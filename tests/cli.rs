@@ -64,7 +64,8 @@ fn demo_renders_in_all_formats() {
         "yaml-syntax-error",
         "skill-filename-noncanonical",
         "script-requires-governance-review",
-        "summary:",
+        "\nsummary\n",
+        "; gate: none set",
     ] {
         assert!(
             out.contains(needle),
@@ -104,10 +105,19 @@ fn targets_are_stated_and_checked() {
     let root = t.path().to_str().unwrap();
     let o = run(&["scan", "--repo", root]);
     let out = stdout(&o);
-    assert_eq!(
-        out.lines().nth(1),
-        Some("targets: claude-code (inferred from .claude/skills) (`--targets` to set)"),
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with(" · targets: claude-code (inferred from .claude/skills)"),
         "{out}"
+    );
+    // The per-skill view says how to set them.
+    let by_skill = stdout(&run(&["scan", "--repo", root, "--group-by", "skill"]));
+    assert_eq!(
+        by_skill.lines().nth(1),
+        Some("targets: claude-code (inferred from .claude/skills) (`--targets` to set)"),
+        "{by_skill}"
     );
     assert_eq!(
         run(&["scan", "--repo", root, "--fail-on", "high"])
@@ -1031,7 +1041,7 @@ fn exit_code_survives_closed_pipes_and_full_disks() {
     use std::process::Stdio;
     // Enough output (well over a pipe buffer) that the writer really hits the closed pipe.
     let t = tempfile::tempdir().unwrap();
-    for i in 0..300 {
+    for i in 0..520 {
         write(
             &t.path().join(format!("skills/s{i:03}/SKILL.md")),
             &format!("---\nname: Bad_Name_{i}\ndescription: x\n---\n"),
@@ -1040,7 +1050,19 @@ fn exit_code_survives_closed_pipes_and_full_disks() {
     let root = t.path().to_str().unwrap();
     let sizes: Vec<usize> = ["console", "json", "sarif", "markdown"]
         .iter()
-        .map(|f| run(&["scan", "--repo", root, "--format", f]).stdout.len())
+        .map(|f| {
+            run(&[
+                "scan",
+                "--repo",
+                root,
+                "--format",
+                f,
+                "--max-findings-per-rule",
+                "0",
+            ])
+            .stdout
+            .len()
+        })
         .collect();
     assert!(sizes.iter().all(|n| *n > 128 * 1024), "{sizes:?}");
     for fmt in ["console", "json", "sarif", "markdown"] {
@@ -1057,6 +1079,8 @@ fn exit_code_survives_closed_pipes_and_full_disks() {
                 "high",
                 "--targets",
                 "all",
+                "--max-findings-per-rule",
+                "0",
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -1237,16 +1261,18 @@ fn quiet_counts_stay_whole() {
             out.lines()
                 .next()
                 .unwrap()
-                .contains(&format!(": {skills} skill(s)")),
+                .contains(&format!(" · {skills} skills")),
             "{out}"
         );
-        let summary = out.lines().last().unwrap();
+        let last = out.lines().last().unwrap();
+        assert!(last.starts_with(&format!("{total} findings (")), "{last}");
+        let summary = out.lines().find(|l| l.starts_with("  findings: ")).unwrap();
         assert!(
-            summary.contains(&format!("summary: {total} finding(s)")),
+            summary.contains(&format!("  findings:   {total} (")),
             "{summary}"
         );
         assert_eq!(
-            summary.contains("not listed (--quiet)"),
+            summary.contains("not listed: --quiet"),
             !gate.is_empty(),
             "{summary}"
         );

@@ -125,7 +125,7 @@ fn json_has_a_scan_index_and_one_per_skill() {
 
 #[test]
 fn console_shows_a_line_per_skill_and_a_scan_line() {
-    let out = stdout(&run(DEMO));
+    let out = stdout(&run(&with(DEMO, &["--group-by", "skill"])));
     assert!(
         out.contains(
             "  index: 100/100 (A) · compliance 100 · security 100 · efficiency not measured"
@@ -139,6 +139,18 @@ fn console_shows_a_line_per_skill_and_a_scan_line() {
     let lines: Vec<&str> = out.lines().collect();
     let at = lines.iter().position(|l| l.starts_with("index: ")).unwrap();
     assert!(lines[at + 1].starts_with("summary: "), "{out}");
+    // The default view: one index line in the summary block, with the median and the worst.
+    let out = stdout(&run(DEMO));
+    let scan: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  index:      "))
+        .collect();
+    assert_eq!(scan.len(), 1, "{out}");
+    assert!(
+        scan[0].contains("(median of ") && scan[0].contains("; worst "),
+        "{}",
+        scan[0]
+    );
 }
 
 #[test]
@@ -448,7 +460,7 @@ fn quiet_console_keeps_the_full_index() {
     let quiet = stdout(&run(&with(DEMO, &["--quiet", "--fail-on", "critical"])));
     let line = |s: &str| {
         s.lines()
-            .find(|l| l.starts_with("index: "))
+            .find(|l| l.starts_with("  index: "))
             .map(str::to_owned)
     };
     assert!(line(&full).is_some());
@@ -622,7 +634,10 @@ fn eval_results_measure_the_evals_axis_of_their_skill_and_the_scan() {
 
 #[test]
 fn eval_axis_in_console_markdown_and_sarif() {
-    let out = stdout(&run(&with(DEMO, &["--evals", EVALS])));
+    let out = stdout(&run(&with(
+        DEMO,
+        &["--evals", EVALS, "--group-by", "skill"],
+    )));
     assert!(
         out.contains(
             "  index: 79.2/100 (C) · compliance 100 · security 100 · efficiency not measured · evals 37.5"

@@ -56,7 +56,13 @@ fn noisy(n: usize) -> tempfile::TempDir {
 #[test]
 fn console_summarises_per_rule_and_category() {
     let t = noisy(5);
-    let o = run(&["scan", "--repo", t.path().to_str().unwrap()]);
+    let o = run(&[
+        "scan",
+        "--repo",
+        t.path().to_str().unwrap(),
+        "--group-by",
+        "skill",
+    ]);
     let out = stdout(&o);
     let table = &out[out.find("findings by rule").expect("table")..];
     // The most severe rules first (the bad names are high, the fenced `curl | sh` medium).
@@ -97,6 +103,107 @@ fn console_summarises_per_rule_and_category() {
     assert_eq!(cats, total);
 }
 
+/// Issue 30 part 4: the default console leads with the answer. One header line; findings
+/// grouped by rule, most severe first, at most 5 per rule, one line each with
+/// `path:line:col`; "… and N more"; a summary block; a closing line with the gate. Clean
+/// skills are not listed.
+#[test]
+fn the_default_console_leads_with_the_answer() {
+    let t = noisy(8);
+    skill(
+        t.path(),
+        "skills/clean",
+        "---\nname: clean\ndescription: Formats tables for the output tests. Use when asked to format a table.\n---\n# Clean\nFormat the table.\n",
+    );
+    let root = t.path().to_str().unwrap();
+    let o = run(&["scan", "--repo", root, "--fail-on", "high"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    // One header line: version, what was scanned, counts, targets.
+    assert!(
+        lines[0].starts_with("skillguard ")
+            && lines[0].contains(" · 10 skills")
+            && lines[0].contains(" · targets: all harnesses"),
+        "{out}"
+    );
+    assert_eq!(lines[1], "", "{out}");
+    // Rules most severe first, then the most frequent: the name rules before `curl | sh`.
+    let heads: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.is_empty() && !l.starts_with(' ') && !l.starts_with("summary"))
+        .skip(1)
+        .collect();
+    let at = |rule: &str| {
+        heads
+            .iter()
+            .position(|h| h.contains(&format!(" {rule}  (")))
+            .unwrap_or_else(|| panic!("no heading for {rule}: {out}"))
+    };
+    assert!(at("name-invalid-chars") < at("fetch-then-execute"), "{out}");
+    assert!(
+        heads[at("name-invalid-chars")].starts_with("high "),
+        "{out}"
+    );
+    // At most five per rule, one line each with path:line:col, then the count left out.
+    let block: Vec<&str> = out
+        .split("name-invalid-chars  (")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(block.len(), 6, "{out}");
+    assert!(
+        block[..5]
+            .iter()
+            .all(|l| l.starts_with("  skills/s00") && l.contains("/SKILL.md:2:")),
+        "{out}"
+    );
+    assert_eq!(
+        block[5],
+        "  … and 3 more (`--max-findings-per-rule 0` for all)"
+    );
+    // Clean skills are not listed; the per-skill view lists them.
+    assert!(!out.contains("skills/clean"), "{out}");
+    assert!(!out.contains("no findings"), "{out}");
+    // The summary block, then the closing line with the gate.
+    assert!(out.contains("\nsummary\n  findings:   "), "{out}");
+    assert!(out.contains("\n  top rules:  "), "{out}");
+    assert!(out.contains("\n  index:      "), "{out}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.ends_with("; gate: FAIL (--fail-on high: 17 at or above)"),
+        "{last}"
+    );
+    assert!(last.starts_with("17 findings (17 high)"), "{last}");
+    // `0` lists every finding; the per-skill view is one option away.
+    let all = stdout(&run(&[
+        "scan",
+        "--repo",
+        root,
+        "--max-findings-per-rule",
+        "0",
+    ]));
+    assert_eq!(all.matches("/SKILL.md:2:").count(), 16, "{all}");
+    assert!(!all.contains("… and "), "{all}");
+    let by_skill = stdout(&run(&["scan", "--repo", root, "--group-by", "skill"]));
+    assert!(by_skill.contains("skills/clean  (clean"), "{by_skill}");
+    assert!(by_skill.contains("  loaders: "), "{by_skill}");
+    // A clean repository: "No findings." and nothing else after the summary.
+    let c = tempfile::tempdir().unwrap();
+    skill(
+        c.path(),
+        "skills/clean",
+        "---\nname: clean\ndescription: Formats tables for the output tests. Use when asked to format a table.\n---\n# Clean\nFormat the table.\n",
+    );
+    let clean = stdout(&run(&["scan", "--repo", c.path().to_str().unwrap()]));
+    assert_eq!(clean.lines().last(), Some("No findings."), "{clean}");
+    assert!(clean.lines().count() < 12, "{clean}");
+}
+
 #[test]
 fn group_by_and_the_per_rule_cap() {
     let t = noisy(6);
@@ -106,14 +213,10 @@ fn group_by_and_the_per_rule_cap() {
         "--repo",
         root,
         "--group-by",
-        "rule",
+        "file",
         "--max-findings-per-rule",
         "2",
     ]));
-    assert!(
-        by_rule.contains("name-invalid-chars  (6 finding(s)"),
-        "{by_rule}"
-    );
     assert_eq!(
         by_rule.matches("  high     name-invalid-chars").count(),
         2,

@@ -573,3 +573,70 @@ fn accept_from_a_subfolder_accepts_the_whole_repository() {
     let o = run_in(&r.0, &["scan", "--repo", ".", "--fail-on", "low"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// A block-scalar description over 1,024 characters: MAF reads it in full and drops the skill
+/// for its length; AgentEval's line reader cannot read block scalars and calls it missing
+/// (reference §4.2). Native mode names MAF's cause; `--compat agenteval` keeps AgentEval's
+/// words and adds MAF's own cause, so the two modes no longer disagree about why.
+#[test]
+fn native_and_compat_name_the_same_maf_cause() {
+    let s = Scratch::new("maf-cause");
+    fs::create_dir_all(s.0.join(".git")).unwrap();
+    let long = "Handles reports. ".repeat(70);
+    write(
+        &s.0.join("skills/reports/SKILL.md"),
+        &format!("---\nname: reports\ndescription: >\n  {long}\n---\n# Reports\nBody.\n"),
+    );
+    let native = run_in(
+        &s.0,
+        &[
+            "scan",
+            "--repo",
+            ".",
+            "--targets",
+            "all",
+            "--format",
+            "json",
+        ],
+    );
+    let out = stdout(&native);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let maf_causes: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| {
+            let mut all = vec![f.clone()];
+            all.extend(f["consequences"].as_array().cloned().unwrap_or_default());
+            all
+        })
+        .filter(|f| f["profile"] == "maf" || f["message"].as_str().unwrap_or("").contains("MAF"))
+        .map(|f| f["message"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert!(
+        maf_causes
+            .iter()
+            .any(|m| m.contains("UTF-16 units (limit 1024)")),
+        "native names the length: {maf_causes:?}\n{out}"
+    );
+    assert!(
+        !maf_causes.iter().any(|m| m.contains("no `description`")),
+        "native does not call it missing: {maf_causes:?}"
+    );
+    let compat = run_in(
+        &s.0,
+        &["scan", ".", "--compat", "agenteval", "--format", "json"],
+    );
+    let c: serde_json::Value = serde_json::from_str(&stdout(&compat)).expect("compat json");
+    let c = c["Findings"][0]["Message"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(c.contains("will NEVER be loaded"), "{c}");
+    assert!(
+        c.contains(
+            "MAF's own reader, which skillguard runs, gives the cause: Skill description is"
+        ) && c.contains("GA limits 'description' to 1024"),
+        "compat adds MAF's own cause: {c}"
+    );
+}

@@ -278,7 +278,9 @@ fn config_suppressions_expire_and_unused_ones_are_reported() {
     // Console: counted, and listed on request.
     let o = run(&["scan", "--repo", s(&repo)]);
     assert!(
-        out(&o).contains(&format!("{hits} suppressed (--show-suppressed")),
+        out(&o).contains(&format!(
+            "  suppressed: {hits} (`--show-suppressed` lists them)"
+        )),
         "{}",
         out(&o)
     );

@@ -330,10 +330,12 @@ fn adoption_from_init_to_a_green_hook() {
         String::from_utf8_lossy(&o.stdout)
     );
     let out = String::from_utf8_lossy(&o.stdout);
+    // Only what fails the gate is listed: one rule heading, one finding under it.
     let listed: Vec<&str> = out
         .lines()
-        .filter(|l| l.starts_with("  critical") || l.starts_with("  high"))
+        .filter(|l| l.starts_with("critical ") || l.starts_with("high "))
         .collect();
     assert_eq!(listed.len(), 1, "{out}");
     assert!(listed[0].contains("fetch-then-execute"), "{out}");
+    assert!(out.contains(&format!("\n  {skill}:")), "{out}");
 }

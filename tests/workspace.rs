@@ -156,15 +156,24 @@ fn a_repositorys_counts_do_not_change_with_its_neighbours() {
         .count();
     assert_eq!(cross, 1);
     assert_eq!(both["across_repositories"]["findings"], 1);
-    let console = Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .arg("scan-workspace")
-        .arg(ws)
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&console.stdout);
+    let console = |extra: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+            .arg("scan-workspace")
+            .arg(ws)
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = console(&["--group-by", "skill"]);
     assert!(
         out.contains("across repositories (counted in no repository's totals)"),
         "{out}"
     );
     assert!(out.contains("  across repositories: 1 finding(s)"), "{out}");
+    let out = console(&[]);
+    assert!(
+        out.contains("    across repositories: 1 finding(s) (counted in no repository's totals)"),
+        "{out}"
+    );
 }

@@ -276,6 +276,38 @@ fn allowed_tools(m: &MafFields) -> usize {
 }
 
 /// MAF's read of a skill's entry file.
+/// AgentEval explains an exclusion with its own line reader, which MAF's reader does not
+/// match (reference §4.2: a block-scalar `description` MAF reads in full is "missing" to
+/// AgentEval). When the reasons from the fields MAF really read differ from AgentEval's,
+/// the message keeps AgentEval's words (byte-compatible where they agree) and adds MAF's
+/// own cause, which native mode reports: ` (MAF's own reader, which skillguard runs, gives
+/// the cause: …)`. Empty when they agree or MAF's fields are unknown.
+fn maf_correction(a: &Artifact, raw_reasons: &[String]) -> String {
+    let Some(f) = maf_fields(a) else {
+        return String::new();
+    };
+    let (_, fs) = validate(&Manifest {
+        name: f.name.as_deref(),
+        description: f.description.as_deref(),
+        compatibility_len: f.compatibility.as_deref().map_or(0, utf16_units),
+        dir: &a.dir_name,
+        scripts: 0,
+        allowed_tools: 0,
+    });
+    let maf: Vec<String> = fs
+        .into_iter()
+        .filter(|(rule, ..)| !matches!(rule, 8..=10))
+        .map(|(_, _, msg, _)| msg)
+        .collect();
+    if maf.is_empty() || maf == raw_reasons {
+        return String::new();
+    }
+    format!(
+        " (AgentEval's line reader differs from MAF's here; MAF's own reader, which skillguard runs, gives the cause: {})",
+        maf.join(" ")
+    )
+}
+
 fn maf_fields(a: &Artifact) -> Option<&MafFields> {
     a.agenteval_raw.as_ref().and_then(|v| v.maf.as_ref())
 }
@@ -441,6 +473,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             .filter(|(rule, ..)| !matches!(rule, 8..=10))
             .map(|(_, _, msg, _)| msg)
             .collect();
+        let correction = maf_correction(a, &reasons);
         let why = if reasons.is_empty() {
             format!(
                 "AgentEval's own rule-checker found no GA violation after reparsing this SKILL.md (name='{}', description-present={}) — this may indicate a MAF-side parsing difference (e.g. malformed YAML); inspect the file directly.",
@@ -461,7 +494,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             rule: 11,
             severity: HIGH,
             message: format!(
-                "Skill folder '{}' will NEVER be loaded — MAF excludes it silently because: {why} This is not a warning; the skill is non-functional as authored.",
+                "Skill folder '{}' will NEVER be loaded — MAF excludes it silently because: {why} This is not a warning; the skill is non-functional as authored.{correction}",
                 full(base, &a.path)
             ),
             field: None,

@@ -1,4 +1,5 @@
-//! Console renderer: findings grouped by skill, colour only when asked for,
+//! Console renderer for `--group-by skill` and `--group-by file` (the default view,
+//! grouped by rule, is [`super::overview`]): findings grouped by skill, colour only when asked for,
 //! a coverage line and a summary line with counts per severity. Every piece of
 //! scanned text goes through [`sanitize`] first.
 
@@ -12,12 +13,12 @@ use crate::inventory::{Artifact, LoadStatus};
 use crate::result::ScanResult;
 use crate::text::{sanitize, sanitize_line};
 
-struct Paint {
-    on: bool,
+pub(super) struct Paint {
+    pub(super) on: bool,
 }
 
 impl Paint {
-    fn sev(&self, s: Severity) -> String {
+    pub(super) fn sev(&self, s: Severity) -> String {
         let label = format!("{:<8}", s.as_str());
         if !self.on {
             return label;
@@ -32,7 +33,7 @@ impl Paint {
         format!("\x1b[{code}m{label}\x1b[0m")
     }
 
-    fn bold(&self, s: &str) -> String {
+    pub(super) fn bold(&self, s: &str) -> String {
         if self.on {
             format!("\x1b[1m{s}\x1b[0m")
         } else {
@@ -40,7 +41,7 @@ impl Paint {
         }
     }
 
-    fn dim(&self, s: &str) -> String {
+    pub(super) fn dim(&self, s: &str) -> String {
         if self.on {
             format!("\x1b[2m{s}\x1b[0m")
         } else {
@@ -90,6 +91,9 @@ fn write_finding(out: &mut dyn Write, p: &Paint, f: &Finding) -> io::Result<()> 
 }
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    if opts.group_by == GroupBy::Rule {
+        return super::overview::render(r, opts, out);
+    }
     let p = Paint { on: opts.color };
     let index = opts.index_for(r);
     let excluded = r.artifacts.iter().filter(|a| a.excluded).count();

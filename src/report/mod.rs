@@ -7,6 +7,7 @@ pub mod console;
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod overview;
 pub mod sarif;
 pub mod summary;
 
@@ -53,6 +54,19 @@ pub struct RenderOptions {
     /// results to the repository's files. `None`: the base is the repository root, or
     /// no repository holds it.
     pub repo_prefix: Option<String>,
+    /// Console: the scan's wall time, shown in the header (set only on a terminal, so that
+    /// redirected output stays byte-identical from run to run).
+    pub elapsed: Option<std::time::Duration>,
+    /// Console: the gates given and their verdict, for the closing line; `None`: no gate.
+    pub gate: Option<Gate>,
+}
+
+/// The verdict of the gates given (`--fail-on`, `--fail-on-drift`, `--fail-under-index`).
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    pub failing: bool,
+    /// One per gate: `--fail-on high: 3 at or above`.
+    pub reasons: Vec<String>,
 }
 
 /// GitHub's limit for a job summary (`$GITHUB_STEP_SUMMARY`): the Markdown default.

@@ -105,9 +105,10 @@ pub struct Cap {
 }
 
 impl Cap {
+    /// `None` or `Some(0)`: no cap.
     pub fn new(max: Option<usize>) -> Self {
         Cap {
-            max,
+            max: max.filter(|m| *m > 0),
             seen: BTreeMap::new(),
         }
     }

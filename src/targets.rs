@@ -48,7 +48,8 @@ pub struct RepoTargets {
     pub repo: Option<String>,
     /// `None`: every profile.
     pub profiles: Option<BTreeSet<String>>,
-    /// How they were chosen: `configured`, `inferred` or `all (nothing to infer from)`.
+    /// How they were chosen: `configured`, `inferred`, `--targets all` or `every harness:
+    /// nothing to infer from`.
     pub source: &'static str,
     /// The locations the inference read (`.claude/skills`, `.github/agents`…), sorted.
     pub evidence: Vec<String>,
@@ -73,6 +74,24 @@ impl RepoTargets {
         }
     }
 }
+
+/// Every harness profile (skills and agent files), validators left out: the targets of a
+/// repository whose layout names none. `tests/calibration.rs` checks it against the loaders'
+/// profile list.
+pub const HARNESSES: &[&str] = &[
+    "claude-code",
+    "vscode-copilot",
+    "codex",
+    "opencode",
+    "cursor",
+    "gemini-cli",
+    "windsurf",
+    "goose",
+    "vscode-agents",
+    "copilot-agents",
+    "claude-code-agents",
+    "gemini-cli-agents",
+];
 
 /// The harness profiles a skills convention (its path) or an agent file location ships to.
 pub fn profiles_of(location: &str) -> &'static [&'static str] {
@@ -185,10 +204,13 @@ pub fn resolve(
                 source: "configured",
                 evidence: Vec::new(),
             },
+            // A collection outside every harness folder ships to whichever harness installs
+            // it: every harness is a target, but not the validators (`skills-ref`, `maf`),
+            // which load nothing a user runs.
             Choice::Infer if profiles.is_empty() => RepoTargets {
                 repo,
-                profiles: None,
-                source: "nothing to infer from",
+                profiles: Some(HARNESSES.iter().map(|s| (*s).to_owned()).collect()),
+                source: "every harness: nothing to infer from",
                 evidence: Vec::new(),
             },
             Choice::Infer => RepoTargets {

@@ -88,6 +88,29 @@ fn key_only(message: &str) -> bool {
 /// that loader rejects), and the message says which it is. Run before the consequences are
 /// attached, so that a cause takes the severity of what it causes for the targets.
 pub fn apply(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTargets]) {
+    // Sample skills among a parent's resources: the drops are what their author wants.
+    let samples: std::collections::BTreeSet<String> = findings
+        .iter()
+        .filter(|f| {
+            f.rule_id == ids::SKILL_NESTED
+                && f.anchor == crate::rules::inventory::NESTED_IN_RESOURCES
+        })
+        .filter_map(|f| f.skill_path.clone())
+        .collect();
+    for f in findings.iter_mut() {
+        // Its form (frontmatter, name, loaders) is the sample's business, often a deliberately
+        // broken one in a skill that tests skills; what it says and runs is still security's.
+        let sample = f.skill_path.as_ref().is_some_and(|p| samples.contains(p));
+        if !sample || f.category.starts_with("security") || f.severity == Severity::Info {
+            continue;
+        }
+        f.severity = Severity::Info;
+        if f.rule_id != ids::SKILL_NESTED {
+            f.message.push_str(
+                " It is a sample among its parent skill's resources (`skill-nested`): its form is informational.",
+            );
+        }
+    }
     let repo_of: BTreeMap<&str, Option<&str>> = skills
         .iter()
         .map(|a| (a.path.as_str(), a.repo.as_deref()))

@@ -64,6 +64,27 @@ pub fn check_filename(cx: &mut Cx<'_>, entry: &str, variants: &[String]) {
     }
 }
 
+/// The anchor of a `skill-nested` finding for a sample skill among its parent's resources:
+/// info, and the drops it causes are expected (`crate::loaders::targets`).
+pub const NESTED_IN_RESOURCES: &str = "nested-in-resources";
+
+/// Folders of a skill that hold its resources, samples and tests, not skills of their own.
+const RESOURCE_FOLDERS: &[&str] = &[
+    "assets",
+    "templates",
+    "template",
+    "examples",
+    "example",
+    "samples",
+    "sample",
+    "fixtures",
+    "testdata",
+    "tests",
+    "test",
+    "references",
+    "resources",
+];
+
 /// A skill nested in another skill's folder.
 pub fn check_nested(
     cx: &mut Cx<'_>,
@@ -77,6 +98,30 @@ pub fn check_nested(
     let loc = Location::file(cx.path_of(entry));
     let parent_loc = Location::file(parent_entry.to_owned());
     let parent = if parent.is_empty() { "." } else { parent };
+    // A sample skill among its parent's resources (`assets/sample-skill/SKILL.md` of a skill
+    // that tests or templates skills) is content of the parent: that most loaders do not load
+    // it is what its author wants. Its text is still scanned like every file.
+    let entry_path = cx.path_of(entry);
+    let below = entry_path
+        .strip_prefix(parent)
+        .unwrap_or(&entry_path)
+        .trim_start_matches('/');
+    if let Some(folder) = below
+        .split('/')
+        .next()
+        .filter(|f| RESOURCE_FOLDERS.contains(&f.to_ascii_lowercase().as_str()))
+    {
+        cx.emit_related(
+            ids::SKILL_NESTED,
+            format!(
+                "this `SKILL.md` sits in `{folder}/` of the skill at `{parent}`, among its resources: a sample or template the parent uses. MAF, Claude Code and most loaders do not load it, as a sample wants; recursive loaders (OpenCode v2, Codex) load it as a skill of its own. Rename it (`SKILL.md.example`) if no harness should ever load it."
+            ),
+            loc,
+            NESTED_IN_RESOURCES,
+            vec![(parent_loc, "enclosing skill".into())],
+        );
+        return;
+    }
     cx.emit_related(
         ids::SKILL_NESTED,
         format!(

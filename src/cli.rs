@@ -2744,6 +2744,8 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
             writeln!(stdout)?;
             writeln!(stdout, "Fix: {}", m.fix)?;
             writeln!(stdout)?;
+            writeln!(stdout, "Severity: {}", m.severity_policy())?;
+            writeln!(stdout)?;
             writeln!(stdout, "{}", m.docs)?;
             Ok(ExitStatus::Clean)
         }

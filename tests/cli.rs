@@ -653,6 +653,20 @@ fn rules_and_explain() {
     }
     let o = run(&["explain", "name-directory-mismatch"]);
     assert!(stdout(&o).contains("## What it does"));
+    // Each rule states its severity policy: a compliance rule follows the targets, a
+    // security rule does not.
+    assert!(
+        stdout(&o).contains("\nSeverity: high by default. When the cause makes a harness drop")
+            && stdout(&o).contains("high when the harness is a target of the repository"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["explain", "fetch-then-execute"]);
+    assert!(
+        stdout(&o).contains("\nSeverity: high by default. Raised when an `allowed-tools` grant"),
+        "{}",
+        stdout(&o)
+    );
     let o = run(&["explain", "NameMismatchesDirectory"]);
     assert!(stdout(&o).starts_with("name-directory-mismatch"));
     let o = run(&["explain", "no-such-rule"]);

@@ -2148,37 +2148,6 @@ fn host_of(s: &str) -> Option<String> {
     (!cut && (named || ip || local)).then_some(host)
 }
 
-/// Providers whose keys go to hosts that do not name them.
-const OWN_HOSTS: &[(&str, &[&str])] = &[
-    (
-        "GITHUB",
-        &["github.com", "githubusercontent.com", "ghcr.io"],
-    ),
-    ("GH", &["github.com", "githubusercontent.com"]),
-    ("HUBSPOT", &["hubapi.com", "hubspot.com"]),
-    ("ATLAS", &["mongodb.com", "mongodb.net"]),
-    ("MONGODB", &["mongodb.com", "mongodb.net"]),
-    ("FLY", &["fly.io", "fly.dev", "machines.dev"]),
-    ("AWS", &["amazonaws.com", "aws.amazon.com"]),
-    ("GOOGLE", &["googleapis.com", "google.com"]),
-    ("GEMINI", &["googleapis.com", "google.com"]),
-    ("GCP", &["googleapis.com", "google.com"]),
-    (
-        "AZURE",
-        &["azure.com", "microsoft.com", "windows.net", "azure.net"],
-    ),
-    ("HF", &["huggingface.co", "hf.co"]),
-    ("ANTHROPIC", &["anthropic.com", "claude.ai"]),
-    ("CLAUDE", &["anthropic.com", "claude.ai"]),
-    ("DD", &["datadoghq.com", "datadoghq.eu"]),
-    ("MS", &["microsoft.com", "office.com"]),
-    ("TG", &["telegram.org"]),
-    ("JIRA", &["atlassian.net", "atlassian.com"]),
-    ("CONFLUENCE", &["atlassian.net", "atlassian.com"]),
-    ("CF", &["cloudflare.com"]),
-    ("SENDGRID", &["sendgrid.com", "sendgrid.net"]),
-];
-
 /// Words of a variable name that say nothing about where it belongs.
 const GENERIC_WORDS: &[&str] = &[
     "API",
@@ -2222,10 +2191,6 @@ const GENERIC_WORDS: &[&str] = &[
     "ROOT",
 ];
 
-fn host_is(host: &str, domain: &str) -> bool {
-    host == domain || host.ends_with(&format!(".{domain}"))
-}
-
 /// Does `host` belong to the provider the credential variable `name` names? `None` when
 /// the name names no provider (`API_KEY`, `TOKEN`).
 fn own_host(name: &str, host: &str) -> Option<bool> {
@@ -2242,10 +2207,12 @@ fn own_host(name: &str, host: &str) -> Option<bool> {
     }
     let squashed: String = host.chars().filter(|c| *c != '.' && *c != '-').collect();
     for w in &words {
-        if let Some((_, hosts)) = OWN_HOSTS.iter().find(|(p, _)| p == w)
-            && hosts.iter().any(|d| host_is(host, d))
-        {
-            return Some(true);
+        // A provider of the table (`providers.toml`) owns its hosts and no other: no
+        // look-alike (`github.com.evil.io`) by the words below.
+        match super::providers::TABLE.word_claims(w, host) {
+            Some(true) => return Some(true),
+            Some(false) => continue,
+            None => {}
         }
         let lw = w.to_ascii_lowercase();
         if lw.len() >= 2 && (host.contains(&lw) || squashed.contains(&lw)) {

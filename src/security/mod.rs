@@ -15,7 +15,7 @@
 //! | [`secrets`] | 6 provider tokens and generic secrets |
 //! | [`packaging`] | 7 binaries, bytecode, archives, links, modes |
 //! | [`permissions`] | 8 `allowed-tools`, undeclared tools, MCP, packages, typosquats |
-//! | [`secret_send`] + [`chains`] | secrets sent to foreign hosts; multi-step chains as one finding |
+//! | [`secret_send`] (owners: `providers`, data in `providers.toml`) + [`chains`] | secrets sent to foreign hosts; multi-step chains as one finding |
 //! | [`flows`] | data followed through Python and JavaScript/TypeScript (taint analysis) |
 //!
 //! Pattern rules are data: their regexes, keywords, examples and negative examples
@@ -37,6 +37,7 @@ pub mod obfuscation;
 pub mod packaging;
 pub mod patterns;
 pub mod permissions;
+mod providers;
 pub mod pyc;
 pub mod regions;
 pub mod secret_send;

@@ -7,11 +7,15 @@
 //! `$(SECRET)`, `%API_KEY%`, `$env:X`, `os.environ["X"]`, `os.getenv("X")`,
 //! `process.env.X`, `{{X}}`, f-string and template-literal placeholders) are checked
 //! against the line's URL host:
-//! - the secret's provider (`GITHUB_TOKEN` → `github.com`, or the variable's first word
-//!   in the host, `ACME_API_KEY` → `api.acme.io`) or `localhost`: the normal use;
-//! - another provider's host, or a paste site, tunnel, raw IP or plain HTTP: **high**
-//!   (medium when the secret only sits in an auth header: OpenAI-compatible APIs take
-//!   `OPENAI_API_KEY` on other hosts);
+//! - the secret's owner (see `security::providers`: a provider of the table in
+//!   `providers.toml` and its API hosts, OAuth endpoints and related companies,
+//!   `XAI_API_KEY` → `api.x.ai`, `HUBSPOT_*` → `api.hubapi.com`, `OPIK_API_KEY` →
+//!   `www.comet.com`; or, for a vendor the table does not know, a word of the name that
+//!   is a label of the host, `ACME_API_KEY` → `api.acme.io`) or `localhost`: the normal
+//!   use;
+//! - another provider's host, a look-alike (`github.com.evil.io`), or a paste site, tunnel,
+//!   raw IP or plain HTTP whatever the name: **high** (medium when the secret only sits in
+//!   an auth header of a provider whose key other APIs take, `OPENAI_API_KEY`);
 //! - a generic name (`API_KEY`, `TOKEN`) in the URL's query or path, or in a body: medium;
 //!   in an auth header: the normal use.
 
@@ -22,6 +26,7 @@ use regex::Regex;
 use super::SecCx;
 use super::execution::{Origin, origin_of};
 use super::patterns::is_live;
+use super::providers::{Owner, owner};
 use crate::finding::{Location, Severity};
 
 pub const SECRET_IN_NETWORK_CALL: &str = "secret-in-network-call";
@@ -56,14 +61,16 @@ static SECRETISH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Names that hold where a secret is, not the secret.
 /// Names that hold no secret although they say token, key or secret: where a secret is
-/// (`_URL`, `_PATH`), facts about it (`_ID`, `_COUNT`, `_EXPIRY`), token counts and page
-/// tokens, and tokens that are assets (`SELL_TOKEN`, `TOKEN_ADDRESS`: a contract address).
+/// (`_URL`, `_PATH`), facts about it (`_ID`, `_COUNT`, `_EXPIRY`, `_PREFIX`), token counts
+/// and budgets of language models (`MAX_TOKENS`, `PROMPT_TOKENS`, `TOKEN_USAGE`), page
+/// tokens, and tokens that are assets (`SELL_TOKEN`, `TOKEN_ADDRESS`, `TOKEN_MINT`,
+/// `TOKEN_SYMBOL`, `TOKEN_PRICE`: a contract, not a credential). camelCase too
+/// (`tokenAddress`, `totalTokens`).
 /// Shared by the secret-to-network rule and the data flows.
 static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(
-        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_EXPIRY|_EXPIRES|_TTL|_LIMIT|_MAX|_MIN|_ADDRESS|_ADDR|_MINT|_CONTRACT|_SYMBOL|_DECIMALS)$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token|(sell|buy|input|output|base|quote|from|to|native|gas)_?token)$",
+        r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_IDS|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_PREFIX|_EXPIRY|_EXPIRES|_EXPIRES_AT|_EXPIRES_IN|_EXPIRATION|_TTL|_LIMIT|_MAX|_MIN|_TOKENS|_USED|_USAGE|_BUDGET|_ADDRESS|_ADDR|_MINT|_CONTRACT|_CA|_PAIR|_SYMBOL|_TICKER|_DECIMALS|_SUPPLY|_PRICE|_AMOUNT|_BALANCE)$|(?-i:[a-z0-9](Url|Uri|Host|Endpoint|Path|File|Dir|Name|Id|Ids|Count|Type|Prefix|Expiry|Limit|Tokens|Usage|Budget|Address|Mint|Symbol|Decimals|Supply|Price|Amount|Balance))$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token|(sell|buy|input|output|base|quote|from|to|native|gas)_?token)$",
     )
 });
 
@@ -122,140 +129,6 @@ fn statement_end(lines: &[(usize, &str)], i: usize) -> usize {
         }
     }
     end
-}
-
-/// Known providers: variable prefix → hosts that own its secrets.
-const PROVIDERS: &[(&str, &[&str])] = &[
-    (
-        "GITHUB",
-        &["github.com", "githubusercontent.com", "ghcr.io"],
-    ),
-    ("GH", &["github.com", "githubusercontent.com"]),
-    ("GITLAB", &["gitlab.com", "gitlab"]),
-    ("OPENAI", &["openai.com", "openai.azure.com"]),
-    ("ANTHROPIC", &["anthropic.com", "claude.ai"]),
-    ("CLAUDE", &["anthropic.com", "claude.ai"]),
-    ("AWS", &["amazonaws.com", "aws.amazon.com"]),
-    ("GOOGLE", &["googleapis.com", "google.com"]),
-    ("GEMINI", &["googleapis.com", "google.com"]),
-    ("GCP", &["googleapis.com", "google.com"]),
-    (
-        "AZURE",
-        &["azure.com", "microsoft.com", "windows.net", "azure.net"],
-    ),
-    ("HF", &["huggingface.co", "hf.co"]),
-    ("HUGGINGFACE", &["huggingface.co", "hf.co"]),
-    ("SLACK", &["slack.com"]),
-    ("DISCORD", &["discord.com", "discordapp.com"]),
-    ("NPM", &["npmjs.org", "npmjs.com"]),
-    ("PYPI", &["pypi.org"]),
-    ("DOCKER", &["docker.io", "docker.com"]),
-    ("JIRA", &["atlassian.net", "atlassian.com"]),
-    ("ATLASSIAN", &["atlassian.net", "atlassian.com"]),
-    ("CONFLUENCE", &["atlassian.net", "atlassian.com"]),
-    ("DD", &["datadoghq.com", "datadoghq.eu", "datadog.com"]),
-    ("DATADOG", &["datadoghq.com", "datadoghq.eu", "datadog.com"]),
-    ("CF", &["cloudflare.com"]),
-    ("CLOUDFLARE", &["cloudflare.com"]),
-    ("MS", &["microsoft.com", "office.com"]),
-    ("GRAPH", &["microsoft.com"]),
-    ("TELEGRAM", &["telegram.org"]),
-    ("TG", &["telegram.org"]),
-    ("DOCKERHUB", &["docker.io", "docker.com"]),
-    ("STRIPE", &["stripe.com"]),
-    ("TWILIO", &["twilio.com"]),
-    ("SENDGRID", &["sendgrid.com", "sendgrid.net"]),
-    // Providers whose API host does not name them (issue 29: false highs on real skills).
-    ("HUBSPOT", &["hubapi.com", "hubspot.com"]),
-    ("ATLAS", &["mongodb.com", "mongodb.net"]),
-    ("MONGODB", &["mongodb.com", "mongodb.net"]),
-    ("MDB", &["mongodb.com", "mongodb.net"]),
-    ("FLY", &["fly.io", "fly.dev", "machines.dev"]),
-    ("XAI", &["x.ai"]),
-];
-
-/// Names without a provider: their first word says nothing about where they belong.
-const GENERIC: &[&str] = &[
-    "API",
-    "APIKEY",
-    "ACCESS",
-    "AUTH",
-    "SECRET",
-    "TOKEN",
-    "PASSWORD",
-    "PASSWD",
-    "PASS",
-    "PRIVATE",
-    "CLIENT",
-    "APP",
-    "USER",
-    "SESSION",
-    "BEARER",
-    "MY",
-    "SERVICE",
-    "X",
-    "KEY",
-    "CREDENTIALS",
-    "CREDENTIAL",
-    "REFRESH",
-    "ID",
-    "PERSONAL",
-    "BOT",
-    "WEBHOOK",
-    "ADMIN",
-    // Placeholders of documentation (`YOUR_API_KEY`, `NEW_TOKEN` in a rotation guide).
-    "YOUR",
-    "NEW",
-    "OLD",
-    "CURRENT",
-    "PREVIOUS",
-    "TEMP",
-    "TEST",
-    "DEFAULT",
-];
-
-fn host_is(host: &str, domain: &str) -> bool {
-    if !domain.contains('.') {
-        return host.split('.').any(|l| l == domain);
-    }
-    host == domain || host.ends_with(&format!(".{domain}"))
-}
-
-enum Owner {
-    /// The host belongs to the secret's provider.
-    Own,
-    /// Another provider's secret.
-    Foreign,
-    /// A name that says nothing about where it belongs.
-    Generic,
-}
-
-fn owner(name: &str, host: &str) -> Owner {
-    let upper = name.to_ascii_uppercase();
-    let first = upper.split('_').find(|w| !w.is_empty()).unwrap_or("");
-    if let Some((_, hosts)) = PROVIDERS.iter().find(|(p, _)| *p == first) {
-        return if hosts.iter().any(|d| host_is(host, d)) {
-            Owner::Own
-        } else {
-            Owner::Foreign
-        };
-    }
-    if GENERIC.contains(&first) || first.len() < 3 || !upper.contains('_') {
-        return Owner::Generic;
-    }
-    // `ACME_API_KEY` belongs to a host that names acme; `DOCKERHUB_TOKEN` to docker.com
-    // (the host's main label inside the word).
-    let word = first.to_ascii_lowercase();
-    let labels: Vec<&str> = host.split('.').collect();
-    let main = labels.len().checked_sub(2).map_or("", |i| labels[i]);
-    // `XAI_API_KEY` → api.x.ai: the word in the host without its dots.
-    let squashed: String = host.chars().filter(|c| *c != '.' && *c != '-').collect();
-    if host.contains(&word) || squashed.contains(&word) || (main.len() >= 4 && word.contains(main))
-    {
-        Owner::Own
-    } else {
-        Owner::Foreign
-    }
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
@@ -326,6 +199,19 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             }
             let (origin, _) = origin_of(line);
             let hostile = origin == Origin::Hostile;
+            // The URL's path (after any port), for OAuth endpoints (`zoom.us/oauth`).
+            let rest = &h[2];
+            let rest = rest
+                .strip_prefix(':')
+                .map_or(rest, |r| r.trim_start_matches(|c: char| c.is_ascii_digit()));
+            let path = rest.split(['?', '#']).next().unwrap_or("");
+            let scheme = url.as_str().split("://").next().unwrap_or("");
+            let tls = scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("wss");
+            let one_host = HOST
+                .captures_iter(line)
+                .all(|c| c[1].eq_ignore_ascii_case(&host));
+            // Discord's webhooks are a drop box whoever's token rides along.
+            let drop_path = path.contains("/webhooks");
             // Overlapping: `{os.environ["X"]}` holds both `{os` and `os.environ["X`.
             let mut pos = 0;
             while let Some(r) = REF.captures_at(line, pos) {
@@ -356,16 +242,17 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                     from += 1;
                 }
                 let in_header = !in_url && AUTH_HEADER.is_match(&before[from..]);
-                let sev = match (owner(name, &host), hostile, in_header, in_url) {
+                let who = owner(name, &host, path);
+                // A drop host that is the provider's own API (a Discord token to
+                // discord.com over HTTPS, the statement's only host) is its normal use.
+                let hostile = hostile
+                    && !(who == Owner::Own { table: true } && tls && one_host && !drop_path);
+                let sev = match (who, hostile, in_header, in_url) {
                     (_, true, _, _) => Some(Severity::High),
-                    (Owner::Own, ..) => None,
+                    (Owner::Own { .. }, ..) => None,
                     // OpenAI-compatible APIs take `OPENAI_API_KEY` on other hosts.
-                    (Owner::Foreign, _, true, _)
-                        if name.to_ascii_uppercase().starts_with("OPENAI") =>
-                    {
-                        Some(Severity::Medium)
-                    }
-                    (Owner::Foreign, ..) => Some(Severity::High),
+                    (Owner::Foreign { compatible: true }, _, true, _) => Some(Severity::Medium),
+                    (Owner::Foreign { .. }, ..) => Some(Severity::High),
                     (Owner::Generic, _, true, _) => None,
                     (Owner::Generic, ..) => Some(Severity::Medium),
                 };
@@ -415,31 +302,85 @@ mod tests {
     fn owners_of_named_secrets() {
         // A provider's own host, under another of its domains.
         assert!(matches!(
-            owner("DATADOG_API_KEY", "api.datadog.com"),
-            Owner::Own
+            owner("DATADOG_API_KEY", "api.datadog.com", "/"),
+            Owner::Own { .. }
         ));
         assert!(matches!(
-            owner("DD_API_KEY", "http-intake.logs.datadoghq.com"),
-            Owner::Own
+            owner(
+                "DD_API_KEY",
+                "http-intake.logs.datadoghq.com",
+                "/api/v2/logs"
+            ),
+            Owner::Own { .. }
         ));
         // Another provider's secret.
         assert!(matches!(
-            owner("GITHUB_TOKEN", "metrics.example.dev"),
-            Owner::Foreign
+            owner("GITHUB_TOKEN", "metrics.example.dev", "/"),
+            Owner::Foreign { .. }
         ));
-        // Placeholders of documentation say nothing about where they belong.
+        for n in ["YOUR_API_KEY", "NEW_TOKEN", "OLD_TOKEN", "MY_SECRET"] {
+            assert_eq!(owner(n, "api.example.io", "/"), Owner::Generic, "{n}");
+        }
+    }
+
+    #[test]
+    fn names_that_hold_no_secret() {
         for n in [
+            // Where a secret is, and facts about it.
+            "GITHUB_TOKEN_ID",
+            "OPENAI_API_KEY_PATH",
+            "SLACK_TOKEN_URL",
+            "API_KEY_PREFIX",
+            "ACCESS_TOKEN_EXPIRES_AT",
+            "ACCESS_TOKEN_EXPIRES_IN",
+            "TOKEN_EXPIRATION",
+            // Token counts and budgets of language models.
+            "PROMPT_TOKEN_COUNT",
+            "max_tokens",
+            "MAX_OUTPUT_TOKENS",
+            "INPUT_TOKENS",
+            "prompt_tokens",
+            "completion_tokens",
+            "TOTAL_TOKENS",
+            "TOKENS_USED",
+            "TOKEN_USAGE",
+            "TOKEN_BUDGET",
+            "TOKEN_LIMIT",
+            "totalTokens",
+            "maxTokens",
+            "tokenCount",
+            // Tokens that are assets: addresses, mints, symbols, amounts.
             "SELL_TOKEN",
             "BUY_TOKEN",
             "TOKEN_ADDRESS",
-            "GITHUB_TOKEN_ID",
-            "max_tokens",
+            "TOKEN_MINT",
+            "TOKEN_MINT_ADDRESS",
+            "TOKEN_SYMBOL",
+            "TOKEN_DECIMALS",
+            "TOKEN_SUPPLY",
+            "TOKEN_PRICE",
+            "TOKEN_AMOUNT",
+            "TOKEN_BALANCE",
+            "TOKEN_CA",
+            "TOKEN_PAIR",
+            "tokenAddress",
+            "tokenMint",
+            "tokenSymbol",
+            "tokenId",
         ] {
             assert!(not_a_secret_name(n), "{n}");
         }
-        assert!(!not_a_secret_name("GITHUB_TOKEN"));
-        for n in ["YOUR_API_KEY", "NEW_TOKEN", "OLD_TOKEN", "MY_SECRET"] {
-            assert!(matches!(owner(n, "api.example.io"), Owner::Generic), "{n}");
+        for n in [
+            "GITHUB_TOKEN",
+            "OPENAI_API_KEY",
+            "githubToken",
+            "SLACK_BOT_TOKEN",
+            "ACCESS_TOKEN",
+            "API_KEYS",
+            "REFRESH_TOKEN",
+            "tokenSecret",
+        ] {
+            assert!(!not_a_secret_name(n), "{n}");
         }
     }
 }

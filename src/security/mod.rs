@@ -26,6 +26,7 @@
 pub mod archive;
 pub mod chains;
 pub mod decode;
+pub mod defensive;
 mod download_exec;
 pub mod execution;
 pub mod exfiltration;

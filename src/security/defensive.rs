@@ -337,7 +337,7 @@ static ASSERTING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Names of lists of attack samples (a test's parameters, a detector's corpus).
-const SAMPLE_NAME: &str = r"(?i:\b[\w-]*(cases|samples|payloads|attacks|injections|jailbreaks|vectors|corpus|malicious|adversarial|red_?team|should_?(flag|block|detect)|must_?(flag|block|detect)|known_?bad|bad_?inputs|positives|negatives)[\w-]*[\x22']?\s*(:\s*[\w\[\]., |]*)?\s*(=|:))";
+const SAMPLE_NAME: &str = r"(?i:\b[\w-]*(cases|samples|payloads|attacks|injections|jailbreaks|vectors|corpus|malicious|adversarial|red_?team|should_?(flag|block|detect)|must_?(flag|block|detect)|known_?bad|bad_?inputs|positives|negatives|blocked|block_?list|deny_?list|banned|forbidden|dangerous|suspicious)[\w-]*[\x22']?\s*(:\s*[\w\[\]., |]*)?\s*(=|:))";
 /// The opening line of a list of attack samples.
 static SAMPLE_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
@@ -351,6 +351,13 @@ static SAMPLE_LIST_INLINE: LazyLock<Regex> =
 static DETECTOR_WORDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(detect\w*|flag\w*|catch\w*|match\w*|block\w*|reject\w*|recogni[sz]\w*|look(s|ing)?\s+for|scan\w*\s+for|spot\w*|patterns?|phrases?|signatures?|heuristics?|e\.g|such\s+as|examples?|attack\w*|inject\w*|jailbreak\w*|malicious|suspicious|red\s+flags?|denylist|blocklist|blacklist|regex\w*)\b",
+    )
+});
+
+/// The stricter words of a comment above a hit: what a detector does, or the attack named.
+static DETECTOR_VERBS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(detect\w*|flag\w*|catch\w*|match\w*|block\w*|reject\w*|recogni[sz]\w*|look(s|ing)?\s+for|scan\w*\s+for|spot\w*|attack\w*|inject\w*|jailbreak\w*|malicious|suspicious|red\s+flags?|denylist|blocklist|blacklist)\b",
     )
 });
 
@@ -449,6 +456,9 @@ pub fn code_context(
     if ASSERTING.is_match(head) {
         return Some("a string fed to a detector in a test assertion");
     }
+    if comment_block_says(text, reg_start, lo) {
+        return Some("a string under a code comment that says what a detector catches");
+    }
     (SAMPLE_LIST_INLINE.is_match(head) || sample_list_above(text, reg_start, lo))
         .then_some("an item of a list of attack samples")
 }
@@ -489,7 +499,7 @@ fn comment_block_says(text: &str, reg_start: usize, line_start: usize) -> bool {
         {
             return false;
         }
-        if DETECTOR_WORDS.is_match(t) {
+        if DETECTOR_VERBS.is_match(t) {
             return true;
         }
     }
@@ -651,6 +661,8 @@ mod tests {
             "# flags 'ignore all previous instructions'\n",
             "x = 1  // detect phrases like ignore all previous instructions\n",
             "# The detector catches:\n#   ignore all previous instructions\n",
+            "# phrases the detector flags\nOVERRIDE = \"ignore all previous instructions\"\n",
+            "BLOCKED_PHRASES = {\"ignore all previous instructions\"}\n",
             "attacks:\n  - ignore all previous instructions\n",
         ] {
             assert!(code(t, h).is_some(), "{t}");

@@ -686,7 +686,6 @@ impl Compiled {
         }
         let filtered = rule.entropy.is_some() || rule.placeholders;
         let mut excluded: std::collections::HashMap<usize, bool> = Default::default();
-        let test_file = super::defensive::is_test_path(src.path);
         // Candidate starts per regex, sorted once; each region takes its slice.
         let cands: Vec<Option<Vec<usize>>> = (0..rule.regexes.len())
             .map(|k| {
@@ -750,7 +749,7 @@ impl Compiled {
                     // A test file (or a test folder's, or an eval file) feeds attack phrases
                     // to a detector or a model under test: they are its data.
                     let example = example.or_else(|| {
-                        (rule.backticks_quote && !src.is_entry && test_file).then_some(
+                        (rule.backticks_quote && src.is_test).then_some(
                             "in a test file, where attack phrases are data fed to a detector",
                         )
                     });
@@ -1055,15 +1054,16 @@ pub fn example_context(
 
 /// Does text at `offset` act, rather than document? Scripts, data files, runnable
 /// code blocks and the entry file's instructions do; reference documents of a skill
-/// about security (and changelogs) and unlabelled or non-code blocks are documentation. Only live
-/// text feeds correlation signals.
+/// about security (and changelogs), unlabelled or non-code blocks, and the data and prose of
+/// test files (a detector's input) are documentation. Only live text feeds correlation
+/// signals.
 pub fn is_live(src: &Source<'_>, offset: usize) -> bool {
     if src.quotes_attacks {
         return false;
     }
     match src.region_at(offset).map(|r| r.kind) {
         Some(RegionKind::Code { runnable, .. }) => runnable,
-        Some(_) | None => true,
+        Some(_) | None => !src.is_test,
     }
 }
 

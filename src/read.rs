@@ -283,7 +283,7 @@ impl SkillFiles {
     fn special(&mut self, e: &Entry, path: String, kind: &str, via_link: bool) {
         self.pending.push((
             ids::SPECIAL_FILE,
-            format!("`{}` is a {kind}; skillguard never opens it, and a skill has no reason to contain one. Remove it.", sanitize_line(&path)),
+            format!("`{}` is {}; skillguard never opens it, and a skill has no reason to contain one. Remove it.", sanitize_line(&path), crate::text::with_article(kind)),
             Location::file(e.rel.clone()),
             format!("special:{path}"),
         ));

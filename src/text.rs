@@ -201,8 +201,101 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
+/// The indefinite article for `phrase`, by the sound of its first word: "an" before a vowel
+/// sound ("an agent", "an instruction file", "an MCP configuration", "an ELF executable",
+/// "an 8-byte entry", "an 11-character string", "an hour"), "a" otherwise ("a prompt", "a hook
+/// configuration", "a user", "a PE executable", "a URL", "a FIFO", "a one-line fix").
+pub fn article(phrase: &str) -> &'static str {
+    let word: &str = phrase
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let Some(first) = word.chars().next() else {
+        return "a";
+    };
+    // A number, as read: eight…, eleven, eighteen, eleven thousand… start with a vowel.
+    if first.is_ascii_digit() {
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let eleven = (word.starts_with("11") || word.starts_with("18")) && digits % 3 == 2;
+        return if first == '8' || eleven { "an" } else { "a" };
+    }
+    let lower = word.to_ascii_lowercase();
+    // Initialisms are read letter by letter (an MCP, a URL); a few are read as words.
+    let spelled = word.len() >= 2 && word.chars().all(|c| c.is_ascii_uppercase());
+    let no_vowel = !lower.contains(['a', 'e', 'i', 'o', 'u', 'y']);
+    if (spelled || no_vowel) && !matches!(lower.as_str(), "fifo" | "lifo") {
+        return if "aefhilmnorsx".contains(lower.chars().next().unwrap_or('b')) {
+            "an"
+        } else {
+            "a"
+        };
+    }
+    const A_BEFORE: &[&str] = &[
+        "one", "once", "uni", "use", "usu", "uti", "ura", "ure", "uri", "url", "ubi", "eu", "ewe",
+    ];
+    const AN_BEFORE: &[&str] = &["hour", "honest", "honor", "honour", "heir"];
+    if A_BEFORE.iter().any(|p| lower.starts_with(p)) {
+        return "a";
+    }
+    if AN_BEFORE.iter().any(|p| lower.starts_with(p)) {
+        return "an";
+    }
+    if lower.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `phrase` after its indefinite article ([`article`]): "an agent", "a prompt".
+pub fn with_article(phrase: &str) -> String {
+    format!("{} {phrase}", article(phrase))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn articles_follow_the_sound() {
+        use super::article;
+        for an in [
+            "agent",
+            "instruction file",
+            "MCP configuration",
+            "mcp-config",
+            "ELF executable",
+            "8-byte entry",
+            "80-character string",
+            "11-character string",
+            "18000-byte file",
+            "hour",
+            "integer",
+            "unpinned package",
+            "HTML page",
+            "instructions",
+        ] {
+            assert_eq!(article(an), "an", "{an}");
+        }
+        for a in [
+            "prompt".to_owned(),
+            "hook configuration".into(),
+            "skill".into(),
+            "user".into(),
+            "PE (Windows) executable".into(),
+            "Mach-O executable".into(),
+            "URL".into(),
+            "FIFO".into(),
+            "one-line fix".into(),
+            "110-byte file".into(),
+            "1048577-byte metadata entry".into(),
+            "string".into(),
+            "claude-agent".into(),
+            "copilot-agent".into(),
+        ] {
+            assert_eq!(article(&a), "a", "{a}");
+        }
+    }
+
     use super::*;
 
     #[test]

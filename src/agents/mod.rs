@@ -612,18 +612,40 @@ fn reword(findings: &mut [Finding], kind: ArtifactKind) {
         } else if !RULES.contains(&f.rule_id) {
             // The shared engine speaks of "the skill": say what the file is, outside the
             // quoted evidence (between backticks), which stays as found.
-            f.message = outside_backticks(&f.message, |t| {
-                t.replace("The skill's ", &format!("The {noun}'s "))
-                    .replace("the skill's ", &format!("the {noun}'s "))
-                    .replace("The skill ", &format!("The {noun} "))
-                    .replace("the skill ", &format!("the {noun} "))
-                    .replace("the skill,", &format!("the {noun},"))
-                    .replace("the skill.", &format!("the {noun}."))
-                    .replace("A skill ", &format!("A {noun} "))
-                    .replace("a published skill", &format!("a published {noun}"))
-            });
+            f.message = outside_backticks(&f.message, |t| as_artifact(t, noun));
         }
     }
+}
+
+/// "the skill", "a skill" and "a published skill" of `text` said of `noun`, with the article
+/// its sound takes ("an agent", "an MCP configuration", "a prompt"): a whole word "skill" only
+/// (not "skills", "skill-name" or "skillguard").
+fn as_artifact(text: &str, noun: &str) -> String {
+    static SKILL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:(?P<the>[Tt]he|[Tt]his)|(?P<a>[Aa]n?)|(?P<pub>[Aa] published)) skill(?P<tail>[\s,.;:!?)]|'s\b|’s\b|$)")
+            .expect("built-in regex")
+    });
+    SKILL
+        .replace_all(text, |c: &regex::Captures<'_>| {
+            let tail = &c["tail"];
+            if let Some(the) = c.name("the") {
+                format!("{} {noun}{tail}", the.as_str())
+            } else if let Some(p) = c.name("pub") {
+                format!("{} {noun}{tail}", p.as_str())
+            } else {
+                let art = crate::text::article(noun);
+                let upper = c["a"].starts_with('A');
+                let art = if upper {
+                    let mut a = art.to_owned();
+                    a[..1].make_ascii_uppercase();
+                    a
+                } else {
+                    art.to_owned()
+                };
+                format!("{art} {noun}{tail}")
+            }
+        })
+        .into_owned()
 }
 
 /// Applies `f` to the parts of `text` outside backtick-quoted spans.
@@ -941,9 +963,9 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
                 cx.emit(
                     AGENT_UNKNOWN_KEY,
                     format!(
-                        "`{}` is not a field of a {} file; the harness ignores it. Remove it or move it into the body.",
+                        "`{}` is not a field of {} file; the harness ignores it. Remove it or move it into the body.",
                         sanitize_line(key),
-                        format.as_str()
+                        crate::text::with_article(format.as_str())
                     ),
                     at(k),
                     &format!("key:{key}"),
@@ -1789,6 +1811,41 @@ mod tests {
         )];
         reword(&mut g, ArtifactKind::Agent);
         assert_eq!(g[0].message, "no skill of that name; the skill is");
+    }
+
+    #[test]
+    fn engine_messages_take_the_article_of_the_noun() {
+        let msg = "A skill never does this; the skill's text, this skill, a skill, a published skill, skills and the skill-name stay. Nothing a skill does.";
+        for (kind, want) in [
+            (
+                ArtifactKind::Agent,
+                "An agent never does this; the agent's text, this agent, an agent, a published agent, skills and the skill-name stay. Nothing an agent does.",
+            ),
+            (
+                ArtifactKind::Prompt,
+                "A prompt never does this; the prompt's text, this prompt, a prompt, a published prompt, skills and the skill-name stay. Nothing a prompt does.",
+            ),
+            (
+                ArtifactKind::Instructions,
+                "An instruction file never does this; the instruction file's text, this instruction file, an instruction file, a published instruction file, skills and the skill-name stay. Nothing an instruction file does.",
+            ),
+            (
+                ArtifactKind::McpConfig,
+                "An MCP configuration never does this; the MCP configuration's text, this MCP configuration, an MCP configuration, a published MCP configuration, skills and the skill-name stay. Nothing an MCP configuration does.",
+            ),
+            (
+                ArtifactKind::Hooks,
+                "A hook configuration never does this; the hook configuration's text, this hook configuration, a hook configuration, a published hook configuration, skills and the skill-name stay. Nothing a hook configuration does.",
+            ),
+        ] {
+            let mut f = vec![Finding::new(
+                crate::security::execution::FRONTMATTER_HOOKS,
+                msg,
+                Location::file("a.md"),
+            )];
+            reword(&mut f, kind);
+            assert_eq!(f[0].message, want, "{kind:?}");
+        }
     }
 
     #[test]

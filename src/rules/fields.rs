@@ -64,7 +64,7 @@ pub(super) fn string_value(node: &Node) -> Result<&str, String> {
             ..
         } => Err("empty".into()),
         NodeKind::Scalar { text, .. } => Ok(text),
-        _ => Err(format!("a {}, not a string", node.type_name())),
+        _ => Err(format!("{}, not a string", node.a_type())),
     }
 }
 
@@ -320,8 +320,8 @@ pub fn check_metadata(doc: &SkillDoc, cx: &mut Cx<'_>) {
         _ => cx.emit(
             ids::METADATA_NOT_STRING_MAP,
             format!(
-                "`metadata` is a {}, not a mapping: Claude Code drops it and skills-ref stringifies it. Make it a flat `key: \"value\"` mapping.",
-                node.type_name()
+                "`metadata` is {}, not a mapping: Claude Code drops it and skills-ref stringifies it. Make it a flat `key: \"value\"` mapping.",
+                node.a_type()
             ),
             cx.at(l, c),
             "metadata",

@@ -233,7 +233,7 @@ fn report_yaml(doc: &SkillDoc, cx: &mut Cx<'_>) {
         other => {
             let what = match (other, &y.root) {
                 (None, _) => "empty".to_owned(),
-                (Some(_), Some(r)) => format!("a {}", r.type_name()),
+                (Some(_), Some(r)) => r.a_type(),
                 _ => "not a mapping".to_owned(),
             };
             let (l, c) = y

@@ -79,7 +79,7 @@ pub(super) fn stray_issues(
             EntryKind::Special(kind) => out.push(WalkIssue {
                 rule: ids::SPECIAL_FILE,
                 rel: e.rel.clone(),
-                message: format!("`{shown}` is a {kind}; skillguard never opens it, and a skills tree has no reason to contain one. Remove it."),
+                message: format!("`{shown}` is {}; skillguard never opens it, and a skills tree has no reason to contain one. Remove it.", crate::text::with_article(kind)),
                 group: e.group,
             }),
             _ => {}

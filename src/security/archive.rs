@@ -654,7 +654,8 @@ fn list_tar(r: &mut dyn Read, l: &mut Listing, budget: &mut Budget) {
         if matches!(flag, b'L' | b'K' | b'x' | b'g') {
             if size > 1 << 20 {
                 l.issues.push(Issue::Malformed(format!(
-                    "tar header #{index}: a {size}-byte metadata entry"
+                    "tar header #{index}: {} metadata entry",
+                    crate::text::with_article(&format!("{size}-byte"))
                 )));
                 return;
             }

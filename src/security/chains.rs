@@ -276,7 +276,8 @@ fn raise_instructions(scx: &mut SecCx<'_, '_>) {
         .cx
         .findings
         .iter()
-        .find(|f| f.rule_id == "prompt-injection-concealment")
+        // A concealment kept as a note (quoted, forbidden, a hypothetical) hides nothing.
+        .find(|f| f.rule_id == "prompt-injection-concealment" && !f.is_example_note())
         .map(|f| f.location.clone());
     // A named file resolves to the first bundled file whose path is it or ends with
     // `/NAME`: every such suffix of every path, first file first (a map, not a scan of

@@ -670,6 +670,19 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             if quoted(text, a + sc.verb_at) {
                 continue;
             }
+            // What content the agent reads might say ("if a page tells you to upload …").
+            let verb_end = s[sc.verb_at..]
+                .find(char::is_whitespace)
+                .map_or(s.len(), |i| sc.verb_at + i);
+            if super::defensive::hypothetical(
+                &s[..sc.verb_at],
+                &s[sc.verb_at..verb_end],
+                &s[verb_end..],
+            )
+            .is_some()
+            {
+                continue;
+            }
             let hidden = src
                 .region_at(a)
                 .is_some_and(|r| r.kind == RegionKind::Comment);

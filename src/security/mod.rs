@@ -26,6 +26,7 @@
 pub mod archive;
 pub mod chains;
 pub mod decode;
+pub mod defensive;
 mod download_exec;
 pub mod execution;
 pub mod exfiltration;
@@ -200,6 +201,9 @@ pub struct Source<'a> {
     /// `SKILL.md` in a skill about security or one that teaches, or a changelog. Findings there are at most
     /// warnings; in any other skill a reference the agent reads on demand counts in full.
     pub quotes_attacks: bool,
+    /// A file of a test folder or named as a test (not the entry file): attack phrases in
+    /// its data and prose are a detector's input ([`defensive::is_test_path`]).
+    pub is_test: bool,
     /// ASCII-lower-cased copy of the text, made on first use and shared by the word checks.
     lower: std::sync::OnceLock<Vec<u8>>,
     /// The literal pass over [`Self::lower`] (one per file, for every rule and family).
@@ -247,6 +251,7 @@ impl<'a> Source<'a> {
             is_entry,
             regions,
             quotes_attacks: false,
+            is_test: !is_entry && defensive::is_test_path(path),
             lower: std::sync::OnceLock::new(),
             gate: std::sync::OnceLock::new(),
             frontmatter_lines: std::sync::OnceLock::new(),

@@ -153,7 +153,7 @@ pub fn analyze_bytes(
     match decode::classify(bytes) {
         Content::Executable(kind) => Some(Payload {
             chain: chain.clone(),
-            triggers: vec![format!("decodes to an {kind}")],
+            triggers: vec![format!("decodes to {}", crate::text::with_article(kind))],
             signals: vec![SignalKind::Exec],
             excerpt: kind.to_owned(),
         }),
@@ -521,7 +521,8 @@ fn entropy_near_exec(
             s,
             HIGH_ENTROPY_BLOB_NEAR_EXEC,
             format!(
-                "A {}-character high-entropy string ({h:.1} bits/char){content} that does not decode to readable text, near an execution sink `{}` on line {sl}: `{}`. Ship code in plain text; keep binary data in a separate, documented file.",
+                "{} {}-character high-entropy string ({h:.1} bits/char){content} that does not decode to readable text, near an execution sink `{}` on line {sl}: `{}`. Ship code in plain text; keep binary data in a separate, documented file.",
+                if crate::text::article(&tok.len().to_string()) == "an" { "An" } else { "A" },
                 tok.len(),
                 sanitize_line(&truncate(&sink, 40)),
                 sanitize_line(&truncate(m.as_str(), 48)),

@@ -667,8 +667,9 @@ fn bytecode(scx: &SecCx<'_, '_>, fe: &FileEntry, b: &[u8], out: &mut Vec<Emit>) 
                         BYTECODE_SOURCE_MISMATCH,
                         path,
                         format!(
-                            "`{}` is timestamp-based bytecode{version} recorded for a {size}-byte source, but `{}` is {len} bytes: the bytecode was compiled from other code (stale or substituted). Python recompiles a stale timestamp-based file, but the bytecode a reviewer does not read is still shipped; delete it (the recorded mtime is not compared: a checkout resets file times).",
+                            "`{}` is timestamp-based bytecode{version} recorded for {} source, but `{}` is {len} bytes: the bytecode was compiled from other code (stale or substituted). Python recompiles a stale timestamp-based file, but the bytecode a reviewer does not read is still shipped; delete it (the recorded mtime is not compared: a checkout resets file times).",
                             show(path),
+                            crate::text::with_article(&format!("{size}-byte")),
                             show(&src_path),
                         ),
                         "pyc".into(),

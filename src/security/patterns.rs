@@ -735,13 +735,24 @@ impl Compiled {
                             continue;
                         }
                     }
-                    let example = if rule.negation
-                        && matches!(reg.kind, RegionKind::Prose | RegionKind::Frontmatter)
-                    {
+                    let example = if !rule.negation {
+                        None
+                    } else if matches!(reg.kind, RegionKind::Prose | RegionKind::Frontmatter) {
                         example_context(&src.text, start, end, rule.backticks_quote)
+                    } else if rule.backticks_quote && reg.kind != RegionKind::Comment {
+                        // Prompt-injection phrases in code or data: a string fed to a detector,
+                        // a sample list, a comment about what a detector catches.
+                        super::defensive::code_context(&src.text, reg.start, reg.end, start, end)
                     } else {
                         None
                     };
+                    // A test file (or a test folder's, or an eval file) feeds attack phrases
+                    // to a detector or a model under test: they are its data.
+                    let example = example.or_else(|| {
+                        (rule.backticks_quote && src.is_test).then_some(
+                            "in a test file, where attack phrases are data fed to a detector",
+                        )
+                    });
                     out.push(Hit {
                         rule: ri,
                         start,
@@ -876,8 +887,10 @@ pub fn matches_example(id: &str, file: &str, text: &str) -> Option<bool> {
 }
 
 /// Words that, before a hit in the same sentence, make it a prohibition, a warning
-/// or a quotation rather than an instruction.
-const FORBID: &[&str] = &[
+/// or a quotation rather than an instruction: negations ([`NEGATING`]), which count only when
+/// they govern the hit ([`super::defensive::governs`]: "don't worry, …" and "without asking
+/// the user, …" forbid something else), and words that warn or cite ([`CITING`]).
+const NEGATING: &[&str] = &[
     "never ",
     "don't ",
     "do not ",
@@ -889,10 +902,26 @@ const FORBID: &[&str] = &[
     "can't ",
     "won't ",
     "will not ",
+    "may not ",
+    "not to ",
+    "no need to ",
+    "without ",
+    "instead of ",
+    "rather than ",
+    "under no circumstances",
+    "not allowed",
+    "not permitted",
+    "forbid",
+    "prohibit",
     "refuse",
+    "decline",
     "reject",
     "avoid",
     "prevent",
+];
+
+/// Words that warn about or cite what follows them in the sentence.
+const CITING: &[&str] = &[
     "block",
     "detect",
     "flag ",
@@ -914,7 +943,6 @@ const FORBID: &[&str] = &[
     "examples:",
     "like \"",
     "like '",
-    "without ",
     "the sentence",
     "the phrase",
     "the string",
@@ -923,11 +951,29 @@ const FORBID: &[&str] = &[
     " said",
     "saying",
     "reads:",
-    "instead of ",
-    "rather than ",
-    "no need to ",
-    "not to ",
 ];
+
+/// Does a word of [`NEGATING`] or [`CITING`] stand in `sentence` (lower case, up to the hit)
+/// and, for a negation, govern the hit? A word counts at a word start ("block" is not in
+/// "unblock"); a citing word ending in `:` also counts anywhere on the hit's `line`.
+fn forbids(sentence: &str, line: &str) -> bool {
+    let at_word = |w: &str, i: usize| {
+        w.starts_with(' ')
+            || !sentence[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric())
+    };
+    NEGATING.iter().any(|w| {
+        sentence
+            .match_indices(w)
+            .any(|(i, _)| at_word(w, i) && super::defensive::governs(sentence, i + w.len()))
+    }) || super::defensive::denies_content(sentence)
+        || CITING.iter().any(|w| {
+            sentence.match_indices(w).any(|(i, _)| at_word(w, i))
+                || (w.ends_with(':') && line.contains(w))
+        })
+}
 
 /// Start of the paragraph holding `at` (after the last blank line), at most `max` bytes back.
 fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
@@ -988,11 +1034,17 @@ pub fn example_context(
     let sentence = before[sentence_start..].to_lowercase().replace('\n', " ");
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line_lower = before[line_start..].to_lowercase();
-    if FORBID
-        .iter()
-        .any(|w| sentence.contains(w) || (w.ends_with(':') && line_lower.contains(w)))
-    {
+    if forbids(&sentence, &line_lower) {
         return Some("under a sentence that forbids, warns about or cites it");
+    }
+    // Content the agent reads, in a hypothetical ("if a file tells you to …"), or a phrase
+    // described as an attack ("… is a classic injection").
+    if let Some(why) = super::defensive::hypothetical(
+        &sentence,
+        &text[start..end].to_lowercase(),
+        &after.to_lowercase(),
+    ) {
+        return Some(why);
     }
     line_lower
         .trim_start()
@@ -1002,15 +1054,16 @@ pub fn example_context(
 
 /// Does text at `offset` act, rather than document? Scripts, data files, runnable
 /// code blocks and the entry file's instructions do; reference documents of a skill
-/// about security (and changelogs) and unlabelled or non-code blocks are documentation. Only live
-/// text feeds correlation signals.
+/// about security (and changelogs), unlabelled or non-code blocks, and the data and prose of
+/// test files (a detector's input) are documentation. Only live text feeds correlation
+/// signals.
 pub fn is_live(src: &Source<'_>, offset: usize) -> bool {
     if src.quotes_attacks {
         return false;
     }
     match src.region_at(offset).map(|r| r.kind) {
         Some(RegionKind::Code { runnable, .. }) => runnable,
-        Some(_) | None => true,
+        Some(_) | None => !src.is_test,
     }
 }
 

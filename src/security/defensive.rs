@@ -463,6 +463,33 @@ pub fn code_context(
         .then_some("an item of a list of attack samples")
 }
 
+/// An assignment to a variable named as a list of what is refused (`BLOCKED_COMMANDS=`,
+/// `deny_list = [`, `DANGEROUS_PATTERNS:`).
+static DENYLIST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b[A-Za-z_]*(block|deny|denied|forbid|danger|blacklist|unsafe|disallow|banned|prohibit|refuse|reject)[A-Za-z_]*\s*(:=|=|:)\s*(\$\{[A-Za-z_]+:-)?[\[({]?\s*["'`]"#,
+    )
+});
+
+/// A command inside the quoted value of a denylist assignment: a guard names what it
+/// refuses to run (`BLOCKED_COMMANDS="rm -rf /,dd if=,mkfs"`). `None`: it stands.
+pub fn denylist_context(
+    text: &str,
+    reg_start: usize,
+    reg_end: usize,
+    start: usize,
+    end: usize,
+) -> Option<&'static str> {
+    let (lo, hi) = line_around(text, start, reg_start, reg_end, LINE_BACK);
+    let head = &text[lo..start];
+    // The value's opening quote, still open at the hit and closed after it on the line.
+    let m = DENYLIST.find(head)?;
+    let quote = head[..m.end()].chars().next_back()?;
+    let open = head[m.end()..].matches(quote).count() % 2 == 0;
+    let closed = text[end.min(hi)..hi].contains(quote);
+    (open && closed).then_some("in the quoted value of a list of blocked commands")
+}
+
 /// The lines above `line_start` (at most [`LIST_LINES`] and 2,000 bytes, within the region).
 fn lines_above(text: &str, reg_start: usize, line_start: usize) -> impl Iterator<Item = &str> {
     let mut floor = line_start.saturating_sub(2000).max(reg_start);
@@ -504,6 +531,28 @@ fn comment_block_says(text: &str, reg_start: usize, line_start: usize) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod denylist_tests {
+    use super::denylist_context;
+
+    #[test]
+    fn a_guard_names_what_it_refuses() {
+        let t = "BLOCKED_COMMANDS=${LOKI_BLOCKED_COMMANDS:-\"rm -rf /,dd if=,mkfs\"}\n";
+        let at = t.find("rm -rf").unwrap();
+        assert!(denylist_context(t, 0, t.len(), at, at + 8).is_some());
+        let py = "DANGEROUS = [\"mkfs\", \"rm -rf ~\"]\n";
+        let at = py.find("rm -rf").unwrap();
+        assert!(denylist_context(py, 0, py.len(), at, at + 8).is_some());
+        // Not a denylist, or not inside its string: it stands.
+        let run = "CLEANUP=\"rm -rf /\"\n";
+        let at = run.find("rm -rf").unwrap();
+        assert!(denylist_context(run, 0, run.len(), at, at + 8).is_none());
+        let after = "BLOCKED=1; rm -rf /\n";
+        let at = after.find("rm -rf").unwrap();
+        assert!(denylist_context(after, 0, after.len(), at, at + 8).is_none());
+    }
 }
 
 #[cfg(test)]

@@ -743,6 +743,11 @@ impl Compiled {
                         // Prompt-injection phrases in code or data: a string fed to a detector,
                         // a sample list, a comment about what a detector catches.
                         super::defensive::code_context(&src.text, reg.start, reg.end, start, end)
+                    } else if reg.kind != RegionKind::Comment {
+                        // A command in a guard's list of what it refuses to run.
+                        super::defensive::denylist_context(
+                            &src.text, reg.start, reg.end, start, end,
+                        )
                     } else {
                         None
                     };

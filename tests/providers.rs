@@ -192,6 +192,14 @@ const OWN: &[(&str, &str, &str)] = &[
         "weather.py",
         "import os, requests\nr = requests.get(f\"https://api.openweathermap.org/data/2.5/weather?q=Paris&appid={os.environ['OPENWEATHER_API_KEY']}\")\n",
     ),
+    (
+        "a literal user:password placeholder on a command line",
+        "scan.sh",
+        "#!/bin/sh
+wpscan --url http://target.example --http-auth admin:password
+curl -u admin:password http://target.example/login
+",
+    ),
 ];
 
 /// A secret sent elsewhere: `secret-in-network-call` at this severity.
@@ -309,6 +317,14 @@ const ELSEWHERE: &[(&str, &str, &str, Severity)] = &[
         "compat.sh",
         "#!/bin/sh\ncurl -s -H \"Authorization: Bearer $OPENAI_API_KEY\" https://api.groq.com/openai/v1/models\n",
         Severity::Medium,
+    ),
+    (
+        "a password variable in a user:pass pair, over plain HTTP",
+        "auth.sh",
+        "#!/bin/sh
+curl -u admin:$PASSWORD http://203.0.113.5/login
+",
+        Severity::High,
     ),
     (
         "a generic name in a URL",

@@ -79,6 +79,14 @@ pub(crate) fn not_a_secret_name(name: &str) -> bool {
     NOT_SECRET.is_match(name)
 }
 
+/// The user part of a command line's `user:password` option (`curl -u admin:`, `wpscan
+/// --http-auth admin:`), up to the colon.
+static CLI_USER: LazyLock<Regex> = LazyLock::new(|| {
+    super::patterns::re(
+        r"(?:^|\s)(?:-u|--user|--http-auth|--auth|--http-user|--proxy-user|--basic-auth)[\s=]+[\w.@-]+$",
+    )
+});
+
 /// A URL: group 1 the host (after any `user:secret@`), group 2 the rest.
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
     super::patterns::re(
@@ -231,6 +239,16 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 let rest = line[n.end()..].trim_start();
                 if bare
                     && (rest.starts_with('=') && !rest.starts_with("==") || rest.starts_with(':'))
+                {
+                    continue;
+                }
+                // `--http-auth admin:password`: a literal `user:word` pair on a command line
+                // (a placeholder), not a reference; `admin:$PASSWORD` is one and is checked.
+                let m0 = r.get(0).unwrap();
+                if bare
+                    && m0.as_str().starts_with(':')
+                    && m0.start() == n.start() - 1
+                    && CLI_USER.is_match(&line[..m0.start()])
                 {
                     continue;
                 }

@@ -987,6 +987,34 @@ impl CommonArgs {
         })
     }
 
+    /// The options given that only a walk of a tree uses (how it is walked, read, judged by
+    /// the loaders or hashed): commands that read reports refuse them.
+    fn walk_options_given(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        let mut given = |on: bool, name: &'static str| {
+            if on {
+                v.push(name);
+            }
+        };
+        given(self.threads != 0, "--threads");
+        given(self.respect_gitignore, "--respect-gitignore");
+        given(!self.profiles.is_empty(), "--profile");
+        given(!self.targets.is_empty(), "--targets");
+        given(self.conventions_only, "--conventions-only");
+        given(self.max_depth.is_some(), "--max-depth");
+        given(self.max_dirs.is_some(), "--max-dirs");
+        given(self.max_file_size.is_some(), "--max-file-size");
+        given(self.no_config, "--no-config");
+        given(self.no_ignores, "--no-ignores");
+        given(self.hashing.normalize_eol, "--normalize-eol");
+        given(!self.hashing.hash_ignore.is_empty(), "--hash-ignore");
+        given(
+            self.hashing.hash_ignore_droppings,
+            "--hash-ignore-droppings",
+        );
+        v
+    }
+
     fn color(&self) -> bool {
         if self.output.is_some() {
             return self.color == ColorChoice::Always;
@@ -2416,6 +2444,17 @@ fn run_merge(
     let c = &cmd.common;
     c.format.check()?;
     c.check_output()?;
+    // Options that change how a tree is walked, read or hashed apply to the shards' scans: a
+    // merge reads reports, and silently ignoring them would let a user believe they took effect.
+    let walk_only = c.walk_options_given();
+    if !walk_only.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} appl{} to the shards' scans, not to a merge (it reads their reports); give {} to each shard's scan-workspace",
+            walk_only.join(", "),
+            if walk_only.len() == 1 { "ies" } else { "y" },
+            if walk_only.len() == 1 { "it" } else { "them" }
+        )));
+    }
     if c.compat.is_some() {
         return Err(Error::Usage(
             "--compat agenteval applies to scan and scan-workspace (AgentEval has no merge); merge without it".into(),

@@ -335,6 +335,34 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
     let other = shard(2, 2, &[]);
     let o = bin().args(["merge", &a, &other]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "shards of different N");
+    // Issue 31: options of a walk are refused by a merge (exit 2), never silently ignored.
+    let c = shard(3, 3, &[]);
+    for opt in [
+        &["--max-depth", "3"][..],
+        &["--respect-gitignore"],
+        &["--profile", "maf"],
+        &["--normalize-eol"],
+        &["--no-ignores"],
+    ] {
+        let o = bin()
+            .args(["merge", &a, &b, &c])
+            .args(opt)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{opt:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(opt[0]) && err.contains("not to a merge"),
+            "{opt:?}: {err}"
+        );
+    }
+    let o = bin().args(["merge", &a, &b, &c]).output().unwrap();
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 
     let sel = ["--select", "compliance"];
     let whole = run(&[

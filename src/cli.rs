@@ -2602,6 +2602,19 @@ fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Err
     let operator = operator_config(mode, &target, common)?;
     let opts = operator_options(common, operator.as_ref())?;
     let mut result = scan::scan(mode, &target, &opts)?;
+    // The same cross-skill checks as `scan` (provenance, drift between copies with the
+    // ledger's history, name collisions): what `scan` reports, `accept` records.
+    let cx = crate::baseline::Context::new(
+        mode,
+        &target,
+        common.baseline_root.as_deref(),
+        common.hashing.hasher()?,
+    );
+    let cross_notes = crate::baseline::before_report(
+        &mut result,
+        &crate::baseline::ScanBaseline::default(),
+        &cx,
+    )?;
     let home = crate::baseline::record::home(mode, &target);
     let path = common
         .accepted
@@ -2621,6 +2634,7 @@ fn run_accept(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus, Err
         &result,
         &mut notes,
     )?;
+    notes.extend(cross_notes);
     crate::policy::apply(&mut result, &policy);
     // Policy findings police the configuration itself: never accepted.
     result.findings.retain(|f| f.category != "policy");

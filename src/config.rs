@@ -66,6 +66,35 @@ pub struct Config {
     /// fingerprint and a date.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore: Vec<Suppression>,
+    /// Intentional forks: copies of these skills may differ (`cross-location-content-drift`
+    /// is suppressed for them, with the reason recorded).
+    #[serde(default, skip_serializing_if = "Drift::is_empty")]
+    pub drift: Drift,
+}
+
+/// `[drift]`: what the team decided about copies that differ.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Drift {
+    /// `allow = [{ name = "code-review", reason = "the payments team keeps its own" }]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<DriftAllow>,
+}
+
+impl Drift {
+    fn is_empty(&self) -> bool {
+        self.allow.is_empty()
+    }
+}
+
+/// One intentional fork: a skill name whose copies may differ, and why.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DriftAllow {
+    /// The skill's `name` (case-insensitive).
+    pub name: String,
+    /// Why the copies differ on purpose (required, recorded with the suppression).
+    pub reason: String,
 }
 
 /// `[rules.<id or category>]`.

@@ -235,6 +235,29 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 }
             }
         }
+        // `[drift] allow`: an intentional fork of a named skill.
+        if hit.is_none() && f.rule_id == crate::rules::ids::CROSS_LOCATION_CONTENT_DRIFT {
+            let name = f
+                .properties
+                .as_ref()
+                .and_then(|p| p.get("name"))
+                .and_then(|n| n.as_str())
+                .unwrap_or("")
+                .to_lowercase();
+            hit = scopes.iter().rev().find_map(|(_, s)| {
+                s.config
+                    .drift
+                    .allow
+                    .iter()
+                    .find(|a| a.name.to_lowercase() == name)
+                    .map(|a| {
+                        (
+                            SuppressionKind::Config,
+                            format!("[drift] allow `{}`: {}", a.name, a.reason),
+                        )
+                    })
+            });
+        }
         if hit.is_none() && selected {
             for (_, s) in scopes.iter().rev() {
                 if !s.config.inline_ignores {

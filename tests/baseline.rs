@@ -628,8 +628,8 @@ fn cross_location_drift_is_structured() {
         .unwrap();
     assert_eq!(r["relatedLocations"].as_array().unwrap().len(), 1);
     assert_eq!(r["properties"]["locations"].as_array().unwrap().len(), 2);
-    // Not a drift gate: --fail-on-drift ignores it.
-    assert_eq!(scan(&repo, &["--fail-on-drift"]).status.code(), Some(0));
+    // Drift between copies trips --fail-on-drift (issue 31).
+    assert_eq!(scan(&repo, &["--fail-on-drift"]).status.code(), Some(1));
 }
 
 #[test]
@@ -844,10 +844,11 @@ fn shared_ledger_history_turns_a_collision_into_drift() {
     ]);
     assert!(rules(&json(&o)).is_empty());
     assert!(ws.join(".skillguard/ledger/HEAD.json").is_file());
-    // One copy diverges: the ledger says they were once identical → drift, not a collision.
+    // One copy diverges, its description too (no structure or file left in common): the
+    // ledger says they were once identical → drift, not a collision.
     fs::write(
         ws.join("repo-b/.claude/skills/deploy/SKILL.md"),
-        "---\nname: deploy\ndescription: Deploys the service. Use when asked to deploy.\n---\n# Deploy\nAlso push to prod.\n",
+        "---\nname: deploy\ndescription: Deploys the service to production. Use when asked to ship.\n---\n# Deploy\nAlso push to prod.\n",
     )
     .unwrap();
     let v = json(&run(&["scan-workspace", s(&ws), "--format", "json"]));

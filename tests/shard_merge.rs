@@ -81,7 +81,9 @@ fn merging_every_shard_gives_the_unsharded_report() {
         .map(|f| f["rule_id"].as_str().unwrap())
         .collect();
     for r in [
-        "skill-name-collision",
+        // Four `pdf-helper` copies of one structure that differ (issue 31: drift, not a
+        // collision).
+        "cross-location-content-drift",
         "skill-name-typosquat",
         "name-invalid-chars",
     ] {

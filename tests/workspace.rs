@@ -147,12 +147,13 @@ fn a_repositorys_counts_do_not_change_with_its_neighbours() {
     assert_eq!(repo(&both, "a")["findings"], a_alone["findings"]);
     assert_eq!(repo(&both, "a")["counts"], a_alone["counts"]);
     assert_eq!(repo(&both, "b")["findings"], 0);
-    // The collision is reported once, in the workspace's section.
+    // The drift between the two copies (one structure, different bodies) is reported once,
+    // in the workspace's section.
     let cross = both["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["rule_id"] == "skill-name-collision")
+        .filter(|f| f["rule_id"] == "cross-location-content-drift")
         .count();
     assert_eq!(cross, 1);
     assert_eq!(both["across_repositories"]["findings"], 1);

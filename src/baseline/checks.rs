@@ -581,6 +581,15 @@ pub fn cross_location(
                 s
             })
             .collect();
+        let files: Vec<BTreeSet<(&str, &str)>> = members
+            .iter()
+            .map(|a| {
+                a.files
+                    .iter()
+                    .filter_map(|f| f.sha256.as_deref().map(|h| (f.path.as_str(), h)))
+                    .collect()
+            })
+            .collect();
         for i in 0..n {
             for j in i + 1..n {
                 let (a, b) = (members[i], members[j]);
@@ -593,7 +602,13 @@ pub fn cross_location(
                     _ => false,
                 };
                 let shared_history = !contents[i].is_disjoint(&contents[j]);
-                if same_repo || same_source || shared_history {
+                // Shared ancestry (issue 31): the same structure (name, description, resource
+                // and script names), or a file in common. Only copies with none of it are
+                // unrelated skills that happen to share a name.
+                let same_structure = a.structural_fingerprint.is_some()
+                    && a.structural_fingerprint == b.structural_fingerprint;
+                let shared_file = !files[i].is_disjoint(&files[j]);
+                if same_repo || same_source || shared_history || same_structure || shared_file {
                     sets.union(i, j);
                 }
             }
@@ -661,12 +676,8 @@ pub fn cross_location(
             if distinct.len() < 2 {
                 continue;
             }
-            let (text, locs) = describe(idx);
-            let msg = format!(
-                "skill `{}` has different content in {} locations: {text}. The same name resolves to different instructions depending on where it is loaded from; make the copies identical or rename the one that is meant to differ.",
-                sanitize_line(&members[idx[0]].name),
-                idx.len()
-            );
+            let (_, locs) = describe(idx);
+            let msg = drift_message(&result.target, &members, idx);
             out.push(make(
                 ids::CROSS_LOCATION_CONTENT_DRIFT,
                 idx,
@@ -693,6 +704,141 @@ pub fn cross_location(
         }
     }
     out
+}
+
+/// The drift message of one group of copies: the majority content and each outlier with
+/// what differs from it (files added, removed and changed, lines +N −M of the changed text
+/// files, read again from the scanned tree with a bound; a merge of reports, whose tree is
+/// not at hand, gives the files only). At most 10 outliers are described.
+fn drift_message(target: &str, members: &[&Artifact], idx: &[usize]) -> String {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for &i in idx {
+        *count
+            .entry(members[i].content_hash.as_deref().unwrap_or(""))
+            .or_default() += 1;
+    }
+    // The majority content; a tie goes to the content of the first copy by path.
+    let first = members[idx[0]].content_hash.as_deref().unwrap_or("");
+    let top = count.values().copied().max().unwrap_or(0);
+    let major = if count.get(first) == Some(&top) {
+        first
+    } else {
+        count
+            .iter()
+            .find(|(_, n)| **n == top)
+            .map_or(first, |(h, _)| *h)
+    };
+    let base = idx
+        .iter()
+        .map(|&i| members[i])
+        .find(|a| a.content_hash.as_deref() == Some(major))
+        .unwrap_or(members[idx[0]]);
+    let shown =
+        |a: &Artifact| sanitize_line(if a.path.is_empty() { "." } else { &a.path }).into_owned();
+    let outliers: Vec<&Artifact> = idx
+        .iter()
+        .map(|&i| members[i])
+        .filter(|a| a.content_hash.as_deref() != Some(major))
+        .collect();
+    let mut parts: Vec<String> = outliers
+        .iter()
+        .take(10)
+        .map(|o| {
+            format!(
+                "{} ({}: {})",
+                shown(o),
+                short(o.content_hash.as_deref().unwrap_or("")),
+                diff_summary(target, base, o)
+            )
+        })
+        .collect();
+    if outliers.len() > 10 {
+        parts.push(format!("and {} more", outliers.len() - 10));
+    }
+    format!(
+        "skill `{}` has different content in {} locations: {} of them hold {} (as {}), {} differ{}: {}. The same name resolves to different instructions depending on where it is loaded from; make the copies identical, rename the one that is meant to differ, or record an intentional fork in `[drift] allow`.",
+        sanitize_line(&members[idx[0]].name),
+        idx.len(),
+        top,
+        short(major),
+        shown(base),
+        outliers.len(),
+        if outliers.len() == 1 { "s" } else { "" },
+        parts.join("; ")
+    )
+}
+
+/// `2 files changed (+3 −1 lines), 1 added (scripts/x.sh)`: what `other` changes in `base`.
+fn diff_summary(target: &str, base: &Artifact, other: &Artifact) -> String {
+    fn of(a: &Artifact) -> BTreeMap<&str, Option<&str>> {
+        a.files
+            .iter()
+            .map(|f| (f.path.as_str(), f.sha256.as_deref()))
+            .collect()
+    }
+    let (b, o) = (of(base), of(other));
+    let added: Vec<&str> = o.keys().filter(|p| !b.contains_key(*p)).copied().collect();
+    let removed: Vec<&str> = b.keys().filter(|p| !o.contains_key(*p)).copied().collect();
+    let changed: Vec<&str> = o
+        .iter()
+        .filter(|(p, h)| b.get(*p).is_some_and(|bh| bh != *h))
+        .map(|(p, _)| *p)
+        .collect();
+    let (mut plus, mut minus, mut counted) = (0usize, 0usize, true);
+    let root = std::path::Path::new(target);
+    for p in changed.iter().take(20) {
+        let read = |a: &Artifact| {
+            crate::fsutil::read_regular_bounded(&root.join(&a.path).join(p), 1 << 20).ok()
+        };
+        match (read(base), read(other)) {
+            (Some(x), Some(y))
+                if std::str::from_utf8(&x).is_ok() && std::str::from_utf8(&y).is_ok() =>
+            {
+                let d = crate::linediff::diff_counts(
+                    &crate::linediff::line_hashes(&x),
+                    &crate::linediff::line_hashes(&y),
+                );
+                plus += d.added;
+                minus += d.removed;
+            }
+            _ => counted = false,
+        }
+    }
+    let list = |v: &[&str]| {
+        let mut s: Vec<String> = v
+            .iter()
+            .take(3)
+            .map(|p| sanitize_line(p).into_owned())
+            .collect();
+        if v.len() > 3 {
+            s.push(format!("{} more", v.len() - 3));
+        }
+        s.join(", ")
+    };
+    let mut out = Vec::new();
+    if !changed.is_empty() {
+        let lines = if counted && changed.len() <= 20 {
+            format!(", +{plus} −{minus} lines")
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "{} changed ({}{lines})",
+            changed.len(),
+            list(&changed)
+        ));
+    }
+    if !added.is_empty() {
+        out.push(format!("{} added ({})", added.len(), list(&added)));
+    }
+    if !removed.is_empty() {
+        out.push(format!("{} removed ({})", removed.len(), list(&removed)));
+    }
+    if out.is_empty() {
+        "same files, content differs".to_owned()
+    } else {
+        format!("file(s) {}", out.join(", "))
+    }
 }
 
 /// Skill paths whose relation to a same-named copy is undecided without history: members

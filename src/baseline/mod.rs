@@ -37,6 +37,7 @@ pub const DRIFT_RULES: &[&str] = &[
     ids::MANIFEST_CHANGED_SINCE_BASELINE,
     ids::CHANGED_SINCE_LAST_VETTED,
     ids::PROVENANCE_HASH_MISMATCH,
+    ids::CROSS_LOCATION_CONTENT_DRIFT,
 ];
 
 /// Baseline options of a scan.

@@ -2228,12 +2228,21 @@ fn approve(
         pins = now;
     }
     for a in &approvals {
-        let map = if a.agent {
-            &mut pins.agents
-        } else {
-            &mut pins.skills
-        };
-        map.insert(a.key.clone(), a.pin.clone());
+        if a.agent {
+            pins.agents.insert(a.key.clone(), a.pin.clone());
+            continue;
+        }
+        // A name pinned at several locations: the approved copy's own pin is updated, and the
+        // name's pin only when it is that copy (or the name has none yet).
+        let loc = a.pin.location.clone();
+        let copy = loc.as_ref().filter(|l| pins.copies.contains_key(*l));
+        if let Some(l) = copy {
+            pins.copies.insert(l.clone(), a.pin.clone());
+        }
+        let first = pins.skills.get(&a.key).map(|p| p.location.clone());
+        if copy.is_none() || first.is_none() || first == Some(loc) {
+            pins.skills.insert(a.key.clone(), a.pin.clone());
+        }
     }
     let bytes = pins.to_bytes();
     write_atomic(baseline, |w| w.write_all(&bytes)).map_err(|e| Error::Output {

@@ -138,10 +138,63 @@ pub fn check_pins(
             ));
         }
     }
-    let skills = result
+    // Each copy against its own pin: the pin of its location, else the name's pin when the
+    // pinned copy's location is not in this scan (it moved). A copy beside a pinned copy that
+    // is still there was added since the pin: reported as new, not as changed.
+    let here: BTreeSet<String> = result
         .artifacts
         .iter()
-        .filter_map(|a| pins.skills.get(&a.name.to_lowercase()).map(|p| (a, p)));
+        .map(|a| location(relative, &a.path))
+        .collect();
+    let mut skill_pairs: Vec<(&Artifact, &Pin)> = Vec::new();
+    for a in &result.artifacts {
+        let loc = location(relative, &a.path);
+        if let Some(p) = pins.copies.get(&loc) {
+            skill_pairs.push((a, p));
+            continue;
+        }
+        let Some(p) = pins.skills.get(&a.name.to_lowercase()) else {
+            continue;
+        };
+        let key = a.name.to_lowercase();
+        let pinned_here: Vec<&str> = pins
+            .copies
+            .iter()
+            .filter(|(l, c)| c.name.to_lowercase() == key && here.contains(*l))
+            .map(|(l, _)| l.as_str())
+            .chain(
+                p.location
+                    .as_deref()
+                    .filter(|l| *l != loc && here.contains(*l)),
+            )
+            .collect();
+        if pinned_here.is_empty() {
+            skill_pairs.push((a, p));
+            continue;
+        }
+        let mut shown: Vec<String> = pinned_here
+            .iter()
+            .take(5)
+            .map(|l| sanitize_line(l).into_owned())
+            .collect();
+        shown.dedup();
+        out.push(
+            Finding::new(
+                ids::MANIFEST_CHANGED_SINCE_BASELINE,
+                format!(
+                    "{} at {} is a new copy: it was not there when the skill was pinned in {} (pinned copies: {}). Review it, then pin it with `--save-manifest-baseline` or `skillguard baseline approve`, or remove it.",
+                    subject(a),
+                    sanitize_line(&loc),
+                    sanitize_line(shown_path),
+                    shown.join(", ")
+                ),
+                Location::file(entry_path(a)),
+            )
+            .with_properties(json!({ "pin": shown_path, "new_copy": true, "location": loc }))
+            .for_skill(Some(&a.name), Some(&a.path), "pin-new-copy"),
+        );
+    }
+    let skills = skill_pairs.into_iter();
     let agents = result.agents.iter().filter_map(|a| {
         pins.agents
             .get(&location(relative, &a.path))

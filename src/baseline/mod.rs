@@ -233,6 +233,11 @@ pub fn prepare_writes(
         let mut pins = pin::PinFile::new(cx.hasher.options.clone(), args.note.clone());
         let mut arts: Vec<&crate::inventory::Artifact> = result.artifacts.iter().collect();
         arts.sort_by(|a, b| a.path.cmp(&b.path));
+        // Names found at more than one location: every copy is pinned under its location.
+        let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+        for a in &arts {
+            *seen.entry(a.name.to_lowercase()).or_default() += 1;
+        }
         for a in arts {
             let key = a.name.to_lowercase();
             let loc = record::location(&cx.relative, &a.path);
@@ -244,18 +249,10 @@ pub fn prepare_writes(
                     crate::text::sanitize_line(&loc)
                 ));
             }
-            match pins.skills.get(&key) {
-                None => {
-                    pins.skills.insert(key, new);
-                }
-                Some(first) if first.content != new.content => notes.push(format!(
-                    "skill `{}` has another, different copy at {}; the pin holds the copy at {} (the other copy will be reported as changed)",
-                    crate::text::sanitize_line(&a.name),
-                    crate::text::sanitize_line(&loc),
-                    crate::text::sanitize_line(first.location.as_deref().unwrap_or("?"))
-                )),
-                Some(_) => {}
+            if seen.get(&key).is_some_and(|n| *n > 1) {
+                pins.copies.insert(loc.clone(), new.clone());
             }
+            pins.skills.entry(key).or_insert(new);
         }
         // Agent files are pinned by location (`result.agents` is sorted by path).
         for a in &result.agents {

@@ -30,8 +30,13 @@ pub struct PinFile {
     pub note: Option<String>,
     #[serde(default)]
     pub hash_options: HashOptions,
-    /// Lower-case skill name → pinned state.
+    /// Lower-case skill name → pinned state (the first copy by path).
     pub skills: BTreeMap<String, Pin>,
+    /// Every copy of a skill name found at more than one location, by location (relative to
+    /// the ledger's home): a check compares each copy with its own pin and reports a copy at
+    /// a location not listed as new, not as changed (issue 31).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub copies: BTreeMap<String, Pin>,
     /// Agent, prompt, instructions, MCP and hook files: location (the file, relative to the
     /// ledger's home, as in snapshots) → pinned state. Keyed by location, not name: many
     /// such files share a name (every `AGENTS.md`, every `hooks.json`).
@@ -76,6 +81,7 @@ impl PinFile {
             note,
             hash_options,
             skills: BTreeMap::new(),
+            copies: BTreeMap::new(),
             agents: BTreeMap::new(),
         }
     }

@@ -231,6 +231,27 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // Issue 31: options about findings are refused, never silently ignored.
+    for opt in [
+        &["--group-by", "rule"][..],
+        &["--max-findings-per-rule", "3"],
+        &["--select", "compliance"],
+        &["--show-suppressed"],
+        &["--fail-on", "high"],
+    ] {
+        let o = bin()
+            .args(["coverage", "--repo", FILES])
+            .args(opt)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{opt:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains(&format!("coverage does not take {}", opt[0])),
+            "{opt:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }
 
 #[test]

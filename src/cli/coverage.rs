@@ -61,10 +61,25 @@ pub(super) fn run(
             "--save-manifest-baseline",
         ),
         (common.manifest_baseline.is_some(), "--manifest-baseline"),
+        // Options about findings and their listing: a coverage report lists no findings.
+        (common.group_by.is_some(), "--group-by"),
+        (
+            common.max_findings_per_rule.is_some(),
+            "--max-findings-per-rule",
+        ),
+        (common.max_bytes.is_some(), "--max-bytes"),
+        (common.show_suppressed, "--show-suppressed"),
+        (common.no_ignores, "--no-ignores"),
+        (common.accepted.is_some(), "--accepted"),
+        (!common.select.is_empty(), "--select"),
+        (!common.ignore.is_empty(), "--ignore"),
+        (!common.targets.is_empty(), "--targets"),
+        (!common.profiles.is_empty(), "--profile"),
+        (common.compat.is_some(), "--compat"),
     ];
     if let Some((_, flag)) = unused.iter().find(|(set, _)| *set) {
         return Err(Error::Usage(format!(
-            "coverage does not take {flag}: it gates on --fail-under-coverage; use `skillguard scan` for the other gates"
+            "coverage does not take {flag}: it reports which skills and agents have evals and gates on --fail-under-coverage; use `skillguard scan` for findings and the other gates"
         )));
     }
     let operator = operator_config(mode, &target, common)?;

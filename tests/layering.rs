@@ -396,3 +396,26 @@ fn code_after_the_unit_tests_is_checked() {
         "{code}"
     );
 }
+
+/// Issue 31: `docs/development.md` lists every module of `src/`.
+#[test]
+fn the_development_guide_lists_every_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/development.md")).unwrap();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let missing: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .filter(|p| !doc.contains(&format!("`{p}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/development.md (\"Every module\") does not list: {missing:?}"
+    );
+}

@@ -1318,3 +1318,63 @@ fn trust_on_first_use() {
         describe_all(&r.findings)
     );
 }
+
+/// Issue 31: the rendered console and SARIF output of every rule's `bad/` fixture, as
+/// snapshots in `tests/snapshots/rules/<id>.txt` (zizmor and ruff keep such snapshots). A
+/// change of a message, a location or a renderer shows up as a reviewed diff; accept one with
+/// `UPDATE_SNAPSHOTS=1 cargo test --test rules rendered_output`.
+#[test]
+fn rendered_output_of_every_rule_matches_its_snapshot() {
+    use skillguard::report::{Format, RenderOptions, render};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/rules");
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    if update {
+        fs::create_dir_all(&dir).unwrap();
+    }
+    let mut stale = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (id, path) in rule_dirs() {
+        let bad = path.join("bad");
+        if GENERATED.contains(&id.as_str()) || !bad.is_dir() {
+            continue;
+        }
+        // Relative to the crate, so that the snapshot holds no machine's paths.
+        let rel = Path::new("fixtures/rules").join(&id).join("bad");
+        let r = scan_fixture(&id, &rel);
+        let mut text = format!("# {id}: console\n\n");
+        let opts = RenderOptions {
+            group_by: skillguard::report::summary::GroupBy::Rule,
+            max_per_rule: Some(0),
+            ..RenderOptions::default()
+        };
+        let mut out = Vec::new();
+        render(Format::Console, &r, &opts, &mut out).unwrap();
+        text.push_str(&String::from_utf8(out).unwrap());
+        text.push_str("\n# SARIF results\n\n");
+        let mut out = Vec::new();
+        render(Format::Sarif, &r, &RenderOptions::default(), &mut out).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        text.push_str(&serde_json::to_string_pretty(&v["runs"][0]["results"]).unwrap());
+        text.push('\n');
+        let file = dir.join(format!("{id}.txt"));
+        seen.insert(format!("{id}.txt"));
+        if update {
+            fs::write(&file, &text).unwrap();
+        } else if fs::read_to_string(&file).ok().as_deref() != Some(text.as_str()) {
+            stale.push(id);
+        }
+    }
+    if !update {
+        // A snapshot of a rule that no longer has a fixture is stale too.
+        for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !seen.contains(&name) {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "rendered output differs from tests/snapshots/rules for {stale:?}; review, then accept with `UPDATE_SNAPSHOTS=1 cargo test --test rules rendered_output`"
+    );
+}

@@ -482,7 +482,7 @@ pub fn render_rules_markdown() -> String {
 
 impl RuleMeta {
     /// How the rule's severity is decided (`explain`, docs/rules.md): its default, and what
-    /// raises or lowers it, by category (issue 30: severity follows the targets).
+    /// raises or lowers it, by category (severity follows the targets).
     pub fn severity_policy(&self) -> String {
         let sev = self.severity.as_str();
         match self.category {

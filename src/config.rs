@@ -53,7 +53,7 @@ pub struct Config {
     /// skills and agents live. The command line's `--targets` wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
-    /// Weigh every harness as a target (today's behaviour before issue 30), as `--targets all`.
+    /// Weigh every harness as a target (the behaviour before targets were weighed), as `--targets all`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub strict_portability: bool,
     /// What to walk.

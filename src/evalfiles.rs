@@ -1,5 +1,5 @@
 //! Eval files: found among the walked entries, validated with file, line and column, and
-//! tied to the skill or agent they evaluate (issue 15, parts 1 and 2).
+//! tied to the skill or agent they evaluate.
 //!
 //! Formats:
 //! - **agent-evals** `evals.json` (`{"cases": [{id, set, prompt, expect, match}]}`, seed 001);

@@ -50,8 +50,8 @@ pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// process dies, so a `kill -9` never leaves it held.
 ///
 /// On Unix the lock is the operating system's lock (`flock`) on the folder holding `path`:
-/// nothing is created, so no lock file is left in a repository for `git add -A` to commit
-/// (issue 30). The file itself cannot carry the lock, since the atomic write replaces it
+/// nothing is created, so no lock file is left in a repository for `git add -A` to commit.
+/// The file itself cannot carry the lock, since the atomic write replaces it
 /// with another inode. Every writer of that folder's files through this function is
 /// serialised, which costs nothing (they are small, rare writes). Elsewhere it is a
 /// sidecar file `.NAME.lock` beside `path` (never through a link).

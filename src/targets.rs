@@ -1,4 +1,4 @@
-//! Which harnesses a repository targets (issue 30): the configuration's `targets = [...]`
+//! Which harnesses a repository targets: the configuration's `targets = [...]`
 //! (or `--targets`), else inferred from where its skills and agents live (`.claude/…` →
 //! Claude Code, `.github/…` → VS Code / Copilot, `.agents/skills` → every client of the
 //! cross-client convention, `skills/` → Claude Code plugins and Agent Skills installs).

@@ -10,7 +10,7 @@ pub struct LineIndex {
     /// The last position computed: (byte offset, 0-based line, 1-based column). A column is
     /// counted in code points from the line's start; positions asked in order along one long
     /// line count on from the last one instead (thousands of hits on a line of megabytes
-    /// were quadratic, issue 12).
+    /// were quadratic).
     last: std::sync::Mutex<(usize, usize, u32)>,
 }
 

@@ -655,7 +655,7 @@ pub fn cross_location(
                     _ => false,
                 };
                 let shared_history = !contents[i].is_disjoint(&contents[j]);
-                // Shared ancestry (issue 31): the same structure (name, description, resource
+                // Shared ancestry: the same structure (name, description, resource
                 // and script names), or a file in common. Only copies with none of it are
                 // unrelated skills that happen to share a name.
                 let same_structure = a.structural_fingerprint.is_some()

@@ -34,7 +34,7 @@ pub struct PinFile {
     pub skills: BTreeMap<String, Pin>,
     /// Every copy of a skill name found at more than one location, by location (relative to
     /// the ledger's home): a check compares each copy with its own pin and reports a copy at
-    /// a location not listed as new, not as changed (issue 31).
+    /// a location not listed as new, not as changed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub copies: BTreeMap<String, Pin>,
     /// Agent, prompt, instructions, MCP and hook files: location (the file, relative to the

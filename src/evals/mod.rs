@@ -1,4 +1,4 @@
-//! Evaluations of skills and agents (issue 15). [`grade`] is the agent-evals fallback
+//! Evaluations of skills and agents. [`grade`] is the agent-evals fallback
 //! harness: an `evals.json` case file, the sample outputs of k runs per case, the
 //! deterministic matchers, pass@k and pass^k per case and per set, the gates and the
 //! comparison with a previous result. A layer of its own just above the parsers: it

@@ -1,5 +1,5 @@
-//! What a loader verdict weighs for the harnesses a repository targets (issue 30;
-//! [`crate::targets`] says which those are).
+//! What a loader verdict weighs for the harnesses a repository targets
+//! ([`crate::targets`] says which those are; docs/loaders.md, "Targets").
 //!
 //! A skill that a harness the repository ships to silently drops is a defect: high. A skill
 //! that a harness it does not ship to would reject is portability: low, and info when the

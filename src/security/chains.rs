@@ -109,7 +109,7 @@ fn check_encoded_endpoints(scx: &mut SecCx<'_, '_>) {
         }
     }
     // Whether a file talks to the network, decided once per file (not once per literal: a
-    // whole-file search for each of many literals was quadratic, issue 12).
+    // whole-file search for each of many literals was quadratic).
     let signalled: BTreeSet<usize> = scx
         .signals
         .iter()
@@ -281,7 +281,7 @@ fn raise_instructions(scx: &mut SecCx<'_, '_>) {
         .map(|f| f.location.clone());
     // A named file resolves to the first bundled file whose path is it or ends with
     // `/NAME`: every such suffix of every path, first file first (a map, not a scan of
-    // every file for every name; issue 12).
+    // every file for every name).
     let mut by_suffix: std::collections::HashMap<&str, &str> = Default::default();
     for src in scx.sources.iter().filter(|s| !s.is_entry) {
         let p = src.path;
@@ -465,8 +465,8 @@ pub fn absorb(findings: &mut Vec<Finding>) {
         }
     }
     // Per owner, the related locations and consequence fingerprints it already holds (sets,
-    // not scans of its lists: thousands of findings on one line are absorbed into one owner,
-    // issue 12), and whether its consequences need sorting.
+    // not scans of its lists: thousands of findings on one line are absorbed into one owner),
+    // and whether its consequences need sorting.
     struct Seen {
         related: std::collections::HashSet<Location>,
         fingerprints: std::collections::HashSet<String>,
@@ -535,7 +535,7 @@ static NETWORK_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 /// ships data) on every start: high, not medium.
 fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
     // Sources by path and lines by the line index: one lookup per finding, not a scan of
-    // the sources and of the file from its top (quadratic in persistence lines, issue 12).
+    // the sources and of the file from its top (quadratic in persistence lines).
     let by_rel: std::collections::HashMap<&str, &super::Source<'_>> = scx
         .sources
         .iter()

@@ -5,7 +5,7 @@
 //!
 //! **Cost.** Every regex here is compiled once. An earlier version compiled a dozen
 //! execution regexes per downloaded file name and ran each over every file, so 100 KB of
-//! `curl -o NAME` lines took 9 s and 1 MB did not finish (issue 12). Now the execution
+//! `curl -o NAME` lines took 9 s and 1 MB did not finish. Now the execution
 //! forms are split into a *prefix* (the command, up to where its path starts) searched
 //! once per file, and the path after each prefix is matched against all downloaded names
 //! at once: a trie of the names reversed is walked back from each place a path can end.

@@ -1,4 +1,4 @@
-//! Instructions read as instructions (issue 29, part 5).
+//! Instructions read as instructions.
 //!
 //! Prose is cut into sentences; a sentence counts when it holds an imperative addressed
 //! to the agent (a verb at the start of a clause, after a trigger clause, after `you

@@ -349,7 +349,7 @@ impl<'a> Source<'a> {
 
     /// The region containing `offset`, if any. Regions are in order and never overlap
     /// ([`regions::split`]), so this is a binary search: every hit of every rule asks, and
-    /// a linear scan made a file of many code blocks quadratic (issue 12).
+    /// a linear scan made a file of many code blocks quadratic.
     pub fn region_at(&self, offset: usize) -> Option<&Region> {
         let i = self
             .regions
@@ -625,7 +625,7 @@ pub fn analyze(scx: &mut SecCx<'_, '_>) {
     time(Stage::SecurityUnicode, || unicode::check(scx));
     time(Stage::SecurityPatterns, || patterns::check(scx));
     time(Stage::SecurityInjection, || injection::check(scx));
-    // Instruction scoring, and the prose rules kept to a risky act (issue 29, part 5).
+    // Instruction scoring, and the prose rules kept to a risky act.
     time(Stage::SecurityInstructions, || {
         instructions::check(scx);
         instructions::check_brand(scx);

@@ -724,7 +724,7 @@ impl Compiled {
                         continue;
                     }
                     // Each line is tested once per rule: many hits on one long line each
-                    // ran the exclusions over the whole line (quadratic, issue 12).
+                    // ran the exclusions over the whole line (quadratic).
                     if !rule.exclude.is_empty() {
                         let line = src.lines.line_range(&src.text, start);
                         let ex = *excluded.entry(line.start).or_insert_with(|| {
@@ -810,7 +810,7 @@ fn matches(
     // anchored search at each. Both give the leftmost non-overlapping matches (a match can
     // only start at a candidate), but an anchored search that fails can scan to the end of
     // its line, so 40,000 `os.system(` on one line cost 40,000 line scans (quadratic,
-    // found by review after issue 12). A few candidates keep the anchored searches, which
+    // found by review). A few candidates keep the anchored searches, which
     // skip the text between them.
     const MANY: usize = 32;
     let from = match cands {

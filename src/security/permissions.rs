@@ -438,7 +438,7 @@ const PIP_VALUE_OPTS: &[&str] = &[
     "--cache",
     "--group",
     "--optional",
-    // Options of uv and pip that take a number or a name (issue 30: `uv pip install --jobs 1
+    // Options of uv and pip that take a number or a name (`uv pip install --jobs 1
     // package` read `1` as a package).
     "--jobs",
     "-j",
@@ -1110,7 +1110,7 @@ mod tests {
             vec![("pillow".into(), false)]
         );
         assert_eq!(names("echo pip install x"), vec![]);
-        // A value option's number is not a package (issue 30).
+        // A value option's number is not a package.
         assert_eq!(
             names("uv pip install --jobs 1 package"),
             vec![("package".into(), false)]

@@ -151,7 +151,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             continue;
         }
         // Alias → the secret it holds (the first assignment wins); a map, not a list
-        // searched for every reference (quadratic in a file of many assignments, issue 12).
+        // searched for every reference (quadratic in a file of many assignments).
         let mut aliases: std::collections::HashMap<String, String> = Default::default();
         for c in ALIAS.captures_iter(&src.text).filter(|c| {
             CONNECTION.is_match(&c["n"])

@@ -162,7 +162,7 @@ fn top_lines(text: &str, start: usize, end: usize) -> Vec<TopLine> {
 }
 
 /// [`frontmatter_key`] with the region's top-level lines found once per file: each
-/// non-ASCII line of a long block scalar searched back to its key (quadratic, issue 12).
+/// non-ASCII line of a long block scalar searched back to its key (quadratic).
 fn frontmatter_key_at<'s>(
     src: &'s Source<'_>,
     region_start: usize,

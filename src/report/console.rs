@@ -113,24 +113,8 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
     )?;
     // The harnesses the verdicts are weighed for (one line; a workspace with several
     // repositories says how many share each choice).
-    match r.targets.as_slice() {
-        [] => {}
-        [one] => writeln!(
-            out,
-            "targets: {} (`--targets` to set)",
-            sanitize_line(&one.describe())
-        )?,
-        many => {
-            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-            for t in many {
-                *counts.entry(t.describe()).or_default() += 1;
-            }
-            let parts: Vec<String> = counts
-                .iter()
-                .map(|(d, n)| format!("{n} repo(s): {}", sanitize_line(d)))
-                .collect();
-            writeln!(out, "targets: {} (`--targets` to set)", parts.join("; "))?;
-        }
+    if let Some(t) = targets_text(r) {
+        writeln!(out, "targets: {t} (`--targets` to set)")?;
     }
 
     // Findings grouped by skill path; findings outside any skill go last.
@@ -208,6 +192,26 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         }
     }
     write_tail(r, opts, &p, &index, out, unlisted, &cap)
+}
+
+/// The harnesses the verdicts are weighed for, sanitised: `claude-code (inferred from …)`,
+/// or per choice with how many repositories share it; `None` when there are none.
+pub(super) fn targets_text(r: &ScanResult) -> Option<String> {
+    match r.targets.as_slice() {
+        [] => None,
+        [one] => Some(sanitize_line(&one.describe()).into_owned()),
+        many => {
+            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+            for t in many {
+                *counts.entry(t.describe()).or_default() += 1;
+            }
+            let parts: Vec<String> = counts
+                .iter()
+                .map(|(d, n)| format!("{n} repo(s): {}", sanitize_line(d)))
+                .collect();
+            Some(parts.join("; "))
+        }
+    }
 }
 
 /// One skill or agent file: its heading, loaders, index and findings.

@@ -134,20 +134,8 @@ fn write_header(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io
     }
     what.push_str(&format!(", {}", plural(r.files_scanned, "file", "files")));
     parts.push(what);
-    match r.targets.as_slice() {
-        [] => {}
-        [one] => parts.push(format!("targets: {}", sanitize_line(&one.describe()))),
-        many => {
-            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-            for t in many {
-                *counts.entry(t.describe()).or_default() += 1;
-            }
-            let each: Vec<String> = counts
-                .iter()
-                .map(|(d, n)| format!("{n} repo(s): {}", sanitize_line(d)))
-                .collect();
-            parts.push(format!("targets: {}", each.join("; ")));
-        }
+    if let Some(t) = super::console::targets_text(r) {
+        parts.push(format!("targets: {t}"));
     }
     if let Some(t) = opts.elapsed {
         parts.push(format!("{:.2} s", t.as_secs_f64()));

@@ -1,8 +1,11 @@
 //! File-system helpers shared by every layer: a safe open for reading (no final
-//! symlink followed, no FIFO blocked on) and the one atomic write: a temporary file beside
-//! the destination, fsync, rename (or link, never replacing), fsync of the folder
-//! ([`stage`], [`write_atomic`]). The lowest layer of the pipeline: it imports nothing
-//! from the crate.
+//! symlink followed, no FIFO blocked on) and an atomic write. The lowest layer of the
+//! pipeline: it imports nothing from the crate.
+//!
+//! Every atomic write of skillguard goes through one routine: [`stage`]
+//! writes a temporary file beside the destination and fsyncs it, [`Staged::replace`]
+//! renames it into place (or [`Staged::create`] links it, never replacing), and
+//! [`sync_dir`] fsyncs the folder; [`write_atomic`] and [`write_replacing`] do all three.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

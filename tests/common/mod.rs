@@ -113,13 +113,18 @@ pub fn demo_in(parent: &Path, name: &str) -> PathBuf {
     repo
 }
 
-/// The snapshot files (`*.json`) of the ledger of `repo`, sorted.
-pub fn ledger_snapshots(repo: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(repo.join(".skillguard/ledger/snapshots"))
+/// The snapshot files (`*.json`) of the ledger folder `ledger`, sorted.
+pub fn snapshots_in(ledger: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(ledger.join("snapshots"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     v.sort();
     v
+}
+
+/// The snapshot files of the ledger of `repo` (`.skillguard/ledger`), sorted.
+pub fn ledger_snapshots(repo: &Path) -> Vec<PathBuf> {
+    snapshots_in(&repo.join(".skillguard/ledger"))
 }

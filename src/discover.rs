@@ -814,7 +814,7 @@ pub fn is_ledger_state(path: &str) -> bool {
     if name.contains('/') {
         return false;
     }
-    if name.starts_with(".skillguard-tmp-") {
+    if name.starts_with(crate::fsutil::TMP_PREFIX) {
         return true;
     }
     if rest == name {

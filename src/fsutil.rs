@@ -1,10 +1,22 @@
 //! File-system helpers shared by every layer: a safe open for reading (no final
 //! symlink followed, no FIFO blocked on) and an atomic write. The lowest layer of the
 //! pipeline: it imports nothing from the crate.
+//!
+//! Every atomic write of skillguard goes through one routine: [`stage`]
+//! writes a temporary file beside the destination and fsyncs it, [`Staged::replace`]
+//! renames it into place (or [`Staged::create`] links it, never replacing), and
+//! [`sync_dir`] fsyncs the folder; [`write_atomic`] and [`write_replacing`] do all three.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The start of every temporary file skillguard writes: `.skillguard-tmp-PID-NANOS-SEQ-NAME`
+/// beside the file NAME it becomes (NAME cut to 100 bytes). A writer killed mid-write
+/// leaves one behind; the ledger removes its own on the next append, and the walk never
+/// counts a ledger's as a skill's file.
+pub const TMP_PREFIX: &str = ".skillguard-tmp-";
 
 /// Opens a path for reading without following a final symlink and without
 /// blocking on a FIFO that might have been swapped in after the walk.
@@ -162,15 +174,123 @@ fn is_block_device(ft: &fs::FileType) -> bool {
     }
 }
 
+/// The folder holding `path` (`.` for a bare file name).
+fn parent_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// A file written in full to a temporary file beside its destination and fsynced, not yet
+/// in place ([`stage`]). [`Staged::replace`] or [`Staged::create`] puts it there; dropped
+/// without either (an error on the way), its temporary file is removed.
+#[derive(Debug)]
+#[must_use = "a staged file is removed unless it is put in place"]
+pub struct Staged {
+    tmp: PathBuf,
+    path: PathBuf,
+    placed: bool,
+}
+
+/// Writes what `fill` produces to a new temporary file ([`TMP_PREFIX`]) in the folder of
+/// `path`, created exclusively (never through a link planted there), and fsyncs it. On
+/// an error nothing is left behind.
+pub fn stage(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<Staged> {
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let mut cut = name.len().min(100);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let tmp = parent_dir(path).join(format!(
+        "{TMP_PREFIX}{}-{nanos}-{}-{}",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed),
+        &name[..cut]
+    ));
+    let f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    // From here on, dropping `staged` removes the temporary file.
+    let staged = Staged {
+        tmp,
+        path: path.to_path_buf(),
+        placed: false,
+    };
+    let mut w = io::BufWriter::new(f);
+    fill(&mut w)?;
+    let f = w.into_inner().map_err(|e| e.into_error())?;
+    f.sync_all()?;
+    Ok(staged)
+}
+
+impl Staged {
+    /// The destination.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file into place, replacing what is there (a symbolic link included,
+    /// never followed). The folder is not fsynced: [`sync_dir`] does that.
+    pub fn replace(mut self) -> io::Result<()> {
+        fs::rename(&self.tmp, &self.path)?;
+        self.placed = true;
+        Ok(())
+    }
+
+    /// Puts the file in place only if nothing is there (`AlreadyExists` otherwise): a hard
+    /// link, or on a file system without them a rename after checking that the name is
+    /// free. The folder is not fsynced: [`sync_dir`] does that.
+    pub fn create(self) -> io::Result<()> {
+        match fs::hard_link(&self.tmp, &self.path) {
+            // The temporary name is removed when `self` is dropped.
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) => {
+                if fs::symlink_metadata(&self.path).is_ok() {
+                    return Err(io::ErrorKind::AlreadyExists.into());
+                }
+                self.replace()
+            }
+        }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Fsyncs the folder holding `path`, so that a rename or link into it survives a power cut
+/// (Unix; elsewhere nothing to do).
+pub fn sync_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    File::open(parent_dir(path))?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// Writes what `fill` produces to `path`. A character device (`/dev/null`), a FIFO
 /// or a socket is written through in place and never replaced, and so is a symbolic
 /// link that resolves to one (`/dev/stdout` → `/proc/self/fd/1` → a pipe or a
 /// terminal): the link is resolved first, so no device node or link to one is ever
 /// renamed over. A block device, or a link to one, is refused. Anything else — a new
 /// file, a regular file, a symbolic link to a regular file or to nothing — is replaced
-/// atomically (a temporary file in the same directory, fsync, rename): a reader never
-/// sees a half-written report, and a symlink planted where the report goes (for
-/// instance inside a scanned repository) is replaced, never followed to a file.
+/// atomically and durably ([`write_replacing`]): a reader never sees a half-written
+/// report, and a symlink planted where the report goes (for instance inside a scanned
+/// repository) is replaced, never followed to a file.
 pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -202,30 +322,18 @@ pub fn write_atomic(
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("report");
-    let tmp = dir.join(format!(".{name}.skillguard-{}.tmp", std::process::id()));
-    let res = (|| {
-        let f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        let mut w = io::BufWriter::new(f);
-        fill(&mut w)?;
-        let f = w.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if res.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    res
+    write_replacing(path, fill)
+}
+
+/// Replaces `path` (a file, a symbolic link — never followed — or nothing) with what
+/// `fill` produces: [`stage`], rename, [`sync_dir`]. A failure leaves what was there
+/// untouched and no temporary file behind.
+pub fn write_replacing(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    stage(path, fill)?.replace()?;
+    sync_dir(path)
 }
 
 #[cfg(all(test, unix))]
@@ -282,6 +390,46 @@ mod tests {
                 .is_symlink()
         );
         assert!(!fs::metadata(&fifo).unwrap().is_file());
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// One staging routine for every writer: a dropped stage leaves nothing, `replace`
+    /// renames over what is there, `create` never does.
+    #[test]
+    fn staged_files_are_placed_or_removed() {
+        let d = scratch("stage");
+        let p = d.join("a.json");
+        let names = || {
+            let mut v: Vec<String> = fs::read_dir(&d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        let s = stage(&p, |w| w.write_all(b"one")).unwrap();
+        assert!(names()[0].starts_with(TMP_PREFIX), "{:?}", names());
+        drop(s);
+        assert!(names().is_empty());
+        assert!(stage(&p, |_| Err(io::Error::other("full"))).is_err());
+        assert!(names().is_empty());
+        stage(&p, |w| w.write_all(b"one"))
+            .unwrap()
+            .create()
+            .unwrap();
+        let e = stage(&p, |w| w.write_all(b"two"))
+            .unwrap()
+            .create()
+            .unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        write_replacing(&p, |w| w.write_all(b"two")).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(names(), ["a.json"]);
+        // A long name is cut in the temporary file's name, at a character boundary.
+        let long = d.join("é".repeat(120));
+        write_atomic(&long, |w| w.write_all(b"x")).unwrap();
+        assert_eq!(fs::read(&long).unwrap(), b"x");
         fs::remove_dir_all(&d).unwrap();
     }
 

@@ -3,42 +3,17 @@
 //! `baseline diff`, `history` and `list`, is checked by `--manifest-baseline` and
 //! `--check-baseline`, and copies of one agent identity that differ are reported once.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::{
+    ledger_snapshots as snapshots, parse_json as json, run_in as run, stderr as err,
+    stdout_lossy as out, write_in as write,
+};
 use serde_json::Value;
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", out(o), err(o)))
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, text).unwrap();
-}
 
 fn sha256(bytes: &[u8]) -> String {
     skillguard::hash::sha256_hex(bytes)
@@ -210,16 +185,6 @@ fn record(r: &Path, extra: &[&str]) -> Output {
     let o = scan_quiet(r, extra);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", err(&o));
     o
-}
-
-fn snapshots(r: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(r.join(".skillguard/ledger/snapshots"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn load(p: &Path) -> Value {

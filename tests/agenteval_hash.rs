@@ -3,34 +3,13 @@
 //! skillguard's own `content_hash` still leaves the nested skills out; and history or pins
 //! recorded by AgentEval for such a skill match it after `baseline import-agenteval`.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{parse_json as json, run, s};
 use sha2::{Digest, Sha256};
-
-fn run(args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c.args(args).output().expect("run skillguard")
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    })
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)

@@ -1,16 +1,11 @@
 //! Issue 16, part 4: `skillguard rules` shows AgentEval's rule numbers, and
 //! `ResourceFromUntrustedSource` (#9), which never fires from files, is listed and explained.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c.args(args).output().expect("run skillguard")
-}
+use std::process::Output;
+
+use common::run;
 
 fn out(o: &Output) -> String {
     assert_eq!(

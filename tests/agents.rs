@@ -1,20 +1,16 @@
 //! Custom agents and their neighbours (issue 14): the test repository of the issue reports
 //! each planted problem at its file, line and severity, in every format.
 
-use std::fs;
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
+use common::write_in as write;
 use serde_json::Value;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, text).unwrap();
 }
 
 /// The repository of the issue: every agent format with planted problems.

@@ -2,21 +2,21 @@
 //! tamper detection, crash safety and concurrency, and the documented formats.
 #![allow(clippy::print_stderr)]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use common::{
+    copy_dir, demo_in, ledger_snapshots as snapshots, parse_json as json, s, stderr as err,
+    stdout_lossy as out,
+};
+
+/// [`common::bin`], also without the test hook that pauses an append before `HEAD.json`.
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in [
-        "NO_COLOR",
-        "CI",
-        "CLICOLOR_FORCE",
-        "SKILLGUARD_TEST_PAUSE_BEFORE_HEAD",
-    ] {
-        c.env_remove(v);
-    }
+    let mut c = common::bin();
+    c.env_remove("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD");
     c
 }
 
@@ -43,46 +43,11 @@ fn run_all_at_once(calls: &[&[&str]]) {
     }
 }
 
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", out(o), err(o)))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from) {
-        let e = e.unwrap();
-        let rel = e.path().strip_prefix(from).unwrap();
-        let dst = to.join(rel);
-        if e.file_type().is_dir() {
-            fs::create_dir_all(&dst).unwrap();
-        } else if e.file_type().is_file() {
-            fs::copy(e.path(), &dst).unwrap();
-        }
-    }
-}
-
 /// A copy of the demo repository in a temporary directory (with a `.git` marker).
 fn demo() -> (tempfile::TempDir, PathBuf) {
     let t = tempfile::tempdir().unwrap();
-    let repo = t.path().join("demo");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
-        &repo,
-    );
-    fs::create_dir_all(repo.join(".git")).unwrap();
+    let repo = demo_in(t.path(), "demo");
     (t, repo)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Quiet scans in the view per skill, whose messages are whole (the default view gives each
@@ -98,16 +63,6 @@ fn baseline(repo: &Path, args: &[&str]) -> Output {
     a.extend_from_slice(args);
     a.extend_from_slice(&["--repo", s(repo)]);
     run(&a)
-}
-
-fn snapshots(repo: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(repo.join(".skillguard/ledger/snapshots"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    v.sort();
-    v
 }
 
 /// The scripted sequence on the demo repository: write a baseline, edit a script,

@@ -1,42 +1,13 @@
 //! CLI contract: formats, exit codes, determinism, escaping, bad input.
 #![allow(clippy::print_stderr)] // tests explain skipped checks on stderr
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run skillguard")
-}
-
-/// Runs and parses stdout as JSON.
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = run(args);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", stderr(&o)))
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
-}
+use common::{bin, json, run, stderr, stdout, write};
 
 fn skill(root: &Path, rel: &str, name: &str) {
     write(

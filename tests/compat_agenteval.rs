@@ -1,9 +1,13 @@
 //! `--compat agenteval`: the reference's samples (§7.4–7.6) reproduced byte for byte from real
 //! scans, and its CLI conformance rows (§8.8: formats, exit codes, `--repo`, drift, workspaces).
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
+
+use common::{stderr as err, stdout as out, write};
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
@@ -13,19 +17,6 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run skillguard")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
 }
 
 fn skill(dir: &Path, name: &str, body: &str) {

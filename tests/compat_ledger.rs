@@ -4,27 +4,17 @@
 //! as AgentEval writes them.
 #![allow(clippy::print_stderr)]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use chrono::{TimeZone, Utc};
+use common::{run_in, stderr as err, stdout as out};
 use skillguard::baseline::agenteval::{
     self, AeEntry, AeFinding, AeLedgerError, AeSnapshot, write_agenteval_snapshot,
 };
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(cwd);
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    bin(cwd).args(args).output().expect("run skillguard")
-}
 
 /// `skillguard baseline ARGS --compat agenteval --baseline-root ROOT`.
 fn compat(root: &Path, args: &[&str]) -> Output {
@@ -33,14 +23,6 @@ fn compat(root: &Path, args: &[&str]) -> Output {
     a.extend_from_slice(&["--compat", "agenteval", "--baseline-root"]);
     a.push(root.to_str().unwrap());
     run_in(root.ancestors().nth(2).unwrap(), &a)
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn code(o: &Output) -> i32 {

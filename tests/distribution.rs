@@ -1,32 +1,26 @@
 //! Install and integration artefacts: shell completions and man pages generated from the
 //! CLI definition, the GitHub Action (`action.yml`) and `--format github` end to end.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
+
+use common::{stderr, stdout};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// [`common::bin`] (run from [`root`]), also without `GITHUB_ACTIONS`.
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(root());
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE", "GITHUB_ACTIONS"] {
-        c.env_remove(v);
-    }
+    let mut c = common::bin();
+    c.env_remove("GITHUB_ACTIONS");
     c
 }
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run skillguard")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

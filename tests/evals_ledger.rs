@@ -2,10 +2,13 @@
 //! snapshots (`"kind": "evals"`), keyed by the evals file; `baseline list`, `history`, `diff`
 //! and `verify` over them, next to scan snapshots and in a ledger that had none.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::snapshots_in as snapshots;
 use serde_json::Value;
 
 const F: &str = "fixtures/evals/grade";
@@ -81,16 +84,6 @@ fn record(r: &Path, out: &Path, extra: &[&str]) -> Output {
     ];
     args.extend(extra);
     bin(r, &args)
-}
-
-fn snapshots(ledger: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(ledger.join("snapshots"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn ledger(r: &Path) -> PathBuf {

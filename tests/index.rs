@@ -3,37 +3,13 @@
 //! checks, `--evals` results on the evals axis. The formula itself is unit-tested in
 //! `src/index/`.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn run(args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c.args(args).output().expect("run skillguard")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = run(args);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", stderr(&o)))
-}
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
-}
+use common::{json, run, stderr, stdout, write};
 
 fn skill(root: &Path, rel: &str, name: &str) {
     write(

@@ -3,18 +3,16 @@
 //! (agenteval-scanner.md §4.3, §8.3 D rows, §8.4 M rows, §8.9 F rows, derived
 //! edge cases), checked through a real scan.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 
+use common::write;
 use skillguard::discover::Mode;
 use skillguard::inventory::LoadStatus;
 use skillguard::result::ScanResult;
 use skillguard::scan::{ScanOptions, scan};
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
-}
 
 fn ok_skill(name: &str) -> String {
     format!("---\nname: {name}\ndescription: Does {name} things.\n---\nBody.\n")

@@ -1,39 +1,12 @@
 //! Issue 30, part 5: the papercuts on the adoption path, one test (or more) each.
 #![allow(clippy::print_stderr)]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    bin()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run skillguard")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
-}
+use common::{run_in, stderr, stdout_lossy as stdout, write};
 
 fn skill(root: &Path, rel: &str, name: &str, body: &str) {
     write(

@@ -4,63 +4,12 @@
 //! SARIF suppressions, and the configuration's JSON Schema.
 #![allow(clippy::print_stderr)]
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run skillguard")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from) {
-        let e = e.unwrap();
-        let dst = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            fs::create_dir_all(&dst).unwrap();
-        } else if e.file_type().is_file() {
-            fs::copy(e.path(), &dst).unwrap();
-        }
-    }
-}
-
-/// A copy of the demo repository (with a `.git` marker) in `parent/name`.
-fn demo_in(parent: &Path, name: &str) -> PathBuf {
-    let repo = parent.join(name);
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"),
-        &repo,
-    );
-    fs::create_dir_all(repo.join(".git")).unwrap();
-    repo
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = run(args);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", err(&o)))
-}
+use common::{copy_dir, demo_in, json, run, s, stderr as err, stdout_lossy as out};
 
 fn scan_json(repo: &Path, extra: &[&str]) -> serde_json::Value {
     let mut a = vec!["scan", "--repo", s(repo), "--format", "json"];

@@ -3,11 +3,14 @@
 //! types; `language` and `stages` from pre-commit's lists), then each hook's entry is run the way
 //! pre-commit runs it, with the built binary in place of `skillguard`.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
+use common::copy_dir as copy_tree;
 use serde::Deserialize;
 
 fn root() -> &'static Path {
@@ -247,20 +250,6 @@ fn hook_entries_run_and_gate() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-}
-
-/// Copies a folder tree (files only).
-fn copy_tree(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from) {
-        let e = e.unwrap();
-        let rel = e.path().strip_prefix(from).unwrap();
-        let dest = to.join(rel);
-        if e.file_type().is_dir() {
-            fs::create_dir_all(&dest).unwrap();
-        } else if e.file_type().is_file() {
-            fs::copy(e.path(), &dest).unwrap();
-        }
-    }
 }
 
 /// The adoption path of the docs, end to end on a repository that vendors skills with

@@ -160,38 +160,24 @@ pub fn is_restricted(name: &str) -> bool {
     n.contains('(') && n.ends_with(')') && !n.contains("(*)")
 }
 
-/// The known name closest to `name` (edit distance, case-insensitive), if close enough to
-/// be a likely typo.
+/// The known name closest to `name` (Levenshtein distance over bytes, through `strsim`,
+/// case-insensitive), if close enough to be a likely typo.
 pub fn closest(name: &str) -> Option<&'static str> {
     let lower = name.trim().to_ascii_lowercase();
     if lower.len() > 64 {
         return None;
     }
+    // Over bytes, as `strsim` takes them (a sized collection): at most 64 × 20 steps a name.
+    let lower = lower.into_bytes();
     let mut best: Option<(usize, &'static str)> = None;
     for (k, _) in KNOWN.iter().chain(GROUPS) {
-        let d = distance(&lower, k);
+        let d = strsim::generic_levenshtein(&lower, &k.as_bytes().to_vec());
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
         }
     }
     best.filter(|(d, k)| *d <= (k.len() / 3).max(2))
         .map(|(_, k)| k)
-}
-
-/// Levenshtein distance over bytes (both sides at most 64 bytes here).
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

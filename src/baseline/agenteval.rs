@@ -22,7 +22,7 @@
 //! terminal (identical output for every name without one).
 
 use std::collections::BTreeMap;
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::hash::{BuildHasher, Hasher as _};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -270,9 +270,9 @@ pub fn saved_line(snap: &AeSnapshot, root: &Path) -> String {
 }
 
 /// Writes `snap` into the AgentEval ledger at `root` (created if missing) and returns the
-/// file's path. The file is written to a temporary file, synced, then linked into place,
-/// so a reader never sees half a snapshot and an existing file is never replaced
-/// ([`AeLedgerError::Exists`]).
+/// file's path. The file is written to a temporary file, synced, then linked into place
+/// ([`crate::fsutil::Staged::create`]), so a reader never sees half a snapshot and an
+/// existing file is never replaced ([`AeLedgerError::Exists`]).
 pub fn write_agenteval_snapshot(root: &Path, snap: &AeSnapshot) -> Result<PathBuf, AeLedgerError> {
     let id_ok = !snap.id.is_empty() && snap.id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
     if !id_ok {
@@ -284,33 +284,9 @@ pub fn write_agenteval_snapshot(root: &Path, snap: &AeSnapshot) -> Result<PathBu
     fs::create_dir_all(root).map_err(io_err(root))?;
     let path = root.join(file_name(snap));
     let bytes = snapshot_json(snap);
-    let tmp = root.join(format!(
-        ".{}.tmp-{}-{}",
-        file_name(snap),
-        std::process::id(),
-        new_snapshot_id()
-    ));
-    let res = (|| -> io::Result<()> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        match fs::hard_link(&tmp, &path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
-            // A file system without hard links: rename, after checking nothing is there.
-            Err(_) => {
-                if fs::symlink_metadata(&path).is_ok() {
-                    return Err(io::ErrorKind::AlreadyExists.into());
-                }
-                fs::rename(&tmp, &path)?;
-            }
-        }
-        #[cfg(unix)]
-        fs::File::open(root)?.sync_all()?;
-        Ok(())
-    })();
-    let _ = fs::remove_file(&tmp);
+    let res = crate::fsutil::stage(&path, |w| w.write_all(bytes.as_bytes()))
+        .and_then(crate::fsutil::Staged::create)
+        .and_then(|()| crate::fsutil::sync_dir(&path));
     match res {
         Ok(()) => Ok(path),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {

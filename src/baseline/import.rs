@@ -20,8 +20,8 @@
 //! [`crate::text::sanitize_line`] first.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -792,43 +792,19 @@ fn import_pin(mut ae: AgentEvalPin, out: &Path) -> Result<ImportReport, ImportEr
     Ok(report)
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory: write, fsync,
-/// rename, fsync the directory. A failure leaves the previous file untouched.
+/// Writes `bytes` to `path` (its folder created) with [`crate::fsutil::write_replacing`]:
+/// temporary file, fsync, rename, fsync of the folder. A failure leaves the previous file
+/// untouched.
 fn write_atomic(path: &Path, shown: &str, bytes: &[u8]) -> Result<(), ImportError> {
-    let Some(name) = path.file_name() else {
+    if path.file_name().is_none() {
         return Err(ImportError::Usage(format!(
             "{shown}: the pin path names no file"
         )));
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&dir).map_err(io_err(shown))?;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{nanos}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let res = (|| -> io::Result<()> {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)?;
-        #[cfg(unix)]
-        fs::File::open(&dir)?.sync_all()?;
-        Ok(())
-    })();
-    if let Err(e) = res {
-        let _ = fs::remove_file(&tmp);
-        return Err(io_err(shown)(e));
     }
-    Ok(())
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(io_err(shown))?;
+    }
+    crate::fsutil::write_replacing(path, |w| w.write_all(bytes)).map_err(io_err(shown))
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use super::evalsnap::EvalsRecord;
+use crate::fsutil;
 use crate::hash::sha256_hex;
 use crate::inventory::Provenance;
 use crate::skill_hashes::HashOptions;
@@ -52,8 +53,6 @@ const LOCK: &str = "lock";
 /// The ledger folder's `.gitignore`: its lock files (the snapshots are committed).
 const GITIGNORE: &str =
     "# Written by skillguard: the ledger's lock files are not part of it.\n/lock\n/batch.lock\n";
-/// Temporary files are `.skillguard-tmp-PID-NANOS-NAME`; only those are ever removed.
-const TMP_PREFIX: &str = ".skillguard-tmp-";
 /// Snapshot files larger than this are refused (a 2,000-skill snapshot is about 2 MB).
 pub const MAX_SNAPSHOT_BYTES: u64 = 512 * 1024 * 1024;
 const PACK_MAGIC: &[u8; 8] = b"SGLINES1";
@@ -628,60 +627,39 @@ fn new_id(seq: u64, prev: &str) -> String {
 /// Writes `bytes` to `dir/name` atomically and durably: temporary file, fsync, rename, fsync dir.
 fn write_durable(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
     let p = write_synced(dir, name, bytes)?;
-    sync_dir(dir).map_err(io_err(dir))?;
+    fsutil::sync_dir(&p).map_err(io_err(dir))?;
     Ok(p)
 }
 
 /// Temporary file, fsync, rename — the caller fsyncs the directory.
 fn write_synced(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
-    let tmp = write_tmp(dir, name, bytes)?;
-    commit_tmp(&tmp, &dir.join(name))
+    commit_tmp(write_tmp(dir, name, bytes)?)
 }
 
-/// Writes and fsyncs a temporary file next to `dir/name`; returns its path.
-fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, LedgerError> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let tmp = dir.join(format!("{TMP_PREFIX}{}-{nanos}-{name}", std::process::id()));
-    let res = (|| {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = res {
-        let _ = fs::remove_file(&tmp);
-        return Err(LedgerError::Io {
-            path: dir.join(name).display().to_string(),
-            source: e,
-        });
-    }
-    Ok(tmp)
+/// Writes and fsyncs a temporary file next to `dir/name` ([`fsutil::stage`]); dropped
+/// without [`commit_tmp`], it is removed.
+fn write_tmp(dir: &Path, name: &str, bytes: &[u8]) -> Result<fsutil::Staged, LedgerError> {
+    let target = dir.join(name);
+    fsutil::stage(&target, |w| w.write_all(bytes)).map_err(io_err(&target))
 }
 
 /// Renames a written temporary file into place.
-fn commit_tmp(tmp: &Path, target: &Path) -> Result<PathBuf, LedgerError> {
-    if let Err(e) = fs::rename(tmp, target) {
-        let _ = fs::remove_file(tmp);
-        return Err(LedgerError::Io {
-            path: target.display().to_string(),
-            source: e,
-        });
-    }
-    Ok(target.to_path_buf())
+fn commit_tmp(staged: fsutil::Staged) -> Result<PathBuf, LedgerError> {
+    let target = staged.path().to_path_buf();
+    staged.replace().map_err(io_err(&target))?;
+    Ok(target)
 }
 
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        File::open(dir)?.sync_all()?;
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-    }
-    Ok(())
+/// Is `name` a temporary file of the ledger's own (`.skillguard-tmp-PID-NANOS-SEQ-NAME` of
+/// `HEAD.json`, a snapshot or a line pack; `…-PID-NANOS-NAME` from before), left by a
+/// writer killed mid-write? Only those are ever removed.
+fn is_ledger_tmp(name: &str) -> bool {
+    name.strip_prefix(fsutil::TMP_PREFIX).is_some_and(|rest| {
+        rest.match_indices('-').any(|(i, _)| {
+            let n = &rest[i + 1..];
+            n == HEAD || parse_name(n, ".json").is_some() || parse_name(n, ".lines").is_some()
+        })
+    })
 }
 
 /// Creates `dir` (and parents) refusing to pass through a symbolic link below `guard` (the
@@ -1046,7 +1024,7 @@ impl Ledger {
         // Leftovers of writers killed mid-write (we hold the lock: nobody else is writing).
         for dir in [&snap_dir, &self.root] {
             for e in fs::read_dir(dir).into_iter().flatten().flatten() {
-                if e.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
+                if is_ledger_tmp(&e.file_name().to_string_lossy()) {
                     let _ = fs::remove_file(e.path());
                 }
             }
@@ -1254,14 +1232,12 @@ impl Ledger {
         );
         let (tmp, sha256) = match (pack_written, snap_tmp) {
             (Ok(()), Ok(t)) => t,
-            (Err(e), Ok((t, _))) => {
-                let _ = fs::remove_file(t);
-                return Err(e);
-            }
+            // The written snapshot is dropped, which removes its temporary file.
+            (Err(e), Ok(_)) => return Err(e),
             (_, Err(e)) => return Err(e),
         };
-        let path = commit_tmp(&tmp, &snap_dir.join(&json_name))?;
-        sync_dir(&snap_dir).map_err(io_err(&snap_dir))?;
+        let path = commit_tmp(tmp)?;
+        fsutil::sync_dir(&path).map_err(io_err(&snap_dir))?;
         if std::env::var_os("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD").is_some() {
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
@@ -1607,7 +1583,7 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
                 .collect();
             names.sort();
             for n in names {
-                if n.starts_with(TMP_PREFIX) {
+                if is_ledger_tmp(&n) {
                     v.notes.push(format!(
                         "{} is a temporary file left by an interrupted write; the next append removes it",
                         crate::text::sanitize_line(&rel(&dir.join(&n)))
@@ -1643,6 +1619,27 @@ pub fn verify(ledger: &Ledger) -> Result<Verification, LedgerError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_ledgers_own_temporary_files_are_leftovers() {
+        let id = "0123456789abcdef0123456789abcdef";
+        for n in [
+            format!(".skillguard-tmp-12-345-6-00000001-{id}.json"),
+            format!(".skillguard-tmp-12-345-00000001-{id}.lines"),
+            ".skillguard-tmp-12-345-6-HEAD.json".to_owned(),
+            ".skillguard-tmp-1-2-HEAD.json".to_owned(),
+        ] {
+            assert!(is_ledger_tmp(&n), "{n}");
+        }
+        for n in [
+            ".skillguard-tmp-12-345-6-report.json",
+            ".tmp-notes.txt",
+            "HEAD.json",
+            ".skillguard-tmp-HEAD.json",
+        ] {
+            assert!(!is_ledger_tmp(n), "{n}");
+        }
+    }
 
     fn draft(n: usize) -> Draft {
         Draft {

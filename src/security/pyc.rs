@@ -8,6 +8,8 @@
 //! mtime, size) and older versions 8 (magic, mtime). No decompiler: only the header
 //! is read.
 
+use siphasher::sip::{SipHasher13, SipHasher24};
+
 /// What a `.pyc` header says about its source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Binding {
@@ -128,56 +130,9 @@ pub fn parse_header(b: &[u8]) -> Result<Header, HeaderError> {
 pub fn source_hashes(raw_magic: u32, source: &[u8]) -> [[u8; 8]; 2] {
     let k0 = u64::from(raw_magic);
     [
-        siphash(1, 3, k0, 0, source).to_le_bytes(),
-        siphash(2, 4, k0, 0, source).to_le_bytes(),
+        SipHasher13::new_with_keys(k0, 0).hash(source).to_le_bytes(),
+        SipHasher24::new_with_keys(k0, 0).hash(source).to_le_bytes(),
     ]
-}
-
-/// SipHash-c-d of `msg` with key (`k0`, `k1`).
-pub fn siphash(c: usize, d: usize, k0: u64, k1: u64, msg: &[u8]) -> u64 {
-    let mut v0 = k0 ^ 0x736f_6d65_7073_6575;
-    let mut v1 = k1 ^ 0x646f_7261_6e64_6f6d;
-    let mut v2 = k0 ^ 0x6c79_6765_6e65_7261;
-    let mut v3 = k1 ^ 0x7465_6462_7974_6573;
-    let round = |v0: &mut u64, v1: &mut u64, v2: &mut u64, v3: &mut u64| {
-        *v0 = v0.wrapping_add(*v1);
-        *v1 = v1.rotate_left(13);
-        *v1 ^= *v0;
-        *v0 = v0.rotate_left(32);
-        *v2 = v2.wrapping_add(*v3);
-        *v3 = v3.rotate_left(16);
-        *v3 ^= *v2;
-        *v0 = v0.wrapping_add(*v3);
-        *v3 = v3.rotate_left(21);
-        *v3 ^= *v0;
-        *v2 = v2.wrapping_add(*v1);
-        *v1 = v1.rotate_left(17);
-        *v1 ^= *v2;
-        *v2 = v2.rotate_left(32);
-    };
-    let mut chunks = msg.chunks_exact(8);
-    for ch in &mut chunks {
-        let m = u64::from_le_bytes(ch.try_into().unwrap_or([0; 8]));
-        v3 ^= m;
-        for _ in 0..c {
-            round(&mut v0, &mut v1, &mut v2, &mut v3);
-        }
-        v0 ^= m;
-    }
-    let rest = chunks.remainder();
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    let b = u64::from_le_bytes(last) | ((msg.len() as u64 & 0xff) << 56);
-    v3 ^= b;
-    for _ in 0..c {
-        round(&mut v0, &mut v1, &mut v2, &mut v3);
-    }
-    v0 ^= b;
-    v2 ^= 0xff;
-    for _ in 0..d {
-        round(&mut v0, &mut v1, &mut v2, &mut v3);
-    }
-    v0 ^ v1 ^ v2 ^ v3
 }
 
 /// The source a `.pyc` path belongs to, as a path inside the skill:
@@ -266,7 +221,10 @@ mod tests {
         let k0 = u64::from_le_bytes([0, 1, 2, 3, 4, 5, 6, 7]);
         let k1 = u64::from_le_bytes([8, 9, 10, 11, 12, 13, 14, 15]);
         let msg: Vec<u8> = (0u8..15).collect();
-        assert_eq!(siphash(2, 4, k0, k1, &msg), 0xa129_ca61_49be_45e5);
+        assert_eq!(
+            SipHasher24::new_with_keys(k0, k1).hash(&msg),
+            0xa129_ca61_49be_45e5
+        );
     }
 
     #[test]

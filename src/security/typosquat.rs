@@ -161,36 +161,45 @@ pub fn skeleton(name: &str) -> String {
     s.replace("rn", "m").replace("vv", "w")
 }
 
-/// Damerau-Levenshtein (optimal string alignment) distance ≤ `k`?
+/// The longest stretch, in characters, in which two names may differ for
+/// [`distance_at_most`] to compare them.
+const MAX_COMPARED_CHARS: usize = 256;
+
+/// Damerau-Levenshtein (optimal string alignment) distance ≤ `k`, over characters
+/// (`strsim::osa_distance`)?
+///
+/// `strsim` fills the whole table, so its cost is the product of the two lengths, and the
+/// names compared here come from scanned files. The cost is bounded first, in linear time:
+/// names whose lengths differ by more than `k` are never within `k` edits; their common
+/// prefix and suffix are cut off (that changes no optimal-string-alignment distance); what
+/// is left is compared only when neither side is longer than [`MAX_COMPARED_CHARS`], so a
+/// call costs at most the names' length plus 256 × 256 steps. Names that still differ over
+/// a longer stretch are taken as farther apart than `k`: no real name is that long (a
+/// skill's is at most 64 characters, an npm package's 214), only a hostile file's.
 pub fn distance_at_most(a: &str, b: &str, k: usize) -> bool {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > k {
+    let (na, nb) = (a.chars().count(), b.chars().count());
+    if na.abs_diff(nb) > k {
         return false;
     }
-    let (n, m) = (a.len(), b.len());
-    let mut prev2 = vec![0usize; m + 1];
-    let mut prev: Vec<usize> = (0..=m).collect();
-    let mut cur = vec![0usize; m + 1];
-    for i in 1..=n {
-        cur[0] = i;
-        let mut row_min = cur[0];
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(prev2[j - 2] + 1);
-            }
-            cur[j] = v;
-            row_min = row_min.min(v);
-        }
-        if row_min > k {
-            return false;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
+    let prefix: usize = a
+        .chars()
+        .zip(b.chars())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix: usize = a
+        .chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    if a.chars().count().max(b.chars().count()) > MAX_COMPARED_CHARS {
+        return false;
     }
-    prev[m] <= k
+    strsim::osa_distance(a, b) <= k
 }
 
 /// A popular package a name imitates.
@@ -325,6 +334,29 @@ mod tests {
         assert!(typo_edit("nmupy", "numpy"));
         assert!(typo_edit("numppy", "numpy"));
         assert!(!typo_edit("latch", "hatch"));
+    }
+
+    /// Long names cost the names' length plus a bounded table: a shared prefix and suffix
+    /// are cut off before `strsim` compares the rest, and a longer differing stretch is
+    /// taken as farther apart.
+    #[test]
+    fn distances_of_long_names_stay_bounded() {
+        let long = "x".repeat(100_000);
+        assert!(distance_at_most(
+            &format!("{long}ab{long}"),
+            &format!("{long}ba{long}"),
+            1
+        ));
+        assert!(distance_at_most(
+            &format!("é{long}"),
+            &format!("e{long}"),
+            1
+        ));
+        assert!(!distance_at_most(&format!("a{long}"), &long, 0));
+        assert!(!distance_at_most(&long, &"y".repeat(100_000), 2));
+        let (a, b) = ("ab".repeat(200), "ba".repeat(200));
+        assert!(!distance_at_most(&a, &b, 2), "differs over 400 characters");
+        assert!(distance_at_most(&a[..100], &b[..100], 2));
     }
 
     #[test]

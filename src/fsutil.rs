@@ -348,7 +348,7 @@ mod tests {
         d
     }
 
-    /// Issue 12, defect 1: `-o` through a link to a device replaced the link with a
+    /// `-o` through a link to a device once replaced the link with a
     /// regular file (`/dev/stdout` itself, when run as root). The link must survive and
     /// the bytes must go to what it points at.
     #[test]

@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn positions_along_a_long_line_count_on() {
-        // Issue 12: every position counted code points from the start of its line, so many
+        // Every position counted code points from the start of its line, so many
         // hits on one line of megabytes were quadratic (200,000 positions on a 2 MB line:
         // minutes); counting on from the last position is linear.
         let t = "é".repeat(1_000_000) + "\nend";

@@ -699,7 +699,7 @@ mod tests {
         }
     }
 
-    /// Issue 12: every hit looked its region up with a linear scan, so a file of many code
+    /// Every hit looked its region up with a linear scan, so a file of many code
     /// blocks, each with a hit, cost (blocks × hits). 200,000 blocks looked up at each of
     /// their offsets took minutes that way; the binary search takes milliseconds.
     #[test]

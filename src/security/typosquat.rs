@@ -41,7 +41,7 @@ struct List {
     /// can be imitated by edits (not scoped, at least 4 bytes): the targets it comes from,
     /// most popular first. Two names within that many edits share one (symmetric deletion),
     /// so a name is compared with the few targets it shares one with instead of all of
-    /// them (issue 12: ~6 s per MB of requirements when each name met all 1,200).
+    /// them (~6 s per MB of requirements when each name met all 1,200).
     /// Kept compact: (hash of the deletion, target), sorted; a hash collision only adds a
     /// candidate, which the edit distance then rejects.
     deletions: Vec<(u64, u32)>,

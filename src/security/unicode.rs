@@ -1114,7 +1114,7 @@ mod tests {
         }
     }
 
-    /// Issue 12, defect 2: a run of invisible characters was rescanned for each of its
+    /// A run of invisible characters was rescanned for each of its
     /// characters (160k took 23 s, 6 MB did not finish). 400k of them, around and outside
     /// words, must now scan in one linear pass; this test hung before the fix.
     #[test]
@@ -1127,7 +1127,7 @@ mod tests {
         }
     }
 
-    /// Issue 12: each non-ASCII line of the frontmatter searched back to the key it belongs
+    /// Each non-ASCII line of the frontmatter searched back to the key it belongs
     /// to, so a block scalar of many such lines was quadratic (a 1 MB one took 5 s; 400,000
     /// lines here took minutes). The key is still found for each line.
     #[test]

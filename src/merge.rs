@@ -347,7 +347,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     };
     // The scan-wide checks, in the order a scan runs them.
     crate::security::permissions::check_scan(&mut result);
-    let cross = crate::baseline::checks::cross_location(&result, &BTreeMap::new());
+    let cross = crate::baseline::checks::cross_location(
+        &result,
+        &BTreeMap::new(),
+        Some(Path::new(&result.target)),
+    );
     result.findings.extend(cross);
     crate::finding::sort_findings(&mut result.findings);
     result

@@ -75,6 +75,15 @@ impl RepoTargets {
     }
 }
 
+/// The targets of `repo`'s findings: its own, or the scan's when there is one set of them (a
+/// finding of no known repository never takes another repository's targets).
+pub fn of_repo<'a>(targets: &'a [RepoTargets], repo: Option<&str>) -> Option<&'a RepoTargets> {
+    targets
+        .iter()
+        .find(|t| t.repo.as_deref() == repo)
+        .or_else(|| targets.first().filter(|_| targets.len() == 1))
+}
+
 /// Every harness profile (skills and agent files), validators left out: the targets of a
 /// repository whose layout names none. `tests/calibration.rs` checks it against the loaders'
 /// profile list.

@@ -595,9 +595,14 @@ pub fn check_ledger(
 
 /// Drift between copies of one skill name (`--repo` and workspace scans). `history` maps a
 /// location (relative to the scan base) to every content hash the ledger recorded there.
+///
+/// `tree`: the scanned folder, whose changed files are read again (bounded, regular files
+/// only, relative paths without `..`) to count the changed lines of an outlier; `None` reads
+/// nothing and names the files only.
 pub fn cross_location(
     result: &ScanResult,
     history: &BTreeMap<String, BTreeSet<String>>,
+    tree: Option<&std::path::Path>,
 ) -> Vec<Finding> {
     if result.mode == Mode::Path {
         return Vec::new();
@@ -730,7 +735,7 @@ pub fn cross_location(
                 continue;
             }
             let (_, locs) = describe(idx);
-            let msg = drift_message(&result.target, &members, idx);
+            let msg = drift_message(tree, &members, idx);
             out.push(make(
                 ids::CROSS_LOCATION_CONTENT_DRIFT,
                 idx,
@@ -763,7 +768,7 @@ pub fn cross_location(
 /// what differs from it (files added, removed and changed, lines +N −M of the changed text
 /// files, read again from the scanned tree with a bound; a merge of reports, whose tree is
 /// not at hand, gives the files only). At most 10 outliers are described.
-fn drift_message(target: &str, members: &[&Artifact], idx: &[usize]) -> String {
+fn drift_message(tree: Option<&std::path::Path>, members: &[&Artifact], idx: &[usize]) -> String {
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     for &i in idx {
         *count
@@ -801,7 +806,7 @@ fn drift_message(target: &str, members: &[&Artifact], idx: &[usize]) -> String {
                 "{} ({}: {})",
                 shown(o),
                 short(o.content_hash.as_deref().unwrap_or("")),
-                diff_summary(target, base, o)
+                diff_summary(tree, base, o)
             )
         })
         .collect();
@@ -822,7 +827,7 @@ fn drift_message(target: &str, members: &[&Artifact], idx: &[usize]) -> String {
 }
 
 /// `2 files changed (+3 −1 lines), 1 added (scripts/x.sh)`: what `other` changes in `base`.
-fn diff_summary(target: &str, base: &Artifact, other: &Artifact) -> String {
+fn diff_summary(tree: Option<&std::path::Path>, base: &Artifact, other: &Artifact) -> String {
     fn of(a: &Artifact) -> BTreeMap<&str, Option<&str>> {
         a.files
             .iter()
@@ -837,11 +842,29 @@ fn diff_summary(target: &str, base: &Artifact, other: &Artifact) -> String {
         .filter(|(p, h)| b.get(*p).is_some_and(|bh| bh != *h))
         .map(|(p, _)| *p)
         .collect();
-    let (mut plus, mut minus, mut counted) = (0usize, 0usize, true);
-    let root = std::path::Path::new(target);
-    for p in changed.iter().take(20) {
+    let (mut plus, mut minus, mut counted) = (0usize, 0usize, tree.is_some());
+    // Only files the walk read as regular files of the skill: never through a link.
+    // A merge takes the paths from the reports: they must stay below the folder.
+    let inside = |s: &str| {
+        std::path::Path::new(s)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    };
+    let plain = |a: &Artifact, p: &str| {
+        inside(&a.path)
+            && inside(p)
+            && a.files
+                .iter()
+                .any(|f| f.path == p && f.symlink.is_none() && !f.via_link)
+    };
+    for p in changed.iter().take(20).filter(|_| tree.is_some()) {
         let read = |a: &Artifact| {
-            crate::fsutil::read_regular_bounded(&root.join(&a.path).join(p), 1 << 20).ok()
+            let root = tree?;
+            plain(a, p)
+                .then(|| {
+                    crate::fsutil::read_regular_bounded(&root.join(&a.path).join(p), 1 << 20).ok()
+                })
+                .flatten()
         };
         match (read(base), read(other)) {
             (Some(x), Some(y))

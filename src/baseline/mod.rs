@@ -171,7 +171,11 @@ pub fn before_report(
             .as_deref()
             .map(|r| checks::history_by_location(r, &cx.relative, &wanted))
             .unwrap_or_default();
-        new.extend(checks::cross_location(result, &history));
+        new.extend(checks::cross_location(
+            result,
+            &history,
+            Some(Path::new(&result.target)),
+        ));
     }
     if args.check {
         match &recorded {

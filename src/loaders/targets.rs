@@ -122,11 +122,7 @@ pub fn apply(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTarge
             .and_then(|p| repo_of.get(p).copied())
             .flatten();
         // A finding of no known skill takes the scan's targets only when there is one set.
-        let Some(t) = targets
-            .iter()
-            .find(|t| t.repo.as_deref() == repo)
-            .or_else(|| targets.first().filter(|_| targets.len() == 1))
-        else {
+        let Some(t) = crate::targets::of_repo(targets, repo) else {
             continue;
         };
         // "loaded by A, not loaded by B": a disagreement only harnesses the repository does

@@ -318,15 +318,7 @@ fn write_summary(
 
 /// Does a harness that `a`'s repository targets leave `a` out?
 fn excluded_by_a_target(r: &ScanResult, a: &crate::inventory::Artifact) -> bool {
-    let t = match r.targets.as_slice() {
-        [] => None,
-        [one] => Some(one),
-        many => many.iter().find(|t| {
-            t.repo
-                .as_deref()
-                .is_some_and(|repo| a.path.split('/').next() == Some(repo))
-        }),
-    };
+    let t = crate::targets::of_repo(&r.targets, a.repo.as_deref());
     a.loaders.iter().any(|v| {
         v.status == crate::inventory::LoadStatus::Excluded && t.is_none_or(|t| t.targets(v.profile))
     })

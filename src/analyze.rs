@@ -126,20 +126,6 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         provenance: None,
         loaders: Vec::new(),
         format: None,
-        agenteval_raw: entry_bytes
-            .as_deref()
-            .map(|b| crate::parse::agenteval_raw::Views {
-                maf: loader_input
-                    .as_ref()
-                    .and_then(|p| p.maf.as_ref().ok())
-                    .map(|f| crate::parse::agenteval_raw::MafFields {
-                        name: f.name.clone(),
-                        description: f.description.clone(),
-                        compatibility: f.compatibility.clone(),
-                        allowed_tools: f.allowed_tools.clone(),
-                    }),
-                raw: crate::parse::agenteval_raw::read(b),
-            }),
     };
     Analysed {
         artifact,

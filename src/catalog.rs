@@ -327,7 +327,7 @@ mod suggest_tests {
     }
 }
 
-/// AgentEval's `SkillComplianceRule`, by its integer value (reference §7.6).
+/// AgentEval's `SkillComplianceRule`, by its integer value (docs/migrating-from-agenteval.md).
 pub const AGENTEVAL_RULES: [&str; 15] = [
     "NameMissing",
     "NameTooLong",

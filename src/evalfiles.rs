@@ -2,13 +2,13 @@
 //! tied to the skill or agent they evaluate.
 //!
 //! Formats:
-//! - **agent-evals** `evals.json` (`{"cases": [{id, set, prompt, expect, match}]}`, seed 001);
+//! - **agent-evals** `evals.json` (`{"cases": [{id, set, prompt, expect, match}]}`);
 //! - **skill-creator** `evals/evals.json` (`{"skill_name", "evals": [{id, prompt,
-//!   expected_output, files, assertions}]}`, reference §1.5);
+//!   expected_output, files, assertions}]}`);
 //! - **Waza** `eval.yaml` (`name`, `description`, `skill`, `version`, `config`, `graders`,
-//!   `tasks` globs; reference §6.1, seed 000) and its task files;
+//!   `tasks` globs) and its task files;
 //! - **trigger tests** `trigger_tests.yaml` (`skill`, `should_trigger_prompts`,
-//!   `should_not_trigger_prompts`, each `{prompt, reason, confidence}`; reference §6.2);
+//!   `should_not_trigger_prompts`, each `{prompt, reason, confidence}`);
 //! - `notes-evals.md`, whose presence is recorded.
 //!
 //! Every file is parsed with the project's YAML reader (JSON is YAML), so each problem has a
@@ -38,7 +38,7 @@ const MAX_TASK_FILES: usize = 256;
 /// [`MAX_EVAL_FILE`]).
 const MAX_TASK_BYTES: u64 = 16 * 1024 * 1024;
 /// Fields of a Waza task that hold what is sent to the agent. Only `triggers` is documented
-/// (seed 000); the others are accepted so that an undocumented spelling is not reported as
+/// (as Waza documents it; docs/evals.md); the others are accepted so that an undocumented spelling is not reported as
 /// a task without a prompt.
 const PROMPT_FIELDS: &[&str] = &["triggers", "prompt", "prompts", "input", "inputs"];
 /// Regex size limit for `match: regex` cases (compiled program bytes).
@@ -770,7 +770,7 @@ fn join_within(base: &str, rel: &str) -> Option<String> {
 }
 
 /// One Waza task (a task file's root, or an inline task of `eval.yaml`). Only the fields of
-/// the documented sample task (seed 000) are checked; other keys are left alone, since the
+/// the documented sample task of Waza (docs/evals.md) are checked; other keys are left alone, since the
 /// rest of Waza's task schema is not documented in our sources.
 fn task(
     cx: &mut Cx,
@@ -981,7 +981,7 @@ fn in_workspace_output(rel: &str) -> bool {
     })
 }
 
-/// skill-creator's trigger evals (reference §1.5): a list of `{query, should_trigger}`
+/// skill-creator's trigger evals: a list of `{query, should_trigger}`
 /// (`prompt` accepted for `query`).
 fn trigger_evals(cx: &mut Cx, root: &Node, info: &mut EvalFileInfo) {
     let NodeKind::Seq { items, .. } = &root.kind else {

@@ -226,10 +226,6 @@ pub struct Artifact {
     /// (`copilot-agent`, `claude-agent`, ...; `conventions::Format`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub format: Option<String>,
-    /// What MAF's reader and AgentEval's raw frontmatter reader read from the entry file
-    /// (skills only; for `--compat agenteval`'s report). Not serialised.
-    #[serde(skip)]
-    pub agenteval_raw: Option<crate::parse::agenteval_raw::Views>,
 }
 
 /// An eval file and what it evaluates (`crate::evalfiles`).
@@ -456,7 +452,6 @@ pub(crate) mod tests {
             provenance: None,
             loaders: Vec::new(),
             format: None,
-            agenteval_raw: None,
         }
     }
 

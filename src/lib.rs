@@ -39,6 +39,7 @@ pub mod linediff;
 pub mod loaders;
 pub mod merge;
 pub mod parse;
+pub mod pipeline;
 pub mod policy;
 pub mod read;
 pub mod report;

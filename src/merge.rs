@@ -345,14 +345,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
         // Shards' reports do not carry the inference; each shard's verdicts already did.
         targets: Vec::new(),
     };
-    // The scan-wide checks, in the order a scan runs them.
-    crate::security::permissions::check_scan(&mut result);
-    let cross = crate::baseline::checks::cross_location(
-        &result,
-        &BTreeMap::new(),
-        Some(Path::new(&result.target)),
-    );
-    result.findings.extend(cross);
+    // The checks that span repositories are the pipeline's next stage
+    // (`baseline::across_reports`), as after a scan.
     crate::finding::sort_findings(&mut result.findings);
     result
         .suppressed

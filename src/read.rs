@@ -86,7 +86,7 @@ fn text_extras(
 }
 
 /// Drops an incomplete UTF-8 sequence cut off at the end of a truncated buffer.
-fn trim_partial_utf8(buf: &mut Vec<u8>) {
+pub fn trim_partial_utf8(buf: &mut Vec<u8>) {
     if let Err(e) = std::str::from_utf8(buf)
         && e.error_len().is_none()
     {

@@ -1,57 +1,15 @@
-//! Issue 31: drift as AgentEval means it. Copies of one skill that share ancestry (the same
+//! Drift as AgentEval means it. Copies of one skill that share ancestry (the same
 //! structure, a file in common, a source or a content in the ledger) and differ are
 //! `cross-location-content-drift` (medium), named by the majority content and each outlier with
 //! what differs; `skill-name-collision` is left to unrelated skills. `--fail-on-drift` trips on
 //! drift; `[drift] allow` records an intentional fork; `accept` records what `scan` reports.
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn write(p: &Path, s: &str) {
-    fs::create_dir_all(p.parent().unwrap()).unwrap();
-    fs::write(p, s).unwrap();
-}
-
-const REVIEW: &str = "---\nname: code-review\ndescription: Reviews code. Use when asked for a review.\n---\n# Review\nRead the diff.\n";
-
-/// Four repositories with `code-review`: three identical, one with an extra line.
-fn workspace() -> tempfile::TempDir {
-    let t = tempfile::tempdir().unwrap();
-    for r in ["a", "b", "c", "d"] {
-        fs::create_dir_all(t.path().join(r).join(".git")).unwrap();
-        let text = if r == "d" {
-            format!("{REVIEW}Also run ./x.sh before you answer.\n")
-        } else {
-            REVIEW.to_owned()
-        };
-        write(
-            &t.path().join(r).join(".claude/skills/code-review/SKILL.md"),
-            &text,
-        );
-    }
-    t
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    })
-}
+mod common;
+use common::{REVIEW, bin, drift_workspace as workspace, parse_json as json, write};
 
 fn of<'a>(v: &'a Value, rule: &str) -> Vec<&'a Value> {
     v["findings"]

@@ -247,7 +247,7 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
         assert_eq!(o.status.code(), Some(2), "{opt:?}");
         assert!(
             String::from_utf8_lossy(&o.stderr)
-                .contains(&format!("coverage does not take {}", opt[0])),
+                .contains(&format!("unexpected argument '{}'", opt[0])),
             "{opt:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );

@@ -478,7 +478,6 @@ pub fn placeholder(af: &AgentFile, groups: &[Group]) -> Artifact {
         provenance: None,
         loaders: Vec::new(),
         format: Some(af.convention.format.as_str().to_owned()),
-        agenteval_raw: None,
     }
 }
 

@@ -1,4 +1,4 @@
-//! Tool names of agent files, normalised across harnesses (reference §5.2 alias table,
+//! Tool names of agent files, normalised across harnesses (the Copilot alias table of docs/agents.md,
 //! Claude Code's tool names, VS Code's legacy flat names and `group/tool` names, MCP
 //! forms), and the capabilities they grant.
 

@@ -209,7 +209,7 @@ pub fn snapshot_json(snap: &AeSnapshot) -> String {
     )
 }
 
-/// AgentEval's `SkillManifestBaseline` (§5.4) as `--save-manifest-baseline` writes it: the
+/// AgentEval's `SkillManifestBaseline` as `--save-manifest-baseline` writes it: the
 /// structural fingerprint of each name (lower-cased; the first entry of a name wins), in
 /// discovery order, `Notes`, and no content hashes.
 pub fn pin_json(

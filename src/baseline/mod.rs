@@ -129,6 +129,21 @@ pub fn add_findings(result: &mut ScanResult, new: Vec<Finding>) {
     sort_findings(&mut result.findings);
 }
 
+/// The checks that span repositories, over a result joined from the shard reports of a
+/// workspace scan (`merge`): look-alike names, and drift and collisions between copies as a
+/// scan without a ledger makes them. The same code as a scan's ([`before_report`] and
+/// `security::permissions::check_scan`); the shards' own findings of these rules were dropped
+/// by the merge. A merge reads reports, not a tree: no ledger, pin or lock file is read.
+pub fn across_reports(result: &mut ScanResult) {
+    crate::security::permissions::check_scan(result);
+    let cross = checks::cross_location(
+        result,
+        &std::collections::BTreeMap::new(),
+        Some(Path::new(&result.target)),
+    );
+    add_findings(result, cross);
+}
+
 /// The comparisons that run before the report: drift between copies (always, for repository
 /// and workspace scans), trust on first use (`--check-baseline`), the pin check
 /// (`--manifest-baseline`). Returns notes for stderr.

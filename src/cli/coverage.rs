@@ -5,8 +5,10 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{Error, ExitStatus, ScanCmd, operator_config, operator_options, target_or_cwd};
+use super::args::{ConfigArgs, ReportArgs, TargetArgs, WalkArgs, scan_options};
+use super::{Error, ExitStatus, progress};
 use crate::evalfiles::{Coverage, CoverageRow};
+use crate::pipeline::{self, Request, Source};
 use crate::report::Format;
 use crate::text::{escape_markdown, sanitize_line};
 
@@ -16,7 +18,13 @@ pub struct CoverageCmd {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=100))]
     pub fail_under_coverage: Option<u8>,
     #[command(flatten)]
-    pub scan: ScanCmd,
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -36,8 +44,8 @@ pub(super) fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
-    let common = &cmd.scan.common;
-    let (mode, target) = target_or_cwd(&cmd.scan)?;
+    let common = &cmd.report;
+    let (mode, target) = cmd.target.target_or_cwd()?;
     common.format.check()?;
     common.check_output()?;
     if common.format == Format::Github {
@@ -45,46 +53,25 @@ pub(super) fn run(
             "coverage prints console, json, markdown or sarif".into(),
         ));
     }
-    // The scan's gates, index inputs and baseline writes do not apply to a coverage report:
-    // refused rather than silently ignored.
-    let unused = [
-        (common.fail_on.is_some(), "--fail-on"),
-        (common.fail_on_noncompliant, "--fail-on-noncompliant"),
-        (common.fail_on_drift, "--fail-on-drift"),
-        (common.fail_under_index.is_some(), "--fail-under-index"),
-        (common.trace.is_some(), "--trace"),
-        (!common.eval_results.is_empty(), "--evals"),
-        (common.write_baseline, "--write-baseline"),
-        (common.check_baseline, "--check-baseline"),
-        (
-            common.save_manifest_baseline.is_some(),
-            "--save-manifest-baseline",
-        ),
-        (common.manifest_baseline.is_some(), "--manifest-baseline"),
-        // Options about findings and their listing: a coverage report lists no findings.
-        (common.group_by.is_some(), "--group-by"),
-        (
-            common.max_findings_per_rule.is_some(),
-            "--max-findings-per-rule",
-        ),
-        (common.max_bytes.is_some(), "--max-bytes"),
-        (common.show_suppressed, "--show-suppressed"),
-        (common.no_ignores, "--no-ignores"),
-        (common.accepted.is_some(), "--accepted"),
-        (!common.select.is_empty(), "--select"),
-        (!common.ignore.is_empty(), "--ignore"),
-        (!common.targets.is_empty(), "--targets"),
-        (!common.profiles.is_empty(), "--profile"),
-        (common.compat.is_some(), "--compat"),
-    ];
-    if let Some((_, flag)) = unused.iter().find(|(set, _)| *set) {
-        return Err(Error::Usage(format!(
-            "coverage does not take {flag}: it reports which skills and agents have evals and gates on --fail-under-coverage; use `skillguard scan` for findings and the other gates"
-        )));
-    }
-    let operator = operator_config(mode, &target, common)?;
-    let opts = operator_options(common, operator.as_ref())?;
-    let result = crate::scan::scan(mode, &target, &opts)?;
+    let operator = cmd.config.operator(mode, &target)?;
+    let mut opts = scan_options(
+        &cmd.walk,
+        &Default::default(),
+        &Default::default(),
+        &Default::default(),
+        false,
+        operator.as_ref().map(|c| &c.0),
+    )?;
+    let bar = progress::Bar::start(common, &cmd.walk, &mut opts);
+    let mut request = Request::new(Source::Tree {
+        mode,
+        target: &target,
+        options: opts,
+    });
+    request.depth = pipeline::Depth::Inventory;
+    let outcome = pipeline::run(request);
+    drop(bar);
+    let result = outcome?.result;
     let cov = crate::evalfiles::coverage(&result.artifacts, &result.agents, &result.evals);
     let passed = cmd
         .fail_under_coverage

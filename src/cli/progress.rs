@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::CommonArgs;
+use super::args::{ReportArgs, WalkArgs};
 use crate::report::Format;
 use crate::scan::{Progress, ScanOptions};
 
@@ -23,15 +23,15 @@ pub struct Bar {
 }
 
 /// Should a bar be drawn for these options, on this stderr, in this environment?
-fn wanted(common: &CommonArgs, terminal: bool, ci: bool) -> bool {
-    terminal && !ci && !common.quiet && !common.no_progress && common.format == Format::Console
+fn wanted(report: &ReportArgs, walk: &WalkArgs, terminal: bool, ci: bool) -> bool {
+    terminal && !ci && !report.quiet && !walk.no_progress && report.format == Format::Console
 }
 
 impl Bar {
     /// Starts the bar's thread when [`wanted`], and gives the scan its counters.
-    pub fn start(common: &CommonArgs, opts: &mut ScanOptions) -> Option<Bar> {
+    pub fn start(report: &ReportArgs, walk: &WalkArgs, opts: &mut ScanOptions) -> Option<Bar> {
         let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
-        if !wanted(common, std::io::stderr().is_terminal(), ci) {
+        if !wanted(report, walk, std::io::stderr().is_terminal(), ci) {
             return None;
         }
         let progress = Arc::new(Progress::default());
@@ -90,24 +90,24 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    fn common(args: &[&str]) -> CommonArgs {
+    fn wanted_for(args: &[&str], terminal: bool, ci: bool) -> bool {
         let mut v = vec!["skillguard", "scan", "x"];
         v.extend_from_slice(args);
         match super::super::Cli::parse_from(v).command {
-            super::super::Command::Scan(s) => s.common,
+            super::super::Command::Scan(s) => wanted(&s.opts.report, &s.opts.walk, terminal, ci),
             _ => unreachable!(),
         }
     }
 
     #[test]
     fn only_a_person_at_a_terminal_gets_a_bar() {
-        assert!(wanted(&common(&[]), true, false));
-        assert!(!wanted(&common(&[]), false, false), "not a terminal");
-        assert!(!wanted(&common(&[]), true, true), "CI");
-        assert!(!wanted(&common(&["--quiet"]), true, false));
-        assert!(!wanted(&common(&["--no-progress"]), true, false));
+        assert!(wanted_for(&[], true, false));
+        assert!(!wanted_for(&[], false, false), "not a terminal");
+        assert!(!wanted_for(&[], true, true), "CI");
+        assert!(!wanted_for(&["--quiet"], true, false));
+        assert!(!wanted_for(&["--no-progress"], true, false));
         for f in ["json", "sarif", "markdown", "github"] {
-            assert!(!wanted(&common(&["--format", f]), true, false), "{f}");
+            assert!(!wanted_for(&["--format", f], true, false), "{f}");
         }
     }
 }

@@ -1293,7 +1293,7 @@ mod tests {
         }
     }
 
-    // Efficiency metric, AgentEval §6.
+    // Efficiency metric, as AgentEval defines it (docs/security-index.md).
     #[test]
     fn efficiency_progressive_disclosure_is_perfect() {
         let t = trace(

@@ -2,8 +2,8 @@
 //! its folder, whether that harness loads it, skips it or lets another file of the same
 //! identity win, and why.
 //!
-//! Sources are reference §3.4 (Claude Code subagents), §4.2 (where each harness looks),
-//! §5.1 (VS Code) and §5.2 (the Copilot cloud agent and CLI). What a source leaves open is
+//! The sources (Claude Code subagents, where each harness looks, VS Code, the Copilot cloud
+//! agent and CLI) are summarised in docs/agents.md. What a source leaves open is
 //! marked `assumed` in the verdict's cause and in the profile's notes.
 
 use std::collections::BTreeMap;

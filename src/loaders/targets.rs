@@ -13,7 +13,7 @@ use crate::rules::ids;
 use crate::targets::RepoTargets;
 
 /// The loaders that drop a skill for a rule's cause, where it is not every loader (the
-/// divergence matrix of `../shared/reference/skill-format-and-harnesses.md` §8; Claude
+/// divergence matrix of docs/loaders.md; Claude
 /// Code does not validate the name's characters or its match with the folder, and lists
 /// descriptions up to 1,536 characters). A finding of such a rule in a repository that
 /// targets none of them is portability: low.

@@ -1,6 +1,6 @@
-//! AgentEval's `RawSkillFrontmatterReader` (reference §4.2): the line scan AgentEval uses only
+//! AgentEval's `RawSkillFrontmatterReader` (docs/migrating-from-agenteval.md): the line scan AgentEval uses only
 //! to explain why MAF excluded a skill folder. Deliberately not YAML, and deliberately
-//! different from MAF's reader (`crate::loaders::maf`); the differences are the reference's §4.3.
+//! different from MAF's reader (`crate::loaders::maf`); the differences are listed in docs/migrating-from-agenteval.md.
 //!
 //! - Lines as `File.ReadAllLines` gives them: one BOM stripped, split at `\r\n`, `\n`, `\r`.
 //! - Leading blank lines are tolerated; the first other line must trim to `---`, else every
@@ -10,24 +10,6 @@
 //!   case-sensitively. The value is trimmed; a block-scalar header (`|`, `>`, with `+`, `-`,
 //!   digits) is skipped; one layer of matching quotes is removed; an empty value is `None`;
 //!   the last occurrence wins.
-
-/// What AgentEval's report needs of a skill's entry file: MAF's read of it (the fields of a
-/// loaded skill's `SkillManifest`) and the raw reader's (the explanation of an exclusion).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Views {
-    /// MAF's line reader: `None` when its frontmatter regex does not match.
-    pub maf: Option<MafFields>,
-    pub raw: RawFields,
-}
-
-/// The fields MAF's reader (`crate::loaders::maf::read`) gives.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MafFields {
-    pub name: Option<String>,
-    pub description: Option<String>,
-    pub compatibility: Option<String>,
-    pub allowed_tools: Option<String>,
-}
 
 /// The three fields the raw reader keeps.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -103,7 +85,7 @@ mod tests {
         read(s.as_bytes())
     }
 
-    // The reference's §4.3 edge-case matrix, AgentEval's column.
+    // The edge cases where the two readers differ, AgentEval's side.
     #[test]
     fn edge_case_matrix() {
         assert_eq!(r("\u{feff}---\nname: x\n---\n").name.as_deref(), Some("x"));

@@ -1,5 +1,5 @@
-//! `--compat agenteval`: the scan as AgentEval's `skills scan` reports it (reference §2, §3.5,
-//! §7.4–7.6), so scripts written against AgentEval keep working.
+//! `--compat agenteval`: the scan as AgentEval's `skills scan` reports it
+//! (docs/migrating-from-agenteval.md), so scripts written against AgentEval keep working.
 //!
 //! The report is rebuilt from the scan, not translated finding by finding: AgentEval sees only
 //! the skills MAF's discovery reaches in its nine conventions (the `maf` loader profile), runs
@@ -17,12 +17,12 @@ use serde::Serialize;
 
 use crate::inventory::{Artifact, ArtifactKind, LoadStatus};
 use crate::loaders::maf;
-use crate::parse::agenteval_raw::MafFields;
+use crate::parse::agenteval_raw::RawFields;
 use crate::result::ScanResult;
 use crate::rules::ids;
 use crate::text::{sanitize_line, utf16_units};
 
-/// AgentEval's `SkillComplianceRule`, by its integer value (§7.6).
+/// AgentEval's `SkillComplianceRule`, by its integer value.
 pub const RULES: [&str; 15] = crate::catalog::AGENTEVAL_RULES;
 
 /// AgentEval's `Severity`: `Low = 0`, `Medium = 1`, `High = 2`.
@@ -97,6 +97,8 @@ pub struct AeReport {
 #[derive(Debug, Clone)]
 pub struct Converted {
     pub report: AeReport,
+    /// The entry files as MAF and AgentEval's raw reader read them.
+    pub views: EntryViews,
     /// Findings of the scan that are not in the report (skillguard's own rules).
     pub omitted: usize,
     /// The skills MAF loads (indices into `ScanResult::artifacts`), in the report's order: the
@@ -107,7 +109,7 @@ pub struct Converted {
     pub per_root: BTreeMap<(Option<String>, String), (usize, usize)>,
 }
 
-/// AgentEval's inventory of a skill (§3.5): resources under `resources/`, scripts under
+/// AgentEval's inventory of a skill: resources under `resources/`, scripts under
 /// `scripts/`, recursively, by extension.
 pub fn inventory(a: &Artifact) -> (usize, usize) {
     let ext = |p: &str| {
@@ -153,7 +155,7 @@ struct Manifest<'a> {
 /// One validator finding: rule number, severity, message, field.
 type Check = (u8, u8, String, Option<&'static str>);
 
-/// `SkillComplianceValidator.ValidateSingle` (§2.1), in its order. Returns the skill's label
+/// `SkillComplianceValidator.ValidateSingle`, in its order. Returns the skill's label
 /// and its findings.
 fn validate(m: &Manifest<'_>) -> (String, Vec<Check>) {
     let mut out = Vec::new();
@@ -269,7 +271,7 @@ fn validate(m: &Manifest<'_>) -> (String, Vec<Check>) {
 
 /// `allowed-tools` as AgentEval counts it: the value MAF read, split at commas, trimmed,
 /// empties dropped.
-fn allowed_tools(m: &MafFields) -> usize {
+fn allowed_tools(m: &maf::Fields) -> usize {
     m.allowed_tools
         .as_deref()
         .map_or(0, |s| s.split(',').filter(|t| !t.trim().is_empty()).count())
@@ -277,13 +279,13 @@ fn allowed_tools(m: &MafFields) -> usize {
 
 /// MAF's read of a skill's entry file.
 /// AgentEval explains an exclusion with its own line reader, which MAF's reader does not
-/// match (reference §4.2: a block-scalar `description` MAF reads in full is "missing" to
+/// match (docs/migrating-from-agenteval.md: a block-scalar `description` MAF reads in full is "missing" to
 /// AgentEval). When the reasons from the fields MAF really read differ from AgentEval's,
 /// the message keeps AgentEval's words (byte-compatible where they agree) and adds MAF's
 /// own cause, which native mode reports: ` (MAF's own reader, which skillguard runs, gives
 /// the cause: …)`. Empty when they agree or MAF's fields are unknown.
-fn maf_correction(a: &Artifact, raw_reasons: &[String]) -> String {
-    let Some(f) = maf_fields(a) else {
+fn maf_correction(views: &EntryViews, a: &Artifact, raw_reasons: &[String]) -> String {
+    let Some(f) = views.maf(a) else {
         return String::new();
     };
     let (_, fs) = validate(&Manifest {
@@ -308,13 +310,77 @@ fn maf_correction(a: &Artifact, raw_reasons: &[String]) -> String {
     )
 }
 
-fn maf_fields(a: &Artifact) -> Option<&MafFields> {
-    a.agenteval_raw.as_ref().and_then(|v| v.maf.as_ref())
+/// What this report needs of each skill's entry file and the core model does not keep: MAF's
+/// read of it (the fields of a loaded skill's `SkillManifest`) and AgentEval's raw line
+/// reader's (the explanation of an exclusion), by skill location.
+#[derive(Debug, Clone, Default)]
+pub struct EntryViews {
+    views: BTreeMap<String, (Option<maf::Fields>, RawFields)>,
 }
 
-/// The name MAF read (the entry's `Name` in AgentEval's report).
-pub fn maf_name(a: &Artifact) -> Option<&str> {
-    maf_fields(a).and_then(|f| f.name.as_deref())
+/// The largest entry file read again here (the scan's default bound).
+const MAX_ENTRY: u64 = 10 * 1024 * 1024;
+
+impl EntryViews {
+    /// Reads the entry file of every skill of `r` again, below `scan_base` (the folder skill
+    /// paths are relative to): only a regular file the scan read itself (not a link, not
+    /// reached through one, within the size bound), opened without following a link.
+    pub fn read(r: &ScanResult, scan_base: &Path) -> EntryViews {
+        use std::io::Read;
+        let mut views = BTreeMap::new();
+        for a in &r.artifacts {
+            let readable = a.symlink.is_none()
+                && a.files.iter().any(|f| {
+                    f.path == a.entry
+                        && f.symlink.is_none()
+                        && !f.via_link
+                        && f.sha256.is_some()
+                        && f.size <= MAX_ENTRY
+                });
+            if !readable || a.path.split('/').any(|c| c == "..") {
+                continue;
+            }
+            let path = if a.path.is_empty() {
+                scan_base.join(&a.entry)
+            } else {
+                scan_base.join(&a.path).join(&a.entry)
+            };
+            let Ok(f) = crate::fsutil::open_regular(&path) else {
+                continue;
+            };
+            let mut bytes = Vec::new();
+            if f.take(MAX_ENTRY).read_to_end(&mut bytes).is_err() {
+                continue;
+            }
+            crate::read::trim_partial_utf8(&mut bytes);
+            views.insert(
+                a.path.clone(),
+                (
+                    maf::read(&bytes).ok(),
+                    crate::parse::agenteval_raw::read(&bytes),
+                ),
+            );
+        }
+        EntryViews { views }
+    }
+
+    /// MAF's read of a skill's entry file.
+    fn maf(&self, a: &Artifact) -> Option<&maf::Fields> {
+        self.views.get(&a.path).and_then(|v| v.0.as_ref())
+    }
+
+    /// The raw reader's fields of a skill's entry file.
+    fn raw(&self, a: &Artifact) -> RawFields {
+        self.views
+            .get(&a.path)
+            .map(|v| v.1.clone())
+            .unwrap_or_default()
+    }
+
+    /// The name MAF read (the entry's `Name` in AgentEval's report).
+    pub fn maf_name(&self, a: &Artifact) -> Option<&str> {
+        self.maf(a).and_then(|f| f.name.as_deref())
+    }
 }
 
 /// A path made absolute as .NET's `Path.GetFullPath` does: against the current directory,
@@ -365,7 +431,13 @@ pub type Vetted<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
 /// Builds AgentEval's report of a scan. `base` is the scan target as an absolute path (the
 /// messages name absolute folders, as AgentEval's do); `vetted` is the ledger history with
 /// `--check-baseline`.
-pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Converted {
+pub fn convert(
+    r: &ScanResult,
+    base: &Path,
+    scan_base: &Path,
+    vetted: Option<Vetted<'_>>,
+) -> Converted {
+    let views = EntryViews::read(r, scan_base);
     let lock = r.lock_entries > 0 || r.artifacts.iter().any(|a| a.provenance.is_some());
     let prov = |a: Option<&Artifact>| lock.then(|| a.and_then(provenance));
     let mut loaded: Vec<(usize, usize)> = Vec::new();
@@ -426,8 +498,8 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         coverage.skill_count += 1;
         coverage.with_resources += usize::from(res > 0);
         coverage.with_scripts += usize::from(scripts > 0);
-        let none = MafFields::default();
-        let f = maf_fields(a).unwrap_or(&none);
+        let none = maf::Fields::default();
+        let f = views.maf(a).unwrap_or(&none);
         let m = Manifest {
             name: f.name.as_deref(),
             description: f.description.as_deref(),
@@ -453,11 +525,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
     }
     for &i in &excluded {
         let a = &r.artifacts[i];
-        let raw = a
-            .agenteval_raw
-            .as_ref()
-            .map(|v| v.raw.clone())
-            .unwrap_or_default();
+        let raw = views.raw(a);
         let (_, scripts) = inventory(a);
         let m = Manifest {
             name: raw.name.as_deref(),
@@ -473,7 +541,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             .filter(|(rule, ..)| !matches!(rule, 8..=10))
             .map(|(_, _, msg, _)| msg)
             .collect();
-        let correction = maf_correction(a, &reasons);
+        let correction = maf_correction(&views, a, &reasons);
         let why = if reasons.is_empty() {
             format!(
                 "AgentEval's own rule-checker found no GA violation after reparsing this SKILL.md (name='{}', description-present={}) — this may indicate a MAF-side parsing difference (e.g. malformed YAML); inspect the file directly.",
@@ -502,7 +570,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         });
     }
     for (root, why) in &failed {
-        // What MAF throws (reference §3.4): the `compatibility` limit in the constructor, else
+        // What MAF throws (docs/loaders.md, "maf"): the `compatibility` limit in the constructor, else
         // a folder that cannot be enumerated (the exception and its text are not recorded
         // there; the cause skillguard found stands in for them).
         let thrown = if why.contains("`compatibility`") {
@@ -522,14 +590,14 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             provenance: prov(None),
         });
     }
-    // Cross-location drift (§2.4): repository and workspace scans only, over the loaded
+    // Cross-location drift: repository and workspace scans only, over the loaded
     // skills, by name case-insensitively; the first spelling names the group.
     if r.mode != crate::discover::Mode::Path {
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         let mut at: BTreeMap<String, usize> = BTreeMap::new();
         for &i in &loaded {
             let a = &r.artifacts[i];
-            let Some(name) = maf_name(a).filter(|n| !n.is_empty()) else {
+            let Some(name) = views.maf_name(a).filter(|n| !n.is_empty()) else {
                 continue;
             };
             if a.agenteval_content_hash.is_none() {
@@ -576,12 +644,12 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             });
         }
     }
-    // Trust on first use (§2.4): a loaded skill whose exact (name, content hash) pair is in
+    // Trust on first use: a loaded skill whose exact (name, content hash) pair is in
     // the ledger.
     if let Some(vetted) = vetted {
         for &i in &loaded {
             let a = &r.artifacts[i];
-            let (Some(name), Some(hash)) = (maf_name(a), a.agenteval_content_hash.as_deref())
+            let (Some(name), Some(hash)) = (views.maf_name(a), a.agenteval_content_hash.as_deref())
             else {
                 continue;
             };
@@ -599,13 +667,13 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             }
         }
     }
-    // Manifest drift against a pin (§2.4): a changed structural fingerprint, or a pinned value
+    // Manifest drift against a pin: a changed structural fingerprint, or a pinned value
     // that is missing or malformed, of the first loaded entry of each lower-cased name (an
     // excluded skill is "removed" for AgentEval, and later copies of a name are not compared).
     let mut first_of: BTreeMap<String, &str> = BTreeMap::new();
     for &i in &loaded {
         let a = &r.artifacts[i];
-        if let Some(n) = maf_name(a) {
+        if let Some(n) = views.maf_name(a) {
             first_of.entry(n.to_lowercase()).or_insert(a.path.as_str());
         }
     }
@@ -623,7 +691,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
         else {
             continue;
         };
-        let name = maf_name(owner).unwrap_or(&owner.name).to_owned();
+        let name = views.maf_name(owner).unwrap_or(&owner.name).to_owned();
         if first_of.get(&name.to_lowercase()) != Some(&owner.path.as_str()) {
             continue;
         }
@@ -676,6 +744,7 @@ pub fn convert(r: &ScanResult, base: &Path, vetted: Option<Vetted<'_>>) -> Conve
             .iter()
             .filter(|f| crate::catalog::get(f.rule_id).is_none_or(|m| m.agenteval.is_none()))
             .count(),
+        views,
         loaded,
         per_root,
     }
@@ -756,7 +825,7 @@ pub fn render_json(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(crate::dotnet_json::to_string_pretty(r).as_bytes())
 }
 
-/// `--format console` (§7.4).
+/// `--format console`.
 pub fn render_console(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
     let c = &r.coverage;
     let mut s = String::new();
@@ -800,13 +869,13 @@ pub fn render_console(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(s.as_bytes())
 }
 
-/// Markdown escapes only `|` in messages (§7.5); control characters are still shown as
+/// Markdown escapes only `|` in messages; control characters are still shown as
 /// escapes, never raw.
 fn cell(s: &str) -> String {
     sanitize_line(s).replace('|', "\\|")
 }
 
-/// `--format markdown` (§7.5, the newest version with its `Source` column).
+/// `--format markdown` (the newest version with its `Source` column).
 pub fn render_markdown(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
     let c = &r.coverage;
     let mut s = String::new();
@@ -883,7 +952,7 @@ mod tests {
         }
     }
 
-    // The reference's samples (§7.4–7.6) are reproduced byte for byte from real scans in
+    // The reference's samples are reproduced byte for byte from real scans in
     // tests/compat_agenteval.rs.
 
     // P02, P04, P06, P08 of the reference's renderer conformance rows.
@@ -937,7 +1006,7 @@ mod tests {
         assert!(full_path(Path::new("x/../y")).unwrap().is_absolute());
     }
 
-    // The validator rows of §8.1 that the messages depend on.
+    // The validator rows that the messages depend on.
     #[test]
     fn validator_messages() {
         let m = |name: Option<&'static str>, dir: &'static str| Manifest {

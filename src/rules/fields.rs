@@ -451,7 +451,7 @@ pub fn check_keys(doc: &SkillDoc, cx: &mut Cx<'_>) {
         }
         let (l, c) = doc.file_pos(k.pos);
         if EXTENSION_KEYS.contains(&key) {
-            // Who documents the key (reference `skill-format-and-harnesses.md` §3.3, §5.1).
+            // Who documents the key (docs/loaders.md).
             let documented = match key {
                 "argument-hint" => {
                     "an input hint that Claude Code documents for skills (autocomplete, e.g. `[issue-number]`) and VS Code for prompt files and custom agents: it takes effect in Claude Code"

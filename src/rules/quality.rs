@@ -1,5 +1,4 @@
-//! Skill-authoring advisories after Waza (`waza check`, microsoft/waza; reference
-//! `skill-format-and-harnesses.md` §6.2), the rules of category `quality`: the
+//! Skill-authoring advisories after Waza (`waza check`, microsoft/waza; docs/rules.md), the rules of category `quality`: the
 //! description's routing phrases and length, the token budget of each Markdown file, links
 //! to directories, `references/` files nothing reaches, `license` and `metadata.version`,
 //! and absolute paths of one machine.

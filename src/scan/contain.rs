@@ -55,7 +55,6 @@ pub(super) fn internal_error(
         provenance: None,
         loaders: Vec::new(),
         format: None,
-        agenteval_raw: None,
     };
     Analysed {
         artifact,

@@ -68,6 +68,28 @@ pub fn write(p: &Path, text: &str) {
     fs::write(p, text).unwrap();
 }
 
+/// A skill's entry file: `code-review`, whose copies the drift tests compare.
+pub const REVIEW: &str = "---\nname: code-review\ndescription: Reviews code. Use when asked for a review.\n---\n# Review\nRead the diff.\n";
+
+/// A workspace of four repositories with `code-review` under `.claude/skills`: three
+/// identical copies, and one (in `d`) with an extra line.
+pub fn drift_workspace() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for r in ["a", "b", "c", "d"] {
+        fs::create_dir_all(t.path().join(r).join(".git")).unwrap();
+        let text = if r == "d" {
+            format!("{REVIEW}Also run ./x.sh before you answer.\n")
+        } else {
+            REVIEW.to_owned()
+        };
+        write(
+            &t.path().join(r).join(".claude/skills/code-review/SKILL.md"),
+            &text,
+        );
+    }
+    t
+}
+
 /// Writes `text` to `root/rel`, creating its folders.
 pub fn write_in(root: &Path, rel: &str, text: &str) {
     write(&root.join(rel), text);

@@ -1,0 +1,59 @@
+//! `skillguard merge`: the shards' reports joined by the pipeline, the checks that span
+//! repositories recomputed, rendered and gated like a scan. Only the options that apply to
+//! reports are taken: how a tree is walked, read, configured or baselined belongs to each
+//! shard's `scan-workspace`, and clap refuses those options here.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::args::{GateArgs, IndexArgs, ReportArgs, SelectArgs, ViewArgs};
+use super::render::emit_report;
+use super::{Error, ExitStatus, note};
+use crate::pipeline::{self, PolicyInput, Request, Source};
+
+#[derive(Debug, Args)]
+pub struct MergeCmd {
+    /// JSON reports of `scan-workspace --shard K/N --format json`, one per shard.
+    #[arg(value_name = "REPORT.json", required = true)]
+    pub reports: Vec<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// The shards' rule selection: give merge the `--select`/`--ignore` the shards had, and
+    /// the recomputed rules follow it too.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+}
+
+/// `skillguard merge`.
+pub(super) fn run(
+    cmd: &MergeCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    cmd.report.format.check()?;
+    cmd.report.check_output()?;
+    let threshold = cmd.gates.threshold_with(None);
+    let mut request = Request::new(Source::Reports(&cmd.reports));
+    request.policy = PolicyInput {
+        select: cmd.select.select.clone(),
+        ignore: cmd.select.ignore.clone(),
+        // The shards applied their configuration and accepted findings.
+        no_config: true,
+        accepted: pipeline::Accepted::Skip,
+        ..PolicyInput::default()
+    };
+    request.trace = cmd.index.read_trace()?;
+    request.eval_results = cmd.index.read_eval_results()?;
+    request.gates = cmd.gates.gates(threshold);
+    let outcome = pipeline::run(request)?;
+    note(stderr, cmd.report.quiet, &outcome.notes)?;
+    emit_report(&outcome, &cmd.report, &cmd.view, threshold, stdout, stderr)
+}

@@ -1,0 +1,439 @@
+//! `skillguard scan` and `scan-workspace`: the pipeline over a tree, its report, its gates,
+//! and the ledger and pin writes that follow the report.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::agenteval::{AeGates, CompatRun, compat_of, compat_outcome, emit_agenteval};
+use super::args::{
+    BaselineArgs, CompatArgs, ConfigArgs, GateArgs, HashArgs, IndexArgs, LoaderArgs, ReportArgs,
+    SelectArgs, SuppressArgs, TargetArgs, ViewArgs, WalkArgs, scan_options,
+};
+use super::render::emit_report;
+use super::{Error, ExitStatus, note, progress};
+use crate::discover::Mode;
+use crate::finding::Severity;
+use crate::pipeline::{self, PolicyInput, Request, Source};
+use crate::text::sanitize_line;
+
+#[derive(Debug, Args)]
+pub struct ScanCmd {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub opts: ScanArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct WorkspaceCmd {
+    /// Folder of cloned repositories.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Honour the scanned repositories' own `.skillguard.toml` (rules and suppressions) and
+    /// `skillguard-ignore` comments. Off by default: the author of a skill may be the attacker.
+    #[arg(long, help_heading = "Policy")]
+    pub trust_repo_config: bool,
+    /// Scan only shard K of N (1-based): a partition of the repositories by the SHA-256 of
+    /// their names. Write each shard's report as JSON and join them with `skillguard merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, help_heading = "Walk")]
+    pub shard: Option<(u64, u64)>,
+    /// Scan workspace entries that are symbolic links to folders as repositories, each
+    /// rooted at its link's target (links inside a repository still never leave it).
+    #[arg(long, help_heading = "Walk")]
+    pub follow_repo_links: bool,
+    #[command(flatten)]
+    pub opts: ScanArgs,
+}
+
+/// The options of both scan commands.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub view: ViewArgs,
+    #[command(flatten)]
+    pub gates: GateArgs,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub loaders: LoaderArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub select: SelectArgs,
+    #[command(flatten)]
+    pub suppress: SuppressArgs,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    #[command(flatten)]
+    pub compat: CompatArgs,
+    #[command(flatten)]
+    pub hashing: HashArgs,
+}
+
+/// `K/N` with 1 ≤ K ≤ N ≤ 100000.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("`{s}`: expected K/N, e.g. 2/8"))?;
+    let k: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: K is not a number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: N is not a number"))?;
+    if n == 0 || n > 100_000 || k == 0 || k > n {
+        return Err(format!("`{s}`: need 1 <= K <= N <= 100000"));
+    }
+    Ok((k, n))
+}
+
+/// What only `scan-workspace` sets.
+#[derive(Default)]
+struct WorkspaceExtras {
+    trust_repo_config: bool,
+    follow_repo_links: bool,
+    shard: Option<(u64, u64)>,
+}
+
+/// `skillguard scan`.
+pub(super) fn run_scan(
+    cmd: &ScanCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let o = &cmd.opts;
+    let compat = o.compat.compat.is_some()
+        || cmd
+            .target
+            .target()
+            .ok()
+            .and_then(|(m, t)| compat_of(m, &t, o.compat.compat, &o.config))
+            .is_some();
+    // A missing <path> is a parse error for AgentEval too (exit 2), not a runtime one.
+    let (mode, target) = cmd.target.target()?;
+    let outcome = (|| {
+        if compat && !target.is_dir() {
+            let what = if mode == Mode::Repo {
+                "Repository"
+            } else {
+                "Skills"
+            };
+            return Err(Error::Compat(format!(
+                "{what} directory not found: {}",
+                crate::report::agenteval::full_path(&target)
+                    .unwrap_or_else(|_| target.clone())
+                    .display()
+            )));
+        }
+        let changed = match mode {
+            Mode::Repo if !cmd.target.paths.is_empty() => {
+                Some(changed_files(&target, &cmd.target.paths)?)
+            }
+            _ => None,
+        };
+        scan_tree(
+            mode,
+            &target,
+            o,
+            changed,
+            WorkspaceExtras::default(),
+            stdout,
+            stderr,
+        )
+    })();
+    compat_outcome(compat, outcome)
+}
+
+/// `skillguard scan-workspace`.
+pub(super) fn run_workspace(
+    cmd: &WorkspaceCmd,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let o = &cmd.opts;
+    let compat = compat_of(Mode::Workspace, &cmd.dir, o.compat.compat, &o.config).is_some();
+    if compat && !cmd.dir.is_dir() {
+        return Err(Error::Compat(format!(
+            "Workspace directory not found: {}",
+            crate::report::agenteval::full_path(&cmd.dir)
+                .unwrap_or_else(|_| cmd.dir.clone())
+                .display()
+        )));
+    }
+    let outcome = scan_tree(
+        Mode::Workspace,
+        &cmd.dir,
+        o,
+        None,
+        WorkspaceExtras {
+            trust_repo_config: cmd.trust_repo_config,
+            follow_repo_links: cmd.follow_repo_links,
+            shard: cmd.shard,
+        },
+        stdout,
+        stderr,
+    );
+    compat_outcome(compat, outcome)
+}
+
+/// A scan through the pipeline, its report, and the ledger and pin writes after it.
+fn scan_tree(
+    mode: Mode,
+    target: &Path,
+    o: &ScanArgs,
+    changed: Option<Vec<String>>,
+    ws: WorkspaceExtras,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<ExitStatus, Error> {
+    let operator = o.config.operator(mode, target)?;
+    let compat = o
+        .compat
+        .compat
+        .or_else(|| operator.as_ref().and_then(|c| c.0.compat));
+    // An unknown --format and an `-o` that cannot be written are refused before the scan,
+    // except as AgentEval does it (after the scan); so is a drift gate on a pin file that
+    // does not exist (AgentEval passes it: its case C28).
+    if compat.is_none() {
+        o.report.format.check()?;
+        o.report.check_output()?;
+        o.baseline.check_drift_gate(o.gates.fail_on_drift)?;
+    }
+    let mut opts = scan_options(
+        &o.walk,
+        &o.loaders,
+        &o.hashing,
+        &o.select,
+        o.baseline.write_baseline,
+        operator.as_ref().map(|c| &c.0),
+    )?;
+    // AgentEval's report is MAF's view: the `maf` profile runs whatever `--profile` says.
+    if compat.is_some()
+        && let crate::loaders::Selection::Only(set) = &mut opts.profiles
+    {
+        set.insert("maf".to_owned());
+    }
+    let fail_on_config = operator
+        .as_ref()
+        .and_then(|c| c.0.fail_on)
+        .map(Severity::from);
+    let threshold = o.gates.threshold_with(fail_on_config);
+    if o.baseline.baseline_note.is_some()
+        && !o.baseline.write_baseline
+        && o.baseline.save_manifest_baseline.is_none()
+    {
+        note(
+            stderr,
+            o.report.quiet,
+            &["--baseline-note has no effect without --write-baseline or --save-manifest-baseline; ignored".into()],
+        )?;
+    }
+    // A bad trace or eval result is a usage error before anything is scanned.
+    let trace = o.index.read_trace()?;
+    let eval_results = o.index.read_eval_results()?;
+    let mut args = o.baseline.baseline();
+    let compat_run = match compat {
+        Some(_) => Some(CompatRun::prepare(&mut args, mode, stderr)?),
+        None => None,
+    };
+    if changed.is_some() && (args.write || args.save_pin.is_some()) {
+        return Err(Error::Usage(
+            "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with changed files".into(),
+        ));
+    }
+    if ws.shard.is_some() && (args.write || args.save_pin.is_some()) {
+        return Err(Error::Usage(
+            "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with --shard".into(),
+        ));
+    }
+    let mut cx =
+        crate::baseline::Context::new(mode, target, args.root.as_deref(), o.hashing.hasher()?);
+    opts.changed = changed;
+    opts.walk.follow_repo_links = ws.follow_repo_links;
+    opts.walk.shard = ws.shard;
+    if args.write && cx.ledger.exists() {
+        // A hint only: a ledger that cannot be read here is reported by the append.
+        cx.newest = cx.ledger.newest().ok().flatten();
+        opts.read.known_lines = cx
+            .newest
+            .as_ref()
+            .map(|n| std::sync::Arc::new(n.known.keys().cloned().collect()));
+    }
+    // Under --compat agenteval, `--fail-on-noncompliant` is AgentEval's gate (its own
+    // rules, judged by its renderer); skillguard's gates still apply when given.
+    let gates = match compat {
+        Some(_) => o
+            .gates
+            .gates(o.gates.fail_on.map(Severity::from).or(fail_on_config)),
+        None => o.gates.gates(threshold),
+    };
+    let bar = progress::Bar::start(&o.report, &o.walk, &mut opts);
+    let outcome = pipeline::run(Request {
+        source: Source::Tree {
+            mode,
+            target,
+            options: opts,
+        },
+        depth: pipeline::Depth::Full,
+        baseline: args.clone(),
+        context: Some(&cx),
+        policy: PolicyInput {
+            select: o.select.select.clone(),
+            ignore: o.select.ignore.clone(),
+            no_ignores: o.suppress.no_ignores,
+            operator,
+            trust_repo_config: ws.trust_repo_config,
+            no_config: o.config.no_config,
+            accepted: o.suppress.accepted(),
+        },
+        trace,
+        eval_results,
+        gates,
+    });
+    drop(bar);
+    let outcome = outcome?;
+    note(stderr, o.report.quiet, &outcome.notes)?;
+    let result = &outcome.result;
+    // The snapshot and pin are prepared while the report renders (both only read the
+    // result) and written only once the report is out: a failed `-o` (exit 2) leaves the
+    // ledger and the pin untouched, so a retry does not record the same scan twice. Their
+    // notes follow the report, and a failed write still ends the run with exit 2.
+    let writes = args.write || args.save_pin.is_some();
+    let mut ae_report = None;
+    let (status, prepared) = std::thread::scope(|sc| {
+        let worker = writes
+            .then(|| sc.spawn(|| crate::baseline::prepare_writes(result, target, &args, &cx)));
+        let status = crate::timing::time(crate::timing::Stage::Report, || match &compat_run {
+            Some(run) => {
+                let lookup = |n: &str, h: &str| run.vetted.as_ref().and_then(|v| v.date(n, h));
+                let lookup: Option<crate::report::agenteval::Vetted<'_>> =
+                    run.vetted.as_ref().map(|_| &lookup as _);
+                emit_agenteval(
+                    result,
+                    &o.report,
+                    AeGates {
+                        noncompliant: o.gates.fail_on_noncompliant,
+                        own_failing: outcome.failing(),
+                    },
+                    target,
+                    lookup,
+                    stdout,
+                    stderr,
+                )
+                .map(|(status, conv)| {
+                    ae_report = Some(conv);
+                    status
+                })
+            }
+            None => emit_report(&outcome, &o.report, &o.view, threshold, stdout, stderr),
+        });
+        if crate::timing::enabled() {
+            let _ = stderr.write_all(crate::timing::summary().as_bytes());
+        }
+        let prepared = worker.map(|h| {
+            h.join().map_err(|_| {
+                crate::baseline::BaselineError::Other(
+                    "internal error while preparing the baseline".into(),
+                )
+            })
+        });
+        (status, prepared)
+    });
+    let status = status?;
+    if let Some(prepared) = prepared {
+        let notes = crate::baseline::commit_writes(prepared?, &cx)?;
+        note(stderr, o.report.quiet, &notes)?;
+    }
+    if let (Some(run), Some(conv)) = (&compat_run, &ae_report) {
+        run.write_after(
+            result,
+            conv,
+            target,
+            o.baseline.baseline_note.as_deref(),
+            stderr,
+        )?;
+    }
+    Ok(status)
+}
+
+/// Changed files given on the command line, relative to the repository root `root`,
+/// `/`-separated. A path is taken relative to the current directory (as pre-commit and
+/// `git diff --name-only` from the root give them), else to the root; one outside the
+/// root is a usage error. Never read: only mapped to skills.
+fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
+    let canon_root = std::fs::canonicalize(root)
+        .map_err(|e| Error::Usage(format!("{}: {e}", root.display())))?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    // `.` and `..` resolved lexically: the file may have been deleted.
+    let lexical = |p: &Path| {
+        let mut norm = PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    norm.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => norm.push(c),
+            }
+        }
+        norm
+    };
+    let lexical_root = lexical(&cwd.join(root));
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let abs = if f.is_absolute() {
+            f.clone()
+        } else {
+            cwd.join(f)
+        };
+        let norm = lexical(&abs);
+        // Inside the root as written: the path as the repository names it. Links inside
+        // the repository are not followed here (the scan maps a changed file to the
+        // skills that reach it through a link).
+        if let Ok(rel) = norm.strip_prefix(&lexical_root) {
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            out.push(rel.join("/"));
+            continue;
+        }
+        // Otherwise the longest existing ancestor, resolved, for links above the
+        // repository such as /tmp -> /private/tmp.
+        let mut base = norm.clone();
+        let mut rest: Vec<std::ffi::OsString> = Vec::new();
+        let resolved = loop {
+            if let Ok(c) = std::fs::canonicalize(&base) {
+                break rest.iter().rev().fold(c, |p, r| p.join(r));
+            }
+            match (base.file_name().map(|n| n.to_owned()), base.parent()) {
+                (Some(n), Some(p)) => {
+                    rest.push(n);
+                    base = p.to_path_buf();
+                }
+                _ => break norm.clone(),
+            }
+        };
+        let rel = resolved.strip_prefix(&canon_root).map_err(|_| {
+            Error::Usage(format!(
+                "{} is not inside the repository {}",
+                sanitize_line(&f.display().to_string()),
+                root.display()
+            ))
+        })?;
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        out.push(rel.join("/"));
+    }
+    Ok(out)
+}

@@ -1,4 +1,4 @@
-//! Baselines cover agents (issue 14, part 5): every agent, prompt, instructions, MCP and hook
+//! Baselines cover agents: every agent, prompt, instructions, MCP and hook
 //! file is recorded in ledger snapshots and pins with its content hash, appears in
 //! `baseline diff`, `history` and `list`, is checked by `--manifest-baseline` and
 //! `--check-baseline`, and copies of one agent identity that differ are reported once.

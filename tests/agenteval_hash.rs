@@ -1,4 +1,4 @@
-//! Issue 16, part 3: AgentEval's content hash (reference §5.2) of a skill that holds nested
+//! AgentEval's content hash of a skill that holds nested
 //! skills, computed by hand here, equals the `agenteval_content_hash` skillguard reports;
 //! skillguard's own `content_hash` still leaves the nested skills out; and history or pins
 //! recorded by AgentEval for such a skill match it after `baseline import-agenteval`.

@@ -1,4 +1,4 @@
-//! Issue 16, part 4: `skillguard rules` shows AgentEval's rule numbers, and
+//! `skillguard rules` shows AgentEval's rule numbers, and
 //! `ResourceFromUntrustedSource` (#9), which never fires from files, is listed and explained.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Custom agents and their neighbours (issue 14): the test repository of the issue reports
+//! Custom agents and their neighbours: the test repository reports
 //! each planted problem at its file, line and severity, in every format.
 
 mod common;
@@ -592,7 +592,7 @@ fn agent_loader_matrix_and_index() {
             .code()
     };
     // The gate reads the repository's median score, and every agent or skill graded F
-    // (issue 30): no file here is an F, so only a threshold above the score fails.
+    // No file here is an F, so only a threshold above the score fails.
     let score = v["index"]["score"].as_f64().unwrap();
     assert_eq!(gate("100"), Some(u8::from(score < 100.0).into()));
     assert_eq!(gate(&format!("{}", score.floor() as u32)), Some(0));
@@ -763,7 +763,7 @@ fn ignored_plugin_fields_are_not_reported_as_running() {
 
 /// Messages written for skills and said of another artefact take the article of its noun:
 /// "an agent", "an instruction file", "an MCP configuration", "a prompt", "a hook
-/// configuration"; never "A agent" or "a MCP" (issue 30).
+/// configuration"; never "A agent" or "a MCP".
 #[test]
 fn messages_take_the_article_of_each_artefact_kind() {
     let dir = tempfile::tempdir().unwrap();
@@ -843,7 +843,7 @@ fn messages_take_the_article_of_each_artefact_kind() {
 }
 
 /// A reviewer agent that tells what to do when reviewed content attacks it quotes the attack
-/// without giving it (issue 30): its hypotheticals, negations and test strings are notes, not
+/// without giving it: its hypotheticals, negations and test strings are notes, not
 /// findings; the same phrase under a conditional the author controls is an instruction.
 #[test]
 fn a_reviewers_defensive_text_is_not_an_injection() {

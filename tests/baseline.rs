@@ -363,7 +363,7 @@ fn pin_files_missing_corrupt_and_newer() {
         s(&missing),
         "--fail-on-drift",
     ]);
-    // Issue 30: the gate refuses a pin file that does not exist…
+    // The gate refuses a pin file that does not exist…
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("nope.json"), "{}", err(&o));
     // … and a first run says so.
@@ -583,7 +583,7 @@ fn cross_location_drift_is_structured() {
         .unwrap();
     assert_eq!(r["relatedLocations"].as_array().unwrap().len(), 1);
     assert_eq!(r["properties"]["locations"].as_array().unwrap().len(), 2);
-    // Drift between copies trips --fail-on-drift (issue 31).
+    // Drift between copies trips --fail-on-drift.
     assert_eq!(scan(&repo, &["--fail-on-drift"]).status.code(), Some(1));
 }
 
@@ -1109,7 +1109,7 @@ fn concurrent_imports_do_not_duplicate() {
     );
 }
 
-/// Issue 12, defect 4: eight approvals of different skills run at once on one pin file
+/// Eight approvals of different skills run at once on one pin file
 /// all printed "approved" and only one was kept. The update is now a read-modify-write
 /// under a lock, so every approval survives.
 #[test]
@@ -1153,7 +1153,7 @@ fn concurrent_approvals_of_different_skills_are_all_kept() {
     }
 }
 
-/// Issue 12, defect 6: deleting every snapshot and keeping HEAD.json must not be laundered
+/// Deleting every snapshot and keeping HEAD.json must not be laundered
 /// by the next routine append into a fresh, intact-looking chain.
 #[test]
 fn an_append_refuses_a_ledger_whose_snapshots_were_all_deleted() {
@@ -1173,7 +1173,7 @@ fn an_append_refuses_a_ledger_whose_snapshots_were_all_deleted() {
     assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
 }
 
-/// Issue 12, defect 7: when `-o` fails (exit 2) nothing was recorded, so a retry appends
+/// When `-o` fails (exit 2) nothing was recorded, so a retry appends
 /// the scan once.
 #[test]
 fn a_failed_report_writes_no_snapshot_and_no_pin() {
@@ -1214,8 +1214,8 @@ fn a_failed_report_writes_no_snapshot_and_no_pin() {
     assert!(pin.exists() && good_out.exists());
 }
 
-/// Issue 12, defect 7: a gate that compares against nothing says so even with `-q`.
-/// Issue 30: with `--fail-on-drift` a missing pin file is refused (exit 2) unless
+/// A gate that compares against nothing says so even with `-q`.
+/// With `--fail-on-drift` a missing pin file is refused (exit 2) unless
 /// `--allow-missing-baseline` says it is a first run (`tests/papercuts.rs`).
 #[test]
 fn a_missing_pin_file_is_a_warning_even_when_quiet() {
@@ -1239,7 +1239,7 @@ fn a_missing_pin_file_is_a_warning_even_when_quiet() {
     );
 }
 
-/// Issue 12, defect 7: a pin key written in another case is checked, not silently ignored.
+/// A pin key written in another case is checked, not silently ignored.
 #[test]
 fn a_pin_key_in_another_case_is_still_checked() {
     let (t, repo) = demo();

@@ -168,7 +168,7 @@ fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
     assert_eq!(highs, 1, "{:#?}", r.findings);
 }
 
-/// Issue 30: the same repository, its targets inferred from `.claude/skills` (Claude Code):
+/// The same repository, its targets inferred from `.claude/skills` (Claude Code):
 /// a key only skills-ref rejects, and a name that does not match its folder (which Claude
 /// Code does not check), are portability: nothing high, and the messages say why.
 #[test]

@@ -1,4 +1,4 @@
-//! Changed-files mode (`skillguard scan --repo . -- FILE…`, issue 13 part 4): scanning the
+//! Changed-files mode (`skillguard scan --repo . -- FILE…`): scanning the
 //! skills that hold the given files gives exactly the findings a full scan gives about those
 //! skills, cross-skill checks included (name collisions, shadowing, drift between copies,
 //! look-alike names, nesting), and nothing else.

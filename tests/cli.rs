@@ -1229,7 +1229,7 @@ fn demo_shows_every_security_family() {
     }
 }
 
-/// Issue 12, defect 7: `--quiet` lists only what fails the gate, but its header and summary
+/// `--quiet` lists only what fails the gate, but its header and summary
 /// still count everything (no "0 skill(s)" or "no findings" while findings exist).
 #[test]
 fn quiet_counts_stay_whole() {
@@ -1264,7 +1264,7 @@ fn quiet_counts_stay_whole() {
     }
 }
 
-/// Issue 13: skills-ref's messages reach JSON whole (they used to be cut at 200 characters).
+/// skills-ref's messages reach JSON whole (they used to be cut at 200 characters).
 #[test]
 fn upstream_loader_messages_are_whole_in_json() {
     let t = tempfile::tempdir().unwrap();

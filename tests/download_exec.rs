@@ -1,7 +1,7 @@
 //! `download-then-execute` (`src/security/download_exec.rs`): every execution form, for a
 //! named file and for a variable holding the path, in the same file and in another one,
 //! with the look-alikes that must stay quiet. Written when the check was rebuilt to be
-//! linear (issue 12): the forms are matched as a prefix plus a trie of downloaded names
+//! linear: the forms are matched as a prefix plus a trie of downloaded names
 //! instead of one regex per name.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! Eval files (issue 15, parts 1 and 2): every format found and validated at its place, tied
+//! Eval files: every format found and validated at its place, tied
 //! to the skill or agent it evaluates, and `skillguard coverage` over them.
 
 use std::path::Path;
@@ -231,7 +231,7 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    // Issue 31: options about findings are refused, never silently ignored.
+    // Options about findings are refused, never silently ignored.
     for opt in [
         &["--group-by", "rule"][..],
         &["--max-findings-per-rule", "3"],

@@ -54,7 +54,7 @@ fn userinfo_and_trailing_dots_do_not_hide_a_hostile_origin() {
     assert_eq!(crit, 2);
 }
 
-/// Review after issue 12: every `os.system(` is a place a data rule may start; an anchored
+/// Every `os.system(` is a place a data rule may start; an anchored
 /// search at each that fails scanned to the end of the line, so 40,000 of them on one line
 /// took 25 s (release). One pass over the line now; this input would take minutes before.
 #[test]

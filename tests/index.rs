@@ -70,7 +70,7 @@ fn json_has_a_scan_index_and_one_per_skill() {
     assert_eq!(i["axes_measured"], 2);
     assert!(i["axes"]["efficiency"].is_null());
     assert!(i["axes"]["compliance"].is_number());
-    // The scan's axes are medians (issue 30): one malicious sample does not sink them; it is
+    // The scan's axes are medians: one malicious sample does not sink them; it is
     // reported beside the score as the worst skill.
     assert_eq!(i["axes"]["security"], 100.0);
     assert_eq!(i["worst"]["path"], ".claude/skills/invoice-sync");
@@ -286,7 +286,7 @@ fn malformed_or_missing_trace_is_exit_2_naming_the_file() {
     );
 }
 
-/// Issue 30: the gate applies to the repository's score (a median, which one noisy skill
+/// The gate applies to the repository's score (a median, which one noisy skill
 /// cannot sink) and to every skill graded F; a skill at B below N does not fail it.
 #[test]
 fn fail_under_index_gates_on_the_scan_and_on_every_skill() {

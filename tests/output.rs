@@ -1,4 +1,4 @@
-//! Output that scales (issue 13 part 7): per-rule summaries, `--group-by`,
+//! Output that scales: per-rule summaries, `--group-by`,
 //! `--max-findings-per-rule`, the Markdown size limit, SARIF URIs relative to the repository.
 
 use std::fs;
@@ -103,7 +103,7 @@ fn console_summarises_per_rule_and_category() {
     assert_eq!(cats, total);
 }
 
-/// Issue 30 part 4: the default console leads with the answer. One header line; findings
+/// The default console leads with the answer. One header line; findings
 /// grouped by rule, most severe first, at most 5 per rule, one line each with
 /// `path:line:col`; "… and N more"; a summary block; a closing line with the gate. Clean
 /// skills are not listed.

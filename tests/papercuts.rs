@@ -1,4 +1,4 @@
-//! Issue 30, part 5: the papercuts on the adoption path, one test (or more) each.
+//! The papercuts on the adoption path, one test (or more) each.
 #![allow(clippy::print_stderr)]
 
 mod common;
@@ -549,7 +549,7 @@ fn accept_from_a_subfolder_accepts_the_whole_repository() {
 
 /// A block-scalar description over 1,024 characters: MAF reads it in full and drops the skill
 /// for its length; AgentEval's line reader cannot read block scalars and calls it missing
-/// (reference §4.2). Native mode names MAF's cause; `--compat agenteval` keeps AgentEval's
+///. Native mode names MAF's cause; `--compat agenteval` keeps AgentEval's
 /// words and adds MAF's own cause, so the two modes no longer disagree about why.
 #[test]
 fn native_and_compat_name_the_same_maf_cause() {

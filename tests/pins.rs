@@ -1,4 +1,4 @@
-//! Issue 31: pins record every location of a name. A check right after a save is clean; an
+//! Pins record every location of a name. A check right after a save is clean; an
 //! edited copy is named with its location and the files that changed; a copy added since the
 //! pin is reported as new, not as changed.
 

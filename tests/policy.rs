@@ -1,5 +1,5 @@
 //! Configuration, suppressions and accepted findings, end to end through the binary
-//! (issue 13, parts 1-3): `init`, `.skillguard.toml` errors, `--select`/`--ignore`, rule
+//!: `init`, `.skillguard.toml` errors, `--select`/`--ignore`, rule
 //! settings, `[[ignore]]` with reasons and dates, inline ignores, `accept`, workspace trust,
 //! SARIF suppressions, and the configuration's JSON Schema.
 #![allow(clippy::print_stderr)]
@@ -585,7 +585,7 @@ fn scan_roots_and_excludes_from_the_config() {
     );
 }
 
-/// The skill-quality advisories (issue 14, part 6): the configuration switches each one off,
+/// The skill-quality advisories: the configuration switches each one off,
 /// and switches on each one that is off by default; so do `--select` and `--ignore`.
 #[test]
 fn every_quality_rule_is_switched_on_and_off_by_the_configuration() {

@@ -787,7 +787,7 @@ fn path_not_utf8() {
             describe(f)
         );
     }
-    // Issue 12, defect 3: files under a non-UTF-8 name were left out of the content hash
+    // Files under a non-UTF-8 name were left out of the content hash
     // without marking it incomplete, so a pinned skill could be changed there unnoticed.
     let a = &r.artifacts[0];
     assert!(
@@ -1319,7 +1319,7 @@ fn trust_on_first_use() {
     );
 }
 
-/// Issue 31: the rendered console and SARIF output of every rule's `bad/` fixture, as
+/// The rendered console and SARIF output of every rule's `bad/` fixture, as
 /// snapshots in `tests/snapshots/rules/<id>.txt` (zizmor and ruff keep such snapshots). A
 /// change of a message, a location or a renderer shows up as a reviewed diff; accept one with
 /// `UPDATE_SNAPSHOTS=1 cargo test --test rules rendered_output`.

@@ -1,4 +1,4 @@
-//! Workspace scans (issue 13 part 8): repositories that are symbolic links are scanned on
+//! Workspace scans: repositories that are symbolic links are scanned on
 //! request, each rooted at its target; findings that involve several repositories are
 //! reported once, in a section of their own, and counted in no repository's totals.
 

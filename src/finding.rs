@@ -136,7 +136,7 @@ impl fmt::Display for Location {
 }
 
 /// A secondary location with a short note ("first defined here").
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 pub struct Related {
     pub location: Location,
     pub message: String,

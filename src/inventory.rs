@@ -219,12 +219,15 @@ pub struct Artifact {
     /// Where the skill came from, per `skills-lock.json`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
-    /// How each harness profile loads this skill (the loader matrix).
-    #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing)]
+    /// How each harness profile loads this skill (the loader matrix). Not serialised with
+    /// the artifact: the JSON report's entry (`report::model::Entry`) writes it after the
+    /// fields above and reads it back, its profile ids looked up among the loaders.
+    #[serde(skip)]
     pub loaders: Vec<LoaderVerdict>,
     /// Agents, prompts, instructions, MCP and hook files: the format of the file
-    /// (`copilot-agent`, `claude-agent`, ...; `conventions::Format`).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
+    /// (`copilot-agent`, `claude-agent`, ...; `conventions::Format`). Serialised by the
+    /// report's entry too, after `loaders`.
+    #[serde(skip)]
     pub format: Option<String>,
 }
 
@@ -296,16 +299,14 @@ impl Provenance {
     }
 }
 
-/// One cell of the loader matrix.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One cell of the loader matrix (in the JSON report: `report::model::Loader`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoaderVerdict {
     pub profile: &'static str,
     pub status: LoadStatus,
     /// Why it is excluded (or a note on how it loads).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
     /// What the harness exposes of the skill's files (MAF profiles).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exposes: Option<Exposure>,
 }
 

@@ -7,20 +7,21 @@
 //! and merging the shards of a workspace gives the findings of one unsharded scan
 //! (`tests/shard_merge.rs`).
 //!
-//! Reports are input we did not write: each is read up to [`MAX_REPORT`] bytes, checked
-//! (`version` 1, `tool.name` skillguard, one mode, no repository in two reports) and any
-//! problem is an error naming the file.
+//! Reports are input we did not write: each is read up to [`MAX_REPORT`] bytes into the
+//! report model ([`crate::report::model`], the types the JSON renderer writes), checked
+//! (`version` 1, `tool.name` skillguard, every required property, rule ids and loader
+//! profiles this binary knows, one mode, no repository in two reports) and any problem is an
+//! error naming the file.
 
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::discover::Mode;
-use crate::finding::{Confidence, Consequence, Finding, Location, Related, Severity};
-use crate::inventory::{Artifact, Exposure, LoadStatus, LoaderVerdict};
-use crate::result::{RepoSummary, ScanResult, Suppressed, SuppressionKind};
+use crate::finding::{Consequence, Finding};
+use crate::inventory::{Artifact, LoaderVerdict};
+use crate::report::model::{self, Report};
+use crate::result::{RepoSummary, ScanResult, Suppressed};
 use crate::rules::ids;
 
 /// The largest report read (4 GiB would be a workspace of millions of skills).
@@ -57,8 +58,8 @@ fn invalid(path: &Path, message: impl Into<String>) -> MergeError {
     }
 }
 
-/// Reads one report (bounded) as JSON.
-fn read_report(path: &Path) -> Result<Value, MergeError> {
+/// Reads one report (bounded) into the report model.
+fn read_report(path: &Path) -> Result<Report<'static>, MergeError> {
     let read_err = |source| MergeError::Read {
         path: path.display().to_string(),
         source,
@@ -71,104 +72,67 @@ fn read_report(path: &Path) -> Result<Value, MergeError> {
     if buf.len() as u64 > MAX_REPORT {
         return Err(invalid(path, format!("larger than {MAX_REPORT} bytes")));
     }
-    let v: Value =
-        serde_json::from_slice(&buf).map_err(|e| invalid(path, format!("not JSON: {e}")))?;
-    if v["tool"]["name"] != "skillguard" || v["version"] != crate::report::json::JSON_VERSION {
-        return Err(invalid(
-            path,
-            "not a skillguard JSON report of version 1 (`skillguard scan-workspace … --format json`)",
-        ));
-    }
-    Ok(v)
-}
-
-fn str_field<'a>(path: &Path, v: &'a Value, key: &str) -> Result<&'a str, MergeError> {
-    v[key]
-        .as_str()
-        .ok_or_else(|| invalid(path, format!("`{key}` missing or not a string")))
-}
-
-/// A rule id of the catalog (its `'static` name).
-fn rule(path: &Path, id: &str) -> Result<&'static str, MergeError> {
-    crate::catalog::get(id).map(|m| m.id).ok_or_else(|| {
+    let foreign = || {
         invalid(
             path,
-            format!("unknown rule `{id}` (a report of another version?)"),
+            "not a skillguard JSON report of version 1 (`skillguard scan-workspace … --format json`)",
         )
-    })
-}
-
-fn severity(path: &Path, v: &Value) -> Result<Severity, MergeError> {
-    serde_json::from_value(v.clone()).map_err(|_| invalid(path, format!("bad severity {v}")))
-}
-
-fn location(path: &Path, v: &Value) -> Result<Location, MergeError> {
-    serde_json::from_value(v.clone()).map_err(|e| invalid(path, format!("bad location: {e}")))
+    };
+    match serde_json::from_slice::<Report<'static>>(&buf) {
+        Ok(r) if r.is_current() => Ok(r),
+        Ok(_) => Err(foreign()),
+        Err(e) if e.is_syntax() || e.is_eof() => Err(invalid(path, format!("not JSON: {e}"))),
+        // A document of another tool or version is said to be one, whatever else is wrong;
+        // in a report, what is wrong is said with its position.
+        Err(e) => match serde_json::from_slice::<model::Head<'_>>(&buf) {
+            Ok(h) if h.is_current() => Err(invalid(path, e.to_string())),
+            _ => Err(foreign()),
+        },
+    }
 }
 
 /// A finding as the JSON report wrote it.
-fn finding(path: &Path, v: &Value) -> Result<Finding, MergeError> {
-    let id = rule(path, str_field(path, v, "rule_id")?)?;
-    let mut f = Finding::new(
-        id,
-        str_field(path, v, "message")?,
-        location(path, &v["location"])?,
-    );
-    f.severity = severity(path, &v["severity"])?;
-    f.confidence = Confidence::parse(str_field(path, v, "confidence")?)
-        .ok_or_else(|| invalid(path, "bad confidence"))?;
-    f.confidence_reason = v["confidence_reason"].as_str().map(str::to_owned);
-    f.fingerprint = str_field(path, v, "fingerprint")?.to_owned();
-    f.skill = v["skill"].as_str().map(str::to_owned);
-    f.skill_path = v["skill_path"].as_str().map(str::to_owned);
-    f.properties = v.get("properties").filter(|p| !p.is_null()).cloned();
-    for r in v["related"].as_array().into_iter().flatten() {
-        f.related.push(Related {
-            location: location(path, &r["location"])?,
-            message: str_field(path, r, "message")?.to_owned(),
-        });
-    }
-    for c in v["consequences"].as_array().into_iter().flatten() {
-        f.consequences.push(Consequence {
-            rule_id: rule(path, str_field(path, c, "rule_id")?)?,
-            severity: severity(path, &c["severity"])?,
-            profile: c["profile"].as_str().map(str::to_owned),
-            message: str_field(path, c, "message")?.to_owned(),
-            location: location(path, &c["location"])?,
-            fingerprint: str_field(path, c, "fingerprint")?.to_owned(),
-        });
-    }
-    Ok(f)
+fn finding(f: model::Finding<'_>) -> Finding {
+    let mut out = Finding::new(f.rule_id, f.message, f.location.into_owned());
+    out.severity = f.severity;
+    out.confidence = f.confidence;
+    out.confidence_reason = f.confidence_reason.map(Into::into);
+    out.fingerprint = f.fingerprint.into_owned();
+    out.skill = f.skill.map(Into::into);
+    out.skill_path = f.skill_path.map(Into::into);
+    out.properties = f.properties.map(|p| p.into_owned());
+    out.related = f.related.into_owned();
+    out.consequences = f
+        .consequences
+        .into_iter()
+        .map(|c| Consequence {
+            rule_id: c.rule_id,
+            severity: c.severity,
+            profile: c.profile.map(Into::into),
+            message: c.message.into_owned(),
+            location: c.location.into_owned(),
+            fingerprint: c.fingerprint.into_owned(),
+        })
+        .collect();
+    out
 }
 
-/// A skill of the inventory, with its loader verdicts (profile ids of this binary).
-fn artifact(path: &Path, v: &Value) -> Result<Artifact, MergeError> {
-    let mut a: Artifact = serde_json::from_value(v.clone())
-        .map_err(|e| invalid(path, format!("bad skill entry: {e}")))?;
-    for l in v["loaders"].as_array().into_iter().flatten() {
-        let id = str_field(path, l, "profile")?;
-        let profile = crate::loaders::profiles()
-            .iter()
-            .find(|p| p.id == id)
-            .map(|p| p.id)
-            .ok_or_else(|| invalid(path, format!("unknown loader profile `{id}`")))?;
-        let status: LoadStatus = serde_json::from_value(l["status"].clone())
-            .map_err(|_| invalid(path, "bad loader status"))?;
-        let exposes: Option<Exposure> = match l.get("exposes") {
-            Some(e) if !e.is_null() => Some(
-                serde_json::from_value(e.clone())
-                    .map_err(|_| invalid(path, "bad loader exposure"))?,
-            ),
-            _ => None,
-        };
-        a.loaders.push(LoaderVerdict {
-            profile,
-            status,
-            cause: l["cause"].as_str().map(str::to_owned),
-            exposes,
-        });
-    }
-    Ok(a)
+/// A skill or agent file of the inventory, with its loader verdicts (profile ids of this
+/// binary).
+fn artifact(e: model::Entry<'_>) -> Artifact {
+    let mut a = e.artifact.into_owned();
+    a.format = e.format.map(Into::into);
+    a.loaders = e
+        .loaders
+        .into_iter()
+        .map(|l| LoaderVerdict {
+            profile: l.profile,
+            status: l.status,
+            cause: l.cause.map(Into::into),
+            exposes: l.exposes.map(|x| x.into_owned()),
+        })
+        .collect();
+    a
 }
 
 /// A set of shards is complete: every report a shard of the same N, each K once. Reports
@@ -220,8 +184,8 @@ fn check_shards(shards: &[(Option<(u64, u64)>, &PathBuf)]) -> Result<(), MergeEr
 /// with notes for stderr.
 pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError> {
     let first = paths.first().ok_or(MergeError::Empty)?;
-    let mut mode: Option<String> = None;
-    let mut target = String::new();
+    // The first report's target: the workspace every shard should have scanned.
+    let mut target: Option<String> = None;
     let mut artifacts: Vec<Artifact> = Vec::new();
     let mut agents: Vec<Artifact> = Vec::new();
     let mut evals: Vec<crate::inventory::EvalFileInfo> = Vec::new();
@@ -235,36 +199,32 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
     let mut shards: Vec<(Option<(u64, u64)>, &PathBuf)> = Vec::new();
     for path in paths {
         let v = read_report(path)?;
-        let shard = match &v["shard"] {
-            Value::Null => None,
-            s => match (s["k"].as_u64(), s["n"].as_u64()) {
-                (Some(k), Some(n)) if k >= 1 && k <= n => Some((k, n)),
-                _ => return Err(invalid(path, "bad `shard`")),
-            },
+        let shard = match v.shard {
+            None => None,
+            Some(model::Shard { k, n }) if k >= 1 && k <= n => Some((k, n)),
+            Some(_) => return Err(invalid(path, "bad `shard`")),
         };
         shards.push((shard, path));
-        if mode.is_some() && v["target"].as_str() != Some(target.as_str()) {
-            notes.push(format!(
-                "{} scanned `{}`, the first report `{}`: check that every shard scanned the same workspace",
-                path.display(),
-                crate::text::sanitize_line(v["target"].as_str().unwrap_or("?")),
-                crate::text::sanitize_line(&target)
-            ));
-        }
-        let m = str_field(path, &v, "mode")?.to_owned();
-        if m != "workspace" {
+        if v.mode != Mode::Workspace.as_str() {
             return Err(invalid(
                 path,
-                format!("a `{m}` scan; merge joins the shards of `scan-workspace --shard K/N`"),
+                format!(
+                    "a `{}` scan; merge joins the shards of `scan-workspace --shard K/N`",
+                    v.mode
+                ),
             ));
         }
-        if mode.is_none() {
-            target = str_field(path, &v, "target")?.to_owned();
+        match &target {
+            None => target = Some(v.target.into_owned()),
+            Some(first) if *first != v.target => notes.push(format!(
+                "{} scanned `{}`, the first report `{}`: check that every shard scanned the same workspace",
+                path.display(),
+                crate::text::sanitize_line(&v.target),
+                crate::text::sanitize_line(first)
+            )),
+            Some(_) => {}
         }
-        mode = Some(m);
-        for r in v["repositories"].as_array().into_iter().flatten() {
-            let r: RepoSummary = serde_json::from_value(r.clone())
-                .map_err(|e| invalid(path, format!("bad repository entry: {e}")))?;
+        for r in v.repositories.into_owned() {
             let name = r.repo.clone().unwrap_or_default();
             if let Some(other) = owner.insert(name.clone(), path.clone()) {
                 return Err(invalid(
@@ -277,49 +237,33 @@ pub fn merge(paths: &[PathBuf]) -> Result<(ScanResult, Vec<String>), MergeError>
             }
             repos.push(r);
         }
-        for s in v["skills"].as_array().into_iter().flatten() {
-            artifacts.push(artifact(path, s)?);
-        }
-        for s in v["agents"].as_array().into_iter().flatten() {
-            agents.push(artifact(path, s)?);
-        }
-        for e in v["evals"].as_array().into_iter().flatten() {
-            evals.push(
-                serde_json::from_value(e.clone())
-                    .map_err(|e| invalid(path, format!("bad eval entry: {e}")))?,
-            );
-        }
-        for f in v["findings"].as_array().into_iter().flatten() {
-            let f = finding(path, f)?;
-            if !RECOMPUTED.contains(&f.rule_id) {
-                findings.push(f);
-            }
-        }
-        for s in v["suppressed"].as_array().into_iter().flatten() {
-            let f = finding(path, s)?;
-            let kind = match s["suppression"]["kind"].as_str() {
-                Some("config") => SuppressionKind::Config,
-                Some("inline") => SuppressionKind::Inline,
-                Some("accepted") => SuppressionKind::Accepted,
-                _ => return Err(invalid(path, "bad suppression kind")),
-            };
+        artifacts.extend(v.skills.into_iter().map(artifact));
+        agents.extend(v.agents.into_iter().map(artifact));
+        evals.extend(v.evals.into_owned());
+        findings.extend(
+            v.findings
+                .into_iter()
+                .map(finding)
+                .filter(|f| !RECOMPUTED.contains(&f.rule_id)),
+        );
+        for s in v.suppressed {
+            let f = finding(s.finding);
             if !RECOMPUTED.contains(&f.rule_id) {
                 suppressed.push(Suppressed {
                     finding: f,
-                    kind,
-                    reason: s["suppression"]["reason"].as_str().unwrap_or("").to_owned(),
+                    kind: s.suppression.kind,
+                    reason: s.suppression.reason.into_owned(),
                 });
             }
         }
-        let summary = &v["summary"];
         // Every shard walked the same workspace folder: its hidden entries are the same.
-        hidden = hidden.max(summary["hidden_entries_skipped"].as_u64().unwrap_or(0) as usize);
-        files = files.saturating_add(summary["files"].as_u64().unwrap_or(0) as usize);
-        bytes = bytes.saturating_add(summary["bytes"].as_u64().unwrap_or(0));
+        hidden = hidden.max(v.summary.hidden_entries_skipped);
+        files = files.saturating_add(v.summary.files);
+        bytes = bytes.saturating_add(v.summary.bytes);
     }
-    if mode.is_none() {
+    let Some(target) = target else {
         return Err(invalid(first, "no report"));
-    }
+    };
     check_shards(&shards)?;
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
     agents.sort_by(|a, b| a.path.cmp(&b.path));

@@ -10,8 +10,10 @@ use crate::discover::Mode;
 use crate::finding::{Finding, SeverityCounts};
 use crate::inventory::Artifact;
 
-/// AgentEval-compatible coverage counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+/// AgentEval-compatible coverage counts, under AgentEval's names (PascalCase) in the JSON
+/// report for drop-in comparison.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
 pub struct Coverage {
     /// Skills a strict loader would load.
     pub skill_count: usize,
@@ -133,7 +135,7 @@ impl Changed {
 }
 
 /// What took a finding out of the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SuppressionKind {
     /// An `[[ignore]]` entry of `.skillguard.toml`.

@@ -1,6 +1,12 @@
 //! The JSON report's published schema, `docs/report.schema.json`: every report skillguard
 //! writes (a repository scan, a workspace shard, a merge, suppressed findings listed) is valid
-//! against it, and a report that breaks its shape is not.
+//! against it, and a report that breaks its shape is not. Each is also read into the report
+//! model (`skillguard::report::model`, what `skillguard merge` reads) and written back
+//! unchanged.
+
+mod common;
+#[path = "common/round_trip.rs"]
+mod round_trip;
 
 use std::path::Path;
 use std::process::Command;
@@ -23,11 +29,17 @@ fn report(args: &[&str]) -> Value {
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
 }
 
+/// The schema's complaints about `v`; none when it matches. Every report checked here is
+/// also read back through the report model ([`round_trip::assert_model_round_trips`]).
 fn errors(v: &Value) -> Vec<String> {
-    schema()
+    let found: Vec<String> = schema()
         .iter_errors(v)
         .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect()
+        .collect();
+    if found.is_empty() {
+        round_trip::assert_model_round_trips(v, &format!("{} report", v["mode"]));
+    }
+    found
 }
 
 #[test]
@@ -93,4 +105,63 @@ fn a_report_that_breaks_the_shape_is_refused_by_the_schema() {
     let mut v = report(&["scan", "--repo", "fixtures/demo", "--format", "json"]);
     v["version"] = Value::from(2);
     assert!(!errors(&v).is_empty());
+}
+
+/// The options that add properties (the gates, an eval result, a trace, suppressions of every
+/// kind) give reports that match the schema and that the report model reads back.
+#[test]
+fn reports_with_every_optional_property_match_and_read_back() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = common::demo_in(t.path(), "demo");
+    std::fs::write(
+        repo.join(".skillguard.toml"),
+        "inline-ignores = true\n\n[[ignore]]\nrule = \"name-invalid-chars\"\nreason = \"kept on purpose\"\n",
+    )
+    .unwrap();
+    let script = repo.join(".claude/skills/invoice-sync/scripts/.update.sh");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(
+        &script,
+        text.replacen(
+            "curl",
+            "# skillguard-ignore fetch-then-execute: pinned\ncurl",
+            1,
+        ),
+    )
+    .unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let v = report(&[
+        "scan",
+        "--repo",
+        repo.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "high",
+        "--fail-under-index",
+        "50",
+        "--trace",
+        &format!("{root}/fixtures/index/demo-trace.json"),
+        "--evals",
+        &format!("{root}/fixtures/index/pdf-tools-results.json"),
+    ]);
+    assert!(errors(&v).is_empty(), "{:#?}", errors(&v));
+    let kinds: Vec<&str> = v["suppressed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["suppression"]["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"config") && kinds.contains(&"inline"),
+        "{kinds:?}"
+    );
+    assert_eq!(v["fail_on"], "high");
+    let path = report(&[
+        "scan",
+        &format!("{root}/fixtures/demo/.claude/skills/invoice-sync"),
+        "--format",
+        "json",
+    ]);
+    assert!(errors(&path).is_empty(), "{:#?}", errors(&path));
 }

@@ -4,6 +4,8 @@
 //! look-alike names), which no single shard can see.
 
 mod common;
+#[path = "common/round_trip.rs"]
+mod round_trip;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -116,6 +118,7 @@ fn merging_every_shard_gives_the_unsharded_report() {
                 p.to_str().unwrap(),
             ]);
             let v: Value = serde_json::from_slice(&fs::read(&p).unwrap()).unwrap();
+            round_trip::assert_model_round_trips(&v, &format!("shard {k}/{n}"));
             for r in v["repositories"].as_array().unwrap() {
                 assert!(
                     repos.insert(r["repo"].as_str().unwrap().to_owned()),
@@ -138,6 +141,7 @@ fn merging_every_shard_gives_the_unsharded_report() {
         args.extend(reports.iter().map(String::as_str));
         let merged = run(&args).stdout;
         let merged_v: Value = serde_json::from_slice(&merged).unwrap();
+        round_trip::assert_model_round_trips(&merged_v, &format!("merge of {n} shard(s)"));
         for key in [
             "findings",
             "skills",
@@ -281,6 +285,7 @@ fn accepted_findings_survive_the_merge() {
     let whole_v: Value = serde_json::from_slice(&whole).unwrap();
     // One fingerprint: the same skill in three repositories (fingerprints leave the location out).
     assert_eq!(whole_v["suppressed"].as_array().map(Vec::len), Some(3));
+    round_trip::assert_model_round_trips(&whole_v, "a workspace scan with accepted findings");
     let mut reports = Vec::new();
     for k in 1..=3 {
         let p = out.path().join(format!("s{k}.json"));
@@ -383,5 +388,90 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
     assert_eq!(
         String::from_utf8(run(&args).stdout).unwrap(),
         String::from_utf8(whole).unwrap()
+    );
+}
+
+/// A report is read into the report model: one that lacks what every finding has, or names
+/// a rule, a loader profile, a severity or a suppression kind this binary does not know, is
+/// refused with an error naming the file and the problem; properties it does not know are
+/// ignored.
+#[test]
+fn a_report_the_model_cannot_read_is_refused_naming_the_file() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let p = out.path().join("s1.json");
+    run(&[
+        "scan-workspace",
+        ws,
+        "--shard",
+        "1/1",
+        "--format",
+        "json",
+        "-o",
+        p.to_str().unwrap(),
+    ]);
+    let good: Value = serde_json::from_slice(&fs::read(&p).unwrap()).unwrap();
+    let merge = |edit: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        let bad = out.path().join("edited.json");
+        fs::write(&bad, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        bin()
+            .args(["merge", "--format", "json", bad.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let refused = |o: &Output, what: &str| {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("edited.json") && err.contains(what),
+            "{what}: {err}"
+        );
+    };
+    for field in [
+        "rule_id",
+        "message",
+        "location",
+        "severity",
+        "confidence",
+        "fingerprint",
+    ] {
+        let o = merge(&|v| {
+            v["findings"][0].as_object_mut().unwrap().remove(field);
+        });
+        refused(&o, &format!("missing field `{field}`"));
+    }
+    let o = merge(&|v| v["findings"][0]["rule_id"] = "no-such-rule".into());
+    refused(&o, "unknown rule `no-such-rule`");
+    let o = merge(&|v| v["findings"][0]["severity"] = "severe".into());
+    refused(&o, "bad severity \"severe\"");
+    let o = merge(&|v| v["findings"][0]["confidence"] = "sure".into());
+    refused(&o, "bad confidence");
+    let o = merge(&|v| v["skills"][0]["loaders"][0]["profile"] = "no-such-harness".into());
+    refused(&o, "unknown loader profile `no-such-harness`");
+    let o = merge(&|v| {
+        let mut s = v["findings"][0].clone();
+        s["suppression"] = serde_json::json!({"kind": "magic", "reason": "r"});
+        v["suppressed"] = Value::Array(vec![s]);
+    });
+    refused(&o, "bad suppression kind");
+    let o = merge(&|v| v["shard"] = serde_json::json!({"k": 2, "n": 1}));
+    refused(&o, "bad `shard`");
+    let o = merge(&|v| v["mode"] = "repo".into());
+    refused(&o, "a `repo` scan");
+    let o = merge(&|v| v["version"] = 2.into());
+    refused(&o, "not a skillguard JSON report of version 1");
+    // Properties of a later version 1 are ignored.
+    let o = merge(&|v| {
+        v["later"] = serde_json::json!({"x": 1});
+        v["skills"][0]["later"] = 1.into();
+        v["summary"]["later"] = 1.into();
+    });
+    assert!(
+        o.status.code().is_some_and(|c| c < 2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
     );
 }

@@ -1,272 +1,115 @@
-//! JSON renderer: a versioned document (`"version": 1`) of frozen DTOs — never
-//! the internal structs — with enums as strings and a deterministic order.
+//! JSON renderer: fills the report's document model ([`super::model`], a versioned
+//! document, `"version": 1`, never the internal structs) from the [`ScanResult`] — borrowing
+//! every text — and writes it pretty-printed, with enums as strings and a deterministic
+//! order.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use serde::Serialize;
-
+use super::model::{self, Report};
 use super::{RenderOptions, VERSION};
 use crate::catalog;
-use crate::finding::{Finding, Location, SeverityCounts};
-use crate::inventory::{Artifact, LoadStatus};
-use crate::result::{Coverage, RepoSummary, ScanResult};
+use crate::finding::{Finding, SeverityCounts};
+use crate::inventory::Artifact;
+use crate::result::ScanResult;
 
-/// Current JSON format version.
-pub const JSON_VERSION: u32 = 1;
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    version: u32,
-    tool: Tool,
-    mode: &'static str,
-    target: &'a str,
-    /// `scan-workspace --shard K/N`: which shard this report is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<ShardDto>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fail_on: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fail_under_index: Option<f64>,
-    summary: Summary,
-    /// The scan's Skill Security Index.
-    index: crate::index::ScanIndex<'a>,
-    coverage: CoverageDto<'a>,
-    repositories: &'a [RepoSummary],
-    /// Workspace scans: the findings that involve several repositories (collisions, drift
-    /// between copies), counted here and in no repository's totals.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    across_repositories: Option<Across>,
-    skills: Vec<SkillDto<'a>>,
-    /// Custom agents, prompt and instruction files, MCP and hook configurations.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    agents: Vec<SkillDto<'a>>,
-    /// Eval files and what each evaluates.
-    #[serde(skip_serializing_if = "<[crate::inventory::EvalFileInfo]>::is_empty")]
-    evals: &'a [crate::inventory::EvalFileInfo],
-    findings: Vec<FindingDto<'a>>,
-    /// Findings a suppression or an acceptance took out of `findings`, with why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    suppressed: Vec<SuppressedDto<'a>>,
-}
-
-#[derive(Serialize)]
-struct SuppressedDto<'a> {
-    #[serde(flatten)]
-    finding: FindingDto<'a>,
-    suppression: SuppressionDto<'a>,
-}
-
-#[derive(Serialize)]
-struct SuppressionDto<'a> {
-    kind: &'static str,
-    reason: &'a str,
-}
-
-/// A skill or agent file of the inventory with its index.
-#[derive(Serialize)]
-struct SkillDto<'a> {
-    #[serde(flatten)]
-    artifact: &'a Artifact,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<&'a crate::index::Index>,
-}
-
-fn with_index<'a>(
+/// Skills or agent files with their loader verdicts and index.
+fn entries<'a>(
     items: &'a [Artifact],
-    index: &'a std::collections::BTreeMap<String, crate::index::Index>,
-) -> Vec<SkillDto<'a>> {
+    index: &'a BTreeMap<String, crate::index::Index>,
+) -> Vec<model::Entry<'a>> {
     items
         .iter()
-        .map(|a| SkillDto {
-            artifact: a,
+        .map(|a| model::Entry {
+            artifact: Cow::Borrowed(a),
+            loaders: a
+                .loaders
+                .iter()
+                .map(|v| model::Loader {
+                    profile: v.profile,
+                    status: v.status,
+                    cause: v.cause.as_deref().map(Cow::Borrowed),
+                    exposes: v.exposes.as_ref().map(Cow::Borrowed),
+                })
+                .collect(),
+            format: a.format.as_deref().map(Cow::Borrowed),
             index: index.get(&a.path),
         })
         .collect()
 }
 
-#[derive(Serialize)]
-struct ShardDto {
-    k: u64,
-    n: u64,
+/// The AgentEval name of a rule.
+fn alias(rule: &str) -> Option<Cow<'static, str>> {
+    catalog::get(rule)
+        .and_then(|m| m.agenteval)
+        .map(Cow::Borrowed)
 }
 
-#[derive(Serialize)]
-struct Across {
-    findings: usize,
-    counts: SeverityCounts,
-}
-
-#[derive(Serialize)]
-struct Tool {
-    name: &'static str,
-    version: &'static str,
-}
-
-#[derive(Serialize)]
-struct Summary {
-    findings: usize,
-    counts: SeverityCounts,
-    skills: usize,
-    files: usize,
-    bytes: u64,
-    hidden_entries_skipped: usize,
-    /// Agents, prompts, instructions, MCP and hook configurations found, by kind.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    artefacts: std::collections::BTreeMap<&'static str, usize>,
-    /// Agent files per agent harness profile and verdict (`loaded`, `excluded`, `shadowed`).
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    artefacts_by_harness:
-        std::collections::BTreeMap<&'static str, std::collections::BTreeMap<LoadStatus, usize>>,
-    #[serde(skip_serializing_if = "is_zero")]
-    suppressed: usize,
-    /// Findings per rule: the most severe rule first, then the most frequent.
-    by_rule: Vec<super::summary::RuleCount>,
-    /// Findings per category, by name.
-    by_category: Vec<super::summary::CategoryCount>,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// AgentEval's coverage names, in PascalCase for drop-in comparison.
-#[derive(Serialize)]
-#[serde(rename_all = "PascalCase")]
-struct CoverageDto<'a> {
-    skill_count: usize,
-    with_resources: usize,
-    with_scripts: usize,
-    stage_histogram: &'a std::collections::BTreeMap<String, usize>,
-    silently_excluded_count: usize,
-    discovered: usize,
-}
-
-impl<'a> From<&'a Coverage> for CoverageDto<'a> {
-    fn from(c: &'a Coverage) -> Self {
-        CoverageDto {
-            skill_count: c.skill_count,
-            with_resources: c.with_resources,
-            with_scripts: c.with_scripts,
-            stage_histogram: &c.stage_histogram,
-            silently_excluded_count: c.silently_excluded_count,
-            discovered: c.discovered,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct FindingDto<'a> {
-    rule_id: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    agenteval_alias: Option<&'static str>,
-    category: &'a str,
-    severity: &'static str,
-    confidence: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    confidence_reason: Option<&'a str>,
-    message: &'a str,
-    location: &'a Location,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    related: Vec<RelatedDto<'a>>,
-    /// Findings this one causes, attached to it instead of reported on their own.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    consequences: Vec<ConsequenceDto<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    skill: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    skill_path: Option<&'a str>,
-    fingerprint: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    properties: Option<&'a serde_json::Value>,
-}
-
-#[derive(Serialize)]
-struct ConsequenceDto<'a> {
-    rule_id: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    agenteval_alias: Option<&'static str>,
-    severity: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    profile: Option<&'a str>,
-    message: &'a str,
-    location: &'a Location,
-    fingerprint: &'a str,
-}
-
-#[derive(Serialize)]
-struct RelatedDto<'a> {
-    location: &'a Location,
-    message: &'a str,
-}
-
-fn finding_dto(f: &Finding) -> FindingDto<'_> {
-    FindingDto {
+fn finding(f: &Finding) -> model::Finding<'_> {
+    model::Finding {
         rule_id: f.rule_id,
-        agenteval_alias: catalog::get(f.rule_id).and_then(|m| m.agenteval),
-        category: f.category,
-        severity: f.severity.as_str(),
-        confidence: f.confidence.as_str(),
-        confidence_reason: f.confidence_reason.as_deref(),
-        message: &f.message,
-        location: &f.location,
-        related: f
-            .related
-            .iter()
-            .map(|r| RelatedDto {
-                location: &r.location,
-                message: &r.message,
-            })
-            .collect(),
+        agenteval_alias: alias(f.rule_id),
+        category: Cow::Borrowed(f.category),
+        severity: f.severity,
+        confidence: f.confidence,
+        confidence_reason: f.confidence_reason.as_deref().map(Cow::Borrowed),
+        message: Cow::Borrowed(&f.message),
+        location: Cow::Borrowed(&f.location),
+        related: Cow::Borrowed(&f.related),
         consequences: f
             .consequences
             .iter()
-            .map(|c| ConsequenceDto {
+            .map(|c| model::Consequence {
                 rule_id: c.rule_id,
-                agenteval_alias: catalog::get(c.rule_id).and_then(|m| m.agenteval),
-                severity: c.severity.as_str(),
-                profile: c.profile.as_deref(),
-                message: &c.message,
-                location: &c.location,
-                fingerprint: &c.fingerprint,
+                agenteval_alias: alias(c.rule_id),
+                severity: c.severity,
+                profile: c.profile.as_deref().map(Cow::Borrowed),
+                message: Cow::Borrowed(&c.message),
+                location: Cow::Borrowed(&c.location),
+                fingerprint: Cow::Borrowed(&c.fingerprint),
             })
             .collect(),
-        skill: f.skill.as_deref(),
-        skill_path: f.skill_path.as_deref(),
-        fingerprint: &f.fingerprint,
-        properties: f.properties.as_ref(),
+        skill: f.skill.as_deref().map(Cow::Borrowed),
+        skill_path: f.skill_path.as_deref().map(Cow::Borrowed),
+        fingerprint: Cow::Borrowed(&f.fingerprint),
+        properties: f.properties.as_ref().map(Cow::Borrowed),
     }
 }
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let index = opts.index_for(r);
     let by_rule = super::summary::by_rule(&r.findings);
-    let doc = Doc {
-        version: JSON_VERSION,
-        tool: Tool {
-            name: "skillguard",
-            version: VERSION,
+    let doc = Report {
+        version: model::JSON_VERSION,
+        tool: model::Tool {
+            name: Cow::Borrowed(model::TOOL_NAME),
+            version: Cow::Borrowed(VERSION),
         },
-        mode: r.mode.as_str(),
-        target: &r.target,
-        shard: r.shard.map(|(k, n)| ShardDto { k, n }),
-        fail_on: opts.fail_on.map(|s| s.as_str()),
+        mode: Cow::Borrowed(r.mode.as_str()),
+        target: Cow::Borrowed(&r.target),
+        shard: r.shard.map(|(k, n)| model::Shard { k, n }),
+        fail_on: opts.fail_on,
         fail_under_index: index.fail_under,
-        index: index.scan_dto(),
-        summary: Summary {
+        index: Some(index.scan_dto()),
+        summary: model::Summary {
             findings: r.findings.len(),
             counts: r.counts(),
             skills: r.artifacts.len(),
             files: r.files_scanned,
             bytes: r.bytes_scanned,
             hidden_entries_skipped: r.hidden_skipped,
-            artefacts: r.agents.iter().fold(Default::default(), |mut m, a| {
-                *m.entry(a.kind.as_str()).or_insert(0) += 1;
+            artefacts: r.agents.iter().fold(BTreeMap::new(), |mut m, a| {
+                *m.entry(Cow::Borrowed(a.kind.as_str())).or_insert(0) += 1;
                 m
             }),
             artefacts_by_harness: r.agents.iter().flat_map(|a| &a.loaders).fold(
-                Default::default(),
+                BTreeMap::new(),
                 |mut m, v| {
-                    *m.entry(v.profile).or_default().entry(v.status).or_insert(0) += 1;
+                    *m.entry(Cow::Borrowed(v.profile))
+                        .or_insert_with(BTreeMap::new)
+                        .entry(v.status)
+                        .or_insert(0) += 1;
                     m
                 },
             ),
@@ -274,27 +117,27 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
             by_category: super::summary::by_category(&by_rule),
             by_rule,
         },
-        coverage: (&r.coverage).into(),
-        repositories: &r.repos,
+        coverage: Cow::Borrowed(&r.coverage),
+        repositories: Cow::Borrowed(&r.repos),
         across_repositories: (r.mode == crate::discover::Mode::Workspace).then(|| {
             let counts = SeverityCounts::from_findings(r.cross_repo());
-            Across {
+            model::Across {
                 findings: counts.total(),
                 counts,
             }
         }),
-        skills: with_index(&r.artifacts, &index.skills),
-        agents: with_index(&r.agents, &index.agents),
-        evals: &r.evals,
-        findings: r.findings.iter().map(finding_dto).collect(),
+        skills: entries(&r.artifacts, &index.skills),
+        agents: entries(&r.agents, &index.agents),
+        evals: Cow::Borrowed(&r.evals),
+        findings: r.findings.iter().map(finding).collect(),
         suppressed: r
             .suppressed
             .iter()
-            .map(|s| SuppressedDto {
-                finding: finding_dto(&s.finding),
-                suppression: SuppressionDto {
-                    kind: s.kind.as_str(),
-                    reason: &s.reason,
+            .map(|s| model::Suppressed {
+                finding: finding(&s.finding),
+                suppression: model::Suppression {
+                    kind: s.kind,
+                    reason: Cow::Borrowed(&s.reason),
                 },
             })
             .collect(),

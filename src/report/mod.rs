@@ -7,6 +7,7 @@ pub mod console;
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod model;
 pub mod overview;
 pub mod sarif;
 pub mod summary;

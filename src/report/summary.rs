@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::finding::{Finding, Severity, SeverityCounts};
 
@@ -20,11 +20,14 @@ pub enum GroupBy {
     File,
 }
 
-/// The findings of one rule.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+/// The findings of one rule (read back with the rule and its category looked up in the
+/// catalog).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RuleCount {
-    pub rule: &'static str,
-    pub category: &'static str,
+    #[serde(deserialize_with = "super::model::rule_id")]
+    pub rule: super::model::Id,
+    #[serde(deserialize_with = "super::model::category")]
+    pub category: super::model::Id,
     pub findings: usize,
     pub counts: SeverityCounts,
     /// The highest severity among them.
@@ -32,9 +35,10 @@ pub struct RuleCount {
 }
 
 /// The findings of one category.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct CategoryCount {
-    pub category: &'static str,
+    #[serde(deserialize_with = "super::model::category")]
+    pub category: super::model::Id,
     pub findings: usize,
     pub rules: usize,
     pub counts: SeverityCounts,

@@ -38,7 +38,7 @@ fn three_copies_and_one_outlier_are_drift_and_trip_the_gate() {
     assert!(m.contains("in 4 locations: 3 of them hold "), "{m}");
     assert!(
         m.contains("1 differs: d/.claude/skills/code-review (")
-            && m.contains("1 changed (SKILL.md, +1 −0 lines)"),
+            && m.contains("1 file changed (SKILL.md, +1 −0 lines)"),
         "{m}"
     );
     // Without the gate: exit 0.

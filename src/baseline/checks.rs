@@ -813,13 +813,16 @@ fn drift_message(tree: Option<&std::path::Path>, members: &[&Artifact], idx: &[u
     if outliers.len() > 10 {
         parts.push(format!("and {} more", outliers.len() - 10));
     }
+    // "3 of them hold abc (as x)", or for a single copy "x holds abc".
+    let majority = if top == 1 {
+        format!("{} holds {}", shown(base), short(major))
+    } else {
+        format!("{top} of them hold {} (as {})", short(major), shown(base))
+    };
     format!(
-        "skill `{}` has different content in {} locations: {} of them hold {} (as {}), {} differ{}: {}. The same name resolves to different instructions depending on where it is loaded from; make the copies identical, rename the one that is meant to differ, or record an intentional fork in `[drift] allow`.",
+        "skill `{}` has different content in {} locations: {majority}, {} differ{}: {}. The same name resolves to different instructions depending on where it is loaded from; make the copies identical, rename the one that is meant to differ, or record an intentional fork in `[drift] allow`.",
         sanitize_line(&members[idx[0]].name),
         idx.len(),
-        top,
-        short(major),
-        shown(base),
         outliers.len(),
         if outliers.len() == 1 { "s" } else { "" },
         parts.join("; ")
@@ -899,21 +902,30 @@ fn diff_summary(tree: Option<&std::path::Path>, base: &Artifact, other: &Artifac
             String::new()
         };
         out.push(format!(
-            "{} changed ({}{lines})",
+            "{} file{} changed ({}{lines})",
             changed.len(),
+            if changed.len() == 1 { "" } else { "s" },
             list(&changed)
         ));
     }
+    // The first count names its unit: "1 file changed (…), 2 added (…)".
+    let unit = |out: &Vec<String>, n: usize| match (out.is_empty(), n) {
+        (false, _) => "",
+        (true, 1) => "file ",
+        (true, _) => "files ",
+    };
     if !added.is_empty() {
-        out.push(format!("{} added ({})", added.len(), list(&added)));
+        let u = unit(&out, added.len());
+        out.push(format!("{} {u}added ({})", added.len(), list(&added)));
     }
     if !removed.is_empty() {
-        out.push(format!("{} removed ({})", removed.len(), list(&removed)));
+        let u = unit(&out, removed.len());
+        out.push(format!("{} {u}removed ({})", removed.len(), list(&removed)));
     }
     if out.is_empty() {
         "same files, content differs".to_owned()
     } else {
-        format!("file(s) {}", out.join(", "))
+        out.join(", ")
     }
 }
 

@@ -94,7 +94,7 @@ pub struct DriftAllow {
     /// The skill's `name` (case-insensitive).
     pub name: String,
     /// Why the copies differ on purpose (required, recorded with the suppression).
-    pub reason: String,
+    pub reason: Reason,
 }
 
 /// `[rules.<id or category>]`.
@@ -278,10 +278,10 @@ validated_string!(
 );
 
 validated_string!(
-    /// A non-empty explanation.
+    /// An explanation a reader can see (not empty, not only blanks or invisible characters).
     Reason,
     |s| {
-        if s.trim().is_empty() {
+        if !crate::text::has_visible(s) {
             Err("a suppression needs a reason: say why the finding is acceptable".into())
         } else {
             Ok(())
@@ -422,11 +422,24 @@ pub struct Loaded {
     pub path: Option<PathBuf>,
 }
 
-/// Reads `path` (bounded, never through a link to a device): the configuration and the
-/// file's text, or `Ok(None)` when it does not exist.
+/// Reads `path` (bounded, never through a link: the configuration at a scanned repository's
+/// root): the configuration and the file's text, or `Ok(None)` when it does not exist.
 pub fn read(path: &Path) -> Result<Option<(Config, String)>, ConfigError> {
+    read_from(path, crate::fsutil::open_regular_explained(path))
+}
+
+/// Reads a configuration the operator named (`--config`): a link is followed
+/// ([`crate::fsutil::open_named`]).
+pub fn read_named(path: &Path) -> Result<Option<(Config, String)>, ConfigError> {
+    read_from(path, crate::fsutil::open_named(path))
+}
+
+fn read_from(
+    path: &Path,
+    opened: std::io::Result<std::fs::File>,
+) -> Result<Option<(Config, String)>, ConfigError> {
     let shown = path.display().to_string();
-    let f = match crate::fsutil::open_regular(path) {
+    let f = match opened {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {

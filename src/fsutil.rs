@@ -36,19 +36,56 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
-/// Reads a regular file of at most `limit` bytes, never through a final symlink and never
-/// blocking on a FIFO ([`open_regular`]). Errors say what went wrong in words: a symbolic
-/// link (not followed), not a regular file, larger than the limit, or the OS error.
-pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    let f = open_regular(path).map_err(|e| {
+/// Opens a file the operator named on the command line (`--config`, `--accepted`, shard
+/// reports, `--evals`, `--trace`, pin files, evals files and transcripts): a symbolic link is
+/// followed, since the operator chose the path (Kubernetes mounts a ConfigMap as links),
+/// unlike the files of a scanned repository ([`open_regular`]). What it reaches must still
+/// be a regular file, and a FIFO never blocks the open.
+pub fn open_named(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = o.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(f)
+}
+
+/// [`open_regular`], with a refused link said in words instead of the OS's "too many levels
+/// of symbolic links": a file of a scanned repository is never read through a link.
+pub fn open_regular_explained(path: &Path) -> io::Result<File> {
+    open_regular(path).map_err(|e| {
         let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
         if link {
-            io::Error::other("it is a symbolic link, which skillguard does not follow")
+            io::Error::other(
+                "it is a symbolic link, which skillguard does not follow in a scanned repository (name the file on the command line to use it)",
+            )
         } else {
             e
         }
-    })?;
+    })
+}
+
+/// Reads a regular file of at most `limit` bytes, never through a final symlink and never
+/// blocking on a FIFO ([`open_regular_explained`]). Errors say what went wrong in words: a
+/// symbolic link (not followed), not a regular file, larger than the limit, or the OS error.
+pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_bounded(open_regular_explained(path)?, limit)
+}
+
+/// Reads a file the operator named ([`open_named`]: a link is followed) of at most `limit`
+/// bytes.
+pub fn read_named_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    read_bounded(open_named(path)?, limit)
+}
+
+fn read_bounded(f: File, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut buf = Vec::new();
     f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {

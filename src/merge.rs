@@ -64,7 +64,8 @@ fn read_report(path: &Path) -> Result<Report<'static>, MergeError> {
         path: path.display().to_string(),
         source,
     };
-    let f = crate::fsutil::open_regular(path).map_err(read_err)?;
+    // A shard report is named by the operator: a link to it is followed.
+    let f = crate::fsutil::open_named(path).map_err(read_err)?;
     let mut buf = Vec::new();
     f.take(MAX_REPORT + 1)
         .read_to_end(&mut buf)

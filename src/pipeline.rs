@@ -321,7 +321,12 @@ pub fn operator_config(
         Some(p) => p.to_path_buf(),
         None => crate::baseline::record::home(mode, target).join(crate::config::FILE_NAME),
     };
-    match crate::config::read(&path)? {
+    let read = if config.is_some() {
+        crate::config::read_named(&path)?
+    } else {
+        crate::config::read(&path)?
+    };
+    match read {
         Some((c, text)) => Ok(Some((c, path, text))),
         None if config.is_some() => Err(Error::Usage(format!(
             "--config {}: no such file",
@@ -409,7 +414,7 @@ fn build_policy(
             let path = home.join(crate::policy::ACCEPTED_FILE);
             crate::policy::read_accepted(&path)?.map(|a| (a, shown_path(&path, &base)))
         }
-        Accepted::File(path) => match crate::policy::read_accepted(path)? {
+        Accepted::File(path) => match crate::policy::read_accepted_named(path)? {
             Some(a) => Some((a, shown_path(path, &base))),
             None => {
                 return Err(Error::Usage(format!(

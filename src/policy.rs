@@ -92,14 +92,27 @@ pub struct AcceptedError {
     pub msg: String,
 }
 
-/// Reads an accepted-findings file: `Ok(None)` when it does not exist.
+/// Reads an accepted-findings file at its default place in a repository (never through a
+/// link): `Ok(None)` when it does not exist.
 pub fn read_accepted(path: &Path) -> Result<Option<AcceptedFile>, AcceptedError> {
+    accepted_from(path, crate::fsutil::open_regular_explained(path))
+}
+
+/// Reads an accepted-findings file the operator named (`--accepted`; a link is followed).
+pub fn read_accepted_named(path: &Path) -> Result<Option<AcceptedFile>, AcceptedError> {
+    accepted_from(path, crate::fsutil::open_named(path))
+}
+
+fn accepted_from(
+    path: &Path,
+    opened: std::io::Result<std::fs::File>,
+) -> Result<Option<AcceptedFile>, AcceptedError> {
     let shown = path.display().to_string();
     let err = |msg: String| AcceptedError {
         path: shown.clone(),
         msg,
     };
-    let f = match crate::fsutil::open_regular(path) {
+    let f = match opened {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(err(e.to_string())),
@@ -120,6 +133,16 @@ pub fn read_accepted(path: &Path) -> Result<Option<AcceptedFile>, AcceptedError>
         return Err(err(format!(
             "written by a newer skillguard (version {}); upgrade skillguard",
             a.version
+        )));
+    }
+    if let Some(e) = a
+        .findings
+        .iter()
+        .find(|e| !crate::text::has_visible(&e.reason))
+    {
+        return Err(err(format!(
+            "the entry of fingerprint {} gives no reason (blanks and invisible characters are not one)",
+            crate::text::sanitize_line(&e.fingerprint)
         )));
     }
     Ok(Some(a))
@@ -253,7 +276,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                     .map(|a| {
                         (
                             SuppressionKind::Config,
-                            format!("[drift] allow `{}`: {}", a.name, a.reason),
+                            format!("[drift] allow `{}`: {}", a.name, a.reason.as_str()),
                         )
                     })
             });
@@ -566,8 +589,8 @@ fn read_inline(path: &Path, shown: &str, invalid: &mut Vec<Finding>) -> Vec<Inli
                     .collect::<Vec<_>>()
                     .join(", ")
             ))
-        } else if reason.is_empty() {
-            Some("gives no reason".to_owned())
+        } else if !crate::text::has_visible(reason) {
+            Some("gives no reason (blanks and invisible characters are not one)".to_owned())
         } else {
             None
         };

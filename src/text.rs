@@ -3,6 +3,40 @@
 
 use std::borrow::Cow;
 
+/// Whether `s` holds a character a reader can see: not only blanks, controls, zero-width,
+/// format, bidi, tag or variation-selector characters, Hangul fillers or lone combining
+/// marks. A reason made of U+200B alone says nothing.
+pub fn has_visible(s: &str) -> bool {
+    s.chars().any(|c| {
+        !(c.is_whitespace()
+            || c.is_control()
+            || unicode_normalization::char::is_combining_mark(c)
+            || matches!(
+                c,
+                '\u{00AD}'
+                    | '\u{034F}'
+                    | '\u{061C}'
+                    | '\u{115F}'
+                    | '\u{1160}'
+                    | '\u{17B4}'
+                    | '\u{17B5}'
+                    | '\u{180B}'..='\u{180F}'
+                    | '\u{200B}'..='\u{200F}'
+                    | '\u{2028}'..='\u{202E}'
+                    | '\u{2060}'..='\u{206F}'
+                    | '\u{2800}'
+                    | '\u{3164}'
+                    | '\u{FE00}'..='\u{FE0F}'
+                    | '\u{FEFF}'
+                    | '\u{FFA0}'
+                    | '\u{FFF9}'..='\u{FFFB}'
+                    | '\u{1D173}'..='\u{1D17A}'
+                    | '\u{E0000}'..='\u{E007F}'
+                    | '\u{E0100}'..='\u{E01EF}'
+            ))
+    })
+}
+
 /// Byte offsets of line starts, for offset → (line, column) conversion.
 #[derive(Debug)]
 pub struct LineIndex {

@@ -667,6 +667,32 @@ fn a_result_of_an_unknown_evals_file_counts_for_the_scan_only() {
     assert_eq!(skill_index(&v, PDF)["axes"]["evals"], 37.5);
 }
 
+/// A forged result: every sample verdict says `fail`, but `c` and the scores were edited to
+/// claim every sample passed. The verdicts are the evidence: refused, naming the file.
+#[test]
+fn a_result_whose_sample_verdicts_disagree_with_c_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(EVALS).unwrap()).unwrap();
+    let case = &mut v["cases"][0];
+    let n = case["n"].as_u64().unwrap();
+    case["c"] = n.into();
+    case["missing"] = 0.into();
+    case["pass_at_k"] = 1.0.into();
+    case["pass_hat_k"] = 1.0.into();
+    case["samples"] = serde_json::Value::Array(vec!["fail".into(); n as usize]);
+    let forged = t.path().join("forged.json");
+    write(&forged, &serde_json::to_string_pretty(&v).unwrap());
+    let p = forged.display().to_string();
+    let o = run(&with(DEMO, &["--evals", &p]));
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("but its sample verdicts hold 0 pass") && e.contains(&p),
+        "{e}"
+    );
+}
+
 #[test]
 fn bad_eval_results_are_exit_2_naming_the_file() {
     let t = tempfile::tempdir().unwrap();

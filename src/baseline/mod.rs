@@ -299,6 +299,31 @@ pub fn commit_writes(prepared: PreparedWrites, cx: &Context) -> Result<Vec<Strin
         pin,
         mut notes,
     } = prepared;
+    // One step: the pin file is written to a temporary file beside it first (where a full
+    // disk, a read-only folder or a planted link makes it fail), the snapshot is appended
+    // only then, and the pin is renamed into place last. A pin that cannot be written leaves
+    // the ledger untouched; a snapshot that cannot be appended leaves the pin untouched.
+    let write_err = |p: &Path| {
+        let path = p.display().to_string();
+        move |source| BaselineError::Write { path, source }
+    };
+    let mut staged = None;
+    if let Some((p, pins)) = &pin {
+        // A pin is a regular file: never staged beside a device, a FIFO or a socket.
+        if let Ok(m) = std::fs::metadata(p)
+            && !m.is_file()
+        {
+            return Err(write_err(p)(std::io::Error::other(
+                "a pin file must be a regular file",
+            )));
+        }
+        prepare_pin_dir(p, &cx.home)?;
+        let bytes = pins.to_bytes();
+        // Serialised with `baseline approve`, which updates the same file in place.
+        let lock = crate::fsutil::lock_beside(p).map_err(write_err(p))?;
+        let file = crate::fsutil::stage(p, |w| w.write_all(&bytes)).map_err(write_err(p))?;
+        staged = Some((lock, file));
+    }
     if let Some(draft) = draft {
         let a = cx.ledger.append(draft)?;
         notes.push(format!(
@@ -313,20 +338,9 @@ pub fn commit_writes(prepared: PreparedWrites, cx: &Context) -> Result<Vec<Strin
             a.path.display()
         ));
     }
-    if let Some((p, pins)) = pin {
-        prepare_pin_dir(&p, &cx.home)?;
-        let bytes = pins.to_bytes();
-        // Serialised with `baseline approve`, which updates the same file in place.
-        let _lock = crate::fsutil::lock_beside(&p).map_err(|source| BaselineError::Write {
-            path: p.display().to_string(),
-            source,
-        })?;
-        crate::fsutil::write_atomic(&p, |w| w.write_all(&bytes)).map_err(|source| {
-            BaselineError::Write {
-                path: p.display().to_string(),
-                source,
-            }
-        })?;
+    if let (Some((p, pins)), Some((_lock, file))) = (pin, staged) {
+        file.replace().map_err(write_err(&p))?;
+        crate::fsutil::sync_dir(&p).map_err(write_err(&p))?;
         notes.push(format!(
             "manifest baseline saved: {} ({} skill(s){})",
             p.display(),

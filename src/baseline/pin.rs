@@ -149,10 +149,12 @@ fn is_hex64(s: &str) -> bool {
     s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// Reads a pin file (ours or AgentEval's). `Ok(None)` when it does not exist.
+/// Reads a pin file (ours or AgentEval's). `Ok(None)` when it does not exist. A pin file is
+/// always one the operator named (`--manifest-baseline`, `--baseline`), so a link to it is
+/// followed ([`crate::fsutil::open_named`]); it is never written through one.
 pub fn read(path: &Path) -> Result<Option<PinFile>, PinError> {
     let p = path.display().to_string();
-    let f = match crate::fsutil::open_regular(path) {
+    let f = match crate::fsutil::open_named(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(PinError::Io { path: p, source }),

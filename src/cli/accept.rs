@@ -69,6 +69,15 @@ pub(super) fn run(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus,
     } else {
         cmd.target.target()?
     };
+    if cmd
+        .reason
+        .as_deref()
+        .is_some_and(|r| !crate::text::has_visible(r))
+    {
+        return Err(Error::Usage(
+            "--reason gives no reason: blanks and invisible characters are not one".into(),
+        ));
+    }
     if mode == Mode::Repo && !cmd.target.paths.is_empty() {
         return Err(Error::Usage(
             "accept records every finding of the repository; it takes no changed files".into(),
@@ -94,7 +103,10 @@ pub(super) fn run(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus,
         .accepted
         .clone()
         .unwrap_or_else(|| home.join(crate::policy::ACCEPTED_FILE));
-    let previous = crate::policy::read_accepted(&path)?;
+    let previous = match &cmd.accepted {
+        Some(_) => crate::policy::read_accepted_named(&path)?,
+        None => crate::policy::read_accepted(&path)?,
+    };
     let mut request = Request::new(Source::Tree {
         mode,
         target: &target,

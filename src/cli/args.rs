@@ -702,6 +702,7 @@ pub fn scan_options(
         hash: hashing.options(),
         threads,
         changed: None,
+        policy_files: Vec::new(),
         progress: None,
         rules: crate::config::enabled_rules(&select.select, &select.ignore, cfg),
         panic_on_skill: None,

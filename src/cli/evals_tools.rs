@@ -60,7 +60,7 @@ pub enum EvalsError {
 const MAX_AGENT_BYTES: u64 = 4 * 1024 * 1024;
 
 fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    crate::fsutil::read_regular_bounded(path, max).map_err(|e| e.to_string())
+    crate::fsutil::read_named_bounded(path, max).map_err(|e| e.to_string())
 }
 
 /// Whether `--agent` is meant as a path rather than a name.

@@ -195,6 +195,14 @@ fn scan_tree(
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     let operator = o.config.operator(mode, target)?;
+    // A changed configuration or accepted-findings file changes every verdict: a full scan.
+    let policy_files: Vec<String> = operator
+        .as_ref()
+        .map(|c| c.1.clone())
+        .into_iter()
+        .chain(o.suppress.accepted.clone())
+        .filter_map(|p| inside(target, &p))
+        .collect();
     let compat = o
         .compat
         .compat
@@ -257,6 +265,7 @@ fn scan_tree(
     let mut cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), o.hashing.hasher()?);
     opts.changed = changed;
+    opts.policy_files = policy_files;
     opts.walk.follow_repo_links = ws.follow_repo_links;
     opts.walk.shard = ws.shard;
     if args.write && cx.ledger.exists() {
@@ -388,11 +397,24 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
     };
     let lexical_root = lexical(&cwd.join(root));
     let mut out = Vec::with_capacity(files.len());
+    let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    let parent_exists = |p: &Path| p.parent().is_some_and(exists);
     for f in files {
+        // A relative path is taken relative to the current folder (what a person types, and
+        // what pre-commit gives from the root), else to the root (what `git diff --name-only`
+        // gives from any folder of the repository): the one that exists, or for a deleted
+        // file the one whose folder exists.
         let abs = if f.is_absolute() {
             f.clone()
         } else {
-            cwd.join(f)
+            let (here, at_root) = (cwd.join(f), cwd.join(root).join(f));
+            if exists(&here)
+                || (!exists(&at_root) && (!parent_exists(&at_root) || parent_exists(&here)))
+            {
+                here
+            } else {
+                at_root
+            }
         };
         let norm = lexical(&abs);
         // Inside the root as written: the path as the repository names it. Links inside
@@ -436,4 +458,17 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
         out.push(rel.join("/"));
     }
     Ok(out)
+}
+
+/// `path` relative to the folder `root`, `/`-separated, when it is inside it (both resolved).
+fn inside(root: &Path, path: &Path) -> Option<String> {
+    let root = std::fs::canonicalize(root).ok()?;
+    let path = std::fs::canonicalize(path).ok()?;
+    let rel: Vec<String> = path
+        .strip_prefix(&root)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(rel.join("/"))
 }

@@ -152,7 +152,7 @@ pub fn is_safe_id(id: &str) -> bool {
 /// Reads at most `limit` bytes of a regular file (no final symlink followed).
 fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
     let mut buf =
-        crate::fsutil::read_regular_bounded(path, limit).map_err(|source| GradeError::Read {
+        crate::fsutil::read_named_bounded(path, limit).map_err(|source| GradeError::Read {
             path: path.display().to_string(),
             source,
         })?;
@@ -166,7 +166,7 @@ fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
 /// SHA-256 of an evals file's bytes as they are (read bounded, like [`load_evals`]): which
 /// case file a recorded result was graded against.
 pub fn evals_sha256(path: &Path) -> Result<String, GradeError> {
-    let bytes = crate::fsutil::read_regular_bounded(path, MAX_EVALS_BYTES).map_err(|source| {
+    let bytes = crate::fsutil::read_named_bounded(path, MAX_EVALS_BYTES).map_err(|source| {
         GradeError::Read {
             path: path.display().to_string(),
             source,
@@ -573,6 +573,22 @@ pub fn read_report(path: &Path, what: &'static str) -> Result<GradeReport, Grade
         // The scores must be the ones n, c and k give: a hand-edited or foreign result
         // is refused rather than scored.
         let same = |v: Option<f64>, x: f64| v.is_some_and(|v| (round6(v) - x).abs() <= 1e-6);
+        // c and missing are counts of the sample verdicts: a result whose verdicts all say
+        // `fail` cannot claim c = n.
+        let count = |want: SampleStatus| c.samples.iter().filter(|s| **s == want).count();
+        if c.samples.len() == c.n as usize
+            && (count(SampleStatus::Pass) != c.c as usize
+                || count(SampleStatus::Missing) != c.missing as usize)
+        {
+            return Err(bad(format!(
+                "case `{}`: c = {} and missing = {}, but its sample verdicts hold {} pass and {} missing",
+                c.id,
+                c.c,
+                c.missing,
+                count(SampleStatus::Pass),
+                count(SampleStatus::Missing)
+            )));
+        }
         let consistent = c.c <= c.n
             && c.missing <= c.n
             && c.samples.len() == c.n as usize

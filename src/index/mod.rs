@@ -312,7 +312,7 @@ pub const MAX_TRACE_BYTES: u64 = crate::parse::tool_calls::MAX_BYTES;
 /// Reads and parses a trace file. Errors name the file.
 pub fn read_trace(path: &Path) -> Result<Trace, String> {
     let shown = path.display();
-    let bytes = crate::fsutil::read_regular_bounded(path, MAX_TRACE_BYTES)
+    let bytes = crate::fsutil::read_named_bounded(path, MAX_TRACE_BYTES)
         .map_err(|e| format!("cannot read disclosure trace {shown}: {e}"))?;
     parse_trace(&bytes).map_err(|e| format!("invalid disclosure trace {shown}: {e}"))
 }

@@ -42,6 +42,7 @@ fn changes_policy(file: &str) -> bool {
 pub(super) fn select(
     skills: &[SkillDir],
     files: &[String],
+    policy_files: &[String],
     shared: &Shared<'_>,
 ) -> (Vec<usize>, Changed) {
     let mut files: Vec<String> = files.to_vec();
@@ -52,7 +53,10 @@ pub(super) fn select(
         .enumerate()
         .map(|(i, s)| (s.rel.as_str(), i))
         .collect();
-    if files.iter().any(|f| changes_policy(f)) {
+    if files
+        .iter()
+        .any(|f| changes_policy(f) || policy_files.contains(f))
+    {
         let all: Vec<usize> = (0..skills.len()).collect();
         let mut rels: Vec<String> = skills.iter().map(|s| s.rel.clone()).collect();
         rels.sort();

@@ -43,6 +43,10 @@ pub struct ScanOptions {
     /// holding them are scanned, with the skills their cross-skill checks need
     /// ([`changed`]); [`restrict_to_changed`] then keeps what concerns them.
     pub changed: Option<Vec<String>>,
+    /// Changed-files mode: more files (relative to the scan base) whose change makes the scan
+    /// a full one, besides `.skillguard.toml`, `.skillguard/` and `skills-lock.json`: the
+    /// configuration and accepted-findings files in use wherever the operator keeps them.
+    pub policy_files: Vec<String>,
     /// Progress counters the caller may watch (skills analysed of skills found).
     pub progress: Option<std::sync::Arc<Progress>>,
     /// The off-by-default rules to run (`config::enabled_rules`; default: none).
@@ -130,7 +134,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let mut unscanned: Vec<String> = Vec::new();
     let changed = match &opts.changed {
         Some(files) if !files.is_empty() => {
-            let (keep, changed) = in_pool(&pool, || changed::select(&skills, files, &shared));
+            let (keep, changed) = in_pool(&pool, || {
+                changed::select(&skills, files, &opts.policy_files, &shared)
+            });
             let mut all: Vec<Option<SkillDir>> = skills.into_iter().map(Some).collect();
             skills = keep.into_iter().filter_map(|i| all[i].take()).collect();
             unscanned = all.into_iter().flatten().map(|s| s.rel).collect();

@@ -263,6 +263,21 @@ fn under_linked_dir(rel: &str, skill_rel: &str, dir_links: &BTreeMap<String, Sym
     false
 }
 
+/// The `content-not-inspected` finding of a file that could not be read (`rel`: its path
+/// from the scan base, `path`: from the skill).
+fn not_read(rel: &str, path: &str, err: &io::Error) -> Pending {
+    (
+        ids::CONTENT_NOT_INSPECTED,
+        format!(
+            "`{}` was not inspected: it could not be read ({}), so no rule saw its content. Fix its permissions (or the link), or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+            sanitize_line(path),
+            sanitize_line(&err.to_string())
+        ),
+        Location::file(rel.to_owned()),
+        format!("{path}:{}unreadable", ids::UNINSPECTED_ANCHOR),
+    )
+}
+
 /// A file entry before its read: no hashes yet.
 fn unread(path: String, size: u64, kind: FileKind, executable: bool, via_link: bool) -> FileEntry {
     FileEntry {
@@ -330,6 +345,7 @@ impl SkillFiles {
                             Location::file(e.rel.clone()),
                             format!("unreadable:{path}"),
                         ));
+                        self.pending.push(not_read(&e.rel, &path, &err));
                     }
                 }
             }
@@ -389,6 +405,7 @@ impl SkillFiles {
                     Location::file(e.rel.clone()),
                     format!("unreadable:{path}"),
                 ));
+                self.pending.push(not_read(&e.rel, &path, &err));
             }
         }
         self.files.push(fe);
@@ -429,6 +446,23 @@ impl SkillFiles {
                 ),
                 Location::file(rel.to_owned()),
                 format!("large:{}", fe.path),
+            ));
+            let unread = r.size.saturating_sub(if is_entry { opts.max_file_size } else { 0 });
+            let read = if is_entry {
+                format!("only its first {} bytes were parsed", opts.max_file_size)
+            } else {
+                "no rule read it".to_owned()
+            };
+            self.pending.push((
+                ids::CONTENT_NOT_INSPECTED,
+                format!(
+                    "`{}` was not inspected in full: it is {} bytes, over the {}-byte limit (bound: file size, `--max-file-size`), so {read} and {unread} byte(s) were not inspected. Raise `--max-file-size` if the file is expected, shrink or remove it, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                    sanitize_line(&fe.path),
+                    r.size,
+                    opts.max_file_size
+                ),
+                Location::file(rel.to_owned()),
+                format!("{}:{}size", fe.path, ids::UNINSPECTED_ANCHOR),
             ));
         }
         if is_entry {

@@ -340,11 +340,7 @@ impl EntryViews {
             if !readable || a.path.split('/').any(|c| c == "..") {
                 continue;
             }
-            let path = if a.path.is_empty() {
-                scan_base.join(&a.entry)
-            } else {
-                scan_base.join(&a.path).join(&a.entry)
-            };
+            let path = crate::names::path_of(&crate::names::path_of(scan_base, &a.path), &a.entry);
             let Ok(f) = crate::fsutil::open_regular(&path) else {
                 continue;
             };

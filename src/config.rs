@@ -486,7 +486,9 @@ pub fn parse(path: &str, text: &str) -> Result<Config, ConfigError> {
 fn check_fail_closed(c: &Config) -> Result<(), (&'static str, usize, String)> {
     use crate::rules::ids::CONTENT_NOT_INSPECTED as ID;
     if let Some((_, v)) = c.rules.iter().find(|(k, _)| k.as_str() == ID) {
-        let lowered = v.severity.is_some_and(|s| Severity::from(s) < Severity::High);
+        let lowered = v
+            .severity
+            .is_some_and(|s| Severity::from(s) < Severity::High);
         if v.disable || lowered {
             return Err((
                 "[rules.content-not-inspected]",
@@ -717,15 +719,28 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.starts_with("x.toml:5:1:") && e.contains("needs a `path`"), "{e}");
+        assert!(
+            e.starts_with("x.toml:5:1:") && e.contains("needs a `path`"),
+            "{e}"
+        );
         for table in ["severity = \"medium\"", "disable = true"] {
-            let e = parse("x.toml", &format!("[rules.content-not-inspected]\n{table}\n"))
-                .unwrap_err()
-                .to_string();
-            assert!(e.starts_with("x.toml:1:1:") && e.contains("per path"), "{e}");
+            let e = parse(
+                "x.toml",
+                &format!("[rules.content-not-inspected]\n{table}\n"),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.starts_with("x.toml:1:1:") && e.contains("per path"),
+                "{e}"
+            );
         }
         // Raising it is fine.
-        parse("x.toml", "[rules.content-not-inspected]\nseverity = \"critical\"\n").unwrap();
+        parse(
+            "x.toml",
+            "[rules.content-not-inspected]\nseverity = \"critical\"\n",
+        )
+        .unwrap();
     }
 
     #[test]

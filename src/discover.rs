@@ -216,7 +216,8 @@ fn join_rel(a: &str, b: &str) -> String {
 /// `path` below `base`, `/`-separated, each name in its escaped form ([`crate::names`]);
 /// a path outside `base` is shown whole.
 fn rel_of(path: &Path, base: &Path) -> String {
-    crate::names::rel_of(path, base).unwrap_or_else(|| crate::names::escape(path.as_os_str()).into_owned())
+    crate::names::rel_of(path, base)
+        .unwrap_or_else(|| crate::names::escape(path.as_os_str()).into_owned())
 }
 
 /// Resolves a symlink at `abs` (relative path `rel`) against `group`'s boundary.
@@ -873,7 +874,12 @@ impl Collector<'_> {
         // A name that is not UTF-8 is walked, read and hashed under its escaped form; the
         // name itself is reported once, where it occurs.
         if entry.depth() > 0 && !crate::names::is_utf8(entry.file_name()) {
-            self.issue(ids::PATH_NOT_UTF8, rel.clone(), not_utf8_message(&rel), group);
+            self.issue(
+                ids::PATH_NOT_UTF8,
+                rel.clone(),
+                not_utf8_message(&rel),
+                group,
+            );
         }
         let Some(ft) = entry.file_type() else {
             return WalkState::Continue;

@@ -166,7 +166,10 @@ mod tests {
             let e = escape_bytes(b);
             assert_eq!(&*to_bytes(&e), b, "{e}");
         }
-        assert_eq!(escape_bytes(b"r\xe9sum\xe9-\xff.md"), "r\\xE9sum\\xE9-\\xFF.md");
+        assert_eq!(
+            escape_bytes(b"r\xe9sum\xe9-\xff.md"),
+            "r\\xE9sum\\xE9-\\xFF.md"
+        );
         // A literal `\xff` in a UTF-8 name and the byte 0xFF never share a form.
         assert_ne!(escape_bytes(b"a\\xff"), escape_bytes(b"a\xff"));
         assert!(has_raw_bytes(&escape_bytes(b"a\xff")));

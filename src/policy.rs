@@ -233,26 +233,24 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 }
                 usage.config.insert((*si, ei));
                 match e.severity {
-                    Some(sev) => {
-                        if lowered.is_none() {
-                            let at = entry_line(s, ei).map_or_else(String::new, |l| format!(":{l}"));
-                            let shown = s.config_shown.as_deref().unwrap_or(config::FILE_NAME);
-                            lowered = Some((
+                    Some(sev) if lowered.is_none() => {
+                        let at = entry_line(s, ei).map_or_else(String::new, |l| format!(":{l}"));
+                        let shown = s.config_shown.as_deref().unwrap_or(config::FILE_NAME);
+                        lowered = Some((
+                            Severity::from(sev),
+                            format!(
+                                " (Reported at {} instead of {} by {}{at}: {}.)",
                                 Severity::from(sev),
-                                format!(
-                                    " (Reported at {} instead of {} by {}{at}: {}.)",
-                                    Severity::from(sev),
-                                    f.severity,
-                                    crate::text::sanitize_line(shown),
-                                    crate::text::sanitize_line(e.reason.as_str())
-                                ),
-                            ));
-                        }
+                                f.severity,
+                                crate::text::sanitize_line(shown),
+                                crate::text::sanitize_line(e.reason.as_str())
+                            ),
+                        ));
                     }
                     None if hit.is_none() => {
                         hit = Some((SuppressionKind::Config, e.reason.as_str().to_owned()));
                     }
-                    None => {}
+                    _ => {}
                 }
             }
         }

@@ -447,7 +447,9 @@ impl SkillFiles {
                 Location::file(rel.to_owned()),
                 format!("large:{}", fe.path),
             ));
-            let unread = r.size.saturating_sub(if is_entry { opts.max_file_size } else { 0 });
+            let unread = r
+                .size
+                .saturating_sub(if is_entry { opts.max_file_size } else { 0 });
             let read = if is_entry {
                 format!("only its first {} bytes were parsed", opts.max_file_size)
             } else {

@@ -247,7 +247,9 @@ pub fn agenteval_hashes(artifacts: &mut [Artifact], unscanned: &[String]) {
         }
     }
     // Each skill's own entries, or why they cannot be hashed as AgentEval would.
-    let own: Vec<Result<Vec<(std::borrow::Cow<'_, str>, &str)>, String>> = artifacts
+    // Per skill: (path as AgentEval names it, digest) of each file, or why there is none.
+    type Own<'a> = Result<Vec<(std::borrow::Cow<'a, str>, &'a str)>, String>;
+    let own: Vec<Own<'_>> = artifacts
         .iter()
         .map(|a| {
             if a.kind != crate::inventory::ArtifactKind::Skill {

@@ -993,7 +993,8 @@ fn huge_files_are_bounded_and_oversized_entry_files_still_parsed() {
     );
     // What was not read is high; the size finding is attached to it (one cause, one finding).
     assert!(
-        rules.contains(&("content-not-inspected", "high")) && !rules.contains(&("file-too-large", "medium")),
+        rules.contains(&("content-not-inspected", "high"))
+            && !rules.contains(&("file-too-large", "medium")),
         "{rules:?}"
     );
     let reported = v["findings"].as_array().unwrap().iter().filter(|f| {

@@ -907,7 +907,11 @@ fn diff_summary(tree: Option<&std::path::Path>, base: &Artifact, other: &Artifac
             let root = tree?;
             plain(a, p)
                 .then(|| {
-                    crate::fsutil::read_regular_bounded(&crate::names::path_of(&crate::names::path_of(root, &a.path), p), 1 << 20).ok()
+                    crate::fsutil::read_regular_bounded(
+                        &crate::names::path_of(&crate::names::path_of(root, &a.path), p),
+                        1 << 20,
+                    )
+                    .ok()
                 })
                 .flatten()
         };

@@ -235,14 +235,11 @@ fn entries(
                 structural: a.structural_fingerprint.clone(),
                 // Absent when the skill's files are not all known (`hash_incomplete`).
                 content: a.content_hash.clone(),
-                incomplete: a
-                    .content_hash
-                    .is_none()
-                    .then(|| {
-                        a.hash_incomplete
-                            .clone()
-                            .unwrap_or_else(|| "its content could not be read in full".into())
-                    }),
+                incomplete: a.content_hash.is_none().then(|| {
+                    a.hash_incomplete
+                        .clone()
+                        .unwrap_or_else(|| "its content could not be read in full".into())
+                }),
                 files,
                 findings: sums.get(a.path.as_str()).cloned().unwrap_or_default(),
                 provenance: a.provenance.clone(),

@@ -180,7 +180,8 @@ mod tests {
 
     #[test]
     fn jsonc_comments_and_trailing_commas() {
-        let t = "{\n  // a server\n  \"servers\": { \"a\": {\"command\": \"x // y\",}, /* b */ },\n}\n";
+        let t =
+            "{\n  // a server\n  \"servers\": { \"a\": {\"command\": \"x // y\",}, /* b */ },\n}\n";
         let s = strip_jsonc(t);
         assert_eq!(s.len(), t.len());
         assert_eq!(s.lines().count(), t.lines().count());

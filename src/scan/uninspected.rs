@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::agents::AGENT_FIELD_INVALID;
 use crate::finding::{Consequence, Finding};
 use crate::rules::ids;
-use crate::agents::AGENT_FIELD_INVALID;
 use crate::security::packaging;
 
 /// The findings of older rules that report each cause.
@@ -95,7 +95,11 @@ mod tests {
     fn the_older_finding_becomes_a_consequence() {
         let mut v = vec![
             finding(ids::FILE_TOO_LARGE, "a.bin", "large:a.bin"),
-            finding(ids::CONTENT_NOT_INSPECTED, "a.bin", "a.bin:uninspected-size"),
+            finding(
+                ids::CONTENT_NOT_INSPECTED,
+                "a.bin",
+                "a.bin:uninspected-size",
+            ),
             // Another path, and another cause at the same path, stay on their own.
             finding(ids::FILE_TOO_LARGE, "b.bin", "large:b.bin"),
             finding(ids::PATH_UNREADABLE, "a.bin", "unreadable:a.bin"),
@@ -104,7 +108,11 @@ mod tests {
         let rules: Vec<&str> = v.iter().map(|f| f.rule_id).collect();
         assert_eq!(
             rules,
-            [ids::CONTENT_NOT_INSPECTED, ids::FILE_TOO_LARGE, ids::PATH_UNREADABLE]
+            [
+                ids::CONTENT_NOT_INSPECTED,
+                ids::FILE_TOO_LARGE,
+                ids::PATH_UNREADABLE
+            ]
         );
         assert_eq!(v[0].consequences.len(), 1);
         assert_eq!(v[0].consequences[0].rule_id, ids::FILE_TOO_LARGE);

@@ -77,9 +77,9 @@ impl Bound {
     pub fn describe(self) -> String {
         match self {
             Bound::Entries => format!("{MAX_ENTRIES} entries read"),
-            Bound::Notable => format!(
-                "{MAX_NOTABLE} notable members kept past the first {MAX_MEMBERS}"
-            ),
+            Bound::Notable => {
+                format!("{MAX_NOTABLE} notable members kept past the first {MAX_MEMBERS}")
+            }
             Bound::Inflate => format!("{} MiB decompressed", MAX_INFLATE >> 20),
         }
     }

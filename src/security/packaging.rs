@@ -876,17 +876,22 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
     }
 }
 
-/// One cut, as `content-not-inspected` names it: where, the bound and its value, and what
-/// the archive says was left.
-fn describe_cut(c: &(String, Bound, Option<u64>, Option<u64>)) -> String {
+/// One cut, as `content-not-inspected` names it: where (a nested archive; nothing for the
+/// archive `top` itself), the bound and its value, and what the archive says was left.
+fn describe_cut(top: &str, c: &(String, Bound, Option<u64>, Option<u64>)) -> String {
     let (at, bound, members, bytes) = c;
+    let at = if at == top {
+        String::new()
+    } else {
+        format!("in `{at}`, ")
+    };
     let left = match (members, bytes) {
         (Some(m), _) => format!("{m} member(s) the archive declares were not read"),
         (None, Some(b)) => format!("{b} more byte(s) that it declares were not decompressed"),
         (None, None) => "how much was left is not known".to_owned(),
     };
     format!(
-        "`{at}`: the listing stopped at a bound ({}, `{}`); {left}",
+        "{at}the listing stopped at a bound ({}, `{}`); {left}",
         bound.describe(),
         bound.as_str()
     )
@@ -950,7 +955,7 @@ fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
     // A bomb explains its own cut (`archive-bomb`, high); any other cut hid content.
     let cut = !f.cuts.is_empty() && !bomb;
     if cut {
-        let what: Vec<String> = f.cuts.iter().map(describe_cut).collect();
+        let what: Vec<String> = f.cuts.iter().map(|c| describe_cut(&shown, c)).collect();
         out.push(Emit::new(
             CONTENT_NOT_INSPECTED,
             path,
@@ -1431,7 +1436,11 @@ mod tests {
             "{}",
             out[3].message
         );
-        assert!(out[2].message.contains("10002 members"), "{}", out[2].message);
+        assert!(
+            out[2].message.contains("10002 members"),
+            "{}",
+            out[2].message
+        );
     }
 
     #[test]
@@ -1446,7 +1455,10 @@ mod tests {
         });
         let mut out = Vec::new();
         archive_findings("big.zip", &l, &mut out);
-        let e = out.iter().find(|e| e.rule == CONTENT_NOT_INSPECTED).unwrap();
+        let e = out
+            .iter()
+            .find(|e| e.rule == CONTENT_NOT_INSPECTED)
+            .unwrap();
         assert_eq!(e.severity, None, "the catalog's high");
         assert!(
             e.message.contains("64 MiB decompressed")

@@ -436,36 +436,34 @@ impl SkillFiles {
                 (false, true) => "it was hashed but not parsed",
                 (false, false) => "it was too large to hash or parse (its content is not covered)",
             };
-            self.pending.push((
-                ids::FILE_TOO_LARGE,
-                format!(
-                    "`{}` is {} bytes, over the {}-byte limit (--max-file-size); {what}. Shrink or remove it, or raise the limit.",
-                    sanitize_line(&fe.path),
-                    r.size,
-                    opts.max_file_size
-                ),
-                Location::file(rel.to_owned()),
-                format!("large:{}", fe.path),
-            ));
-            let unread = r
-                .size
-                .saturating_sub(if is_entry { opts.max_file_size } else { 0 });
+            let (shown, size, limit) = (sanitize_line(&fe.path), r.size, opts.max_file_size);
+            let unread = size.saturating_sub(if is_entry { limit } else { 0 });
             let read = if is_entry {
-                format!("only its first {} bytes were parsed", opts.max_file_size)
+                format!("only its first {limit} bytes were parsed")
             } else {
                 "no rule read it".to_owned()
             };
-            self.pending.push((
-                ids::CONTENT_NOT_INSPECTED,
-                format!(
-                    "`{}` was not inspected in full: it is {} bytes, over the {}-byte limit (bound: file size, `--max-file-size`), so {read} and {unread} byte(s) were not inspected. Raise `--max-file-size` if the file is expected, shrink or remove it, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                    sanitize_line(&fe.path),
-                    r.size,
-                    opts.max_file_size
+            // The size, and what it left unread (`scan::uninspected` attaches the first to
+            // the second).
+            for (rule, message, anchor) in [
+                (
+                    ids::FILE_TOO_LARGE,
+                    format!(
+                        "`{shown}` is {size} bytes, over the {limit}-byte limit (--max-file-size); {what}. Shrink or remove it, or raise the limit."
+                    ),
+                    format!("large:{}", fe.path),
                 ),
-                Location::file(rel.to_owned()),
-                format!("{}:{}size", fe.path, ids::UNINSPECTED_ANCHOR),
-            ));
+                (
+                    ids::CONTENT_NOT_INSPECTED,
+                    format!(
+                        "`{shown}` was not inspected in full: it is {size} bytes, over the {limit}-byte limit (bound: file size, `--max-file-size`), so {read} and {unread} byte(s) were not inspected. Raise `--max-file-size` if the file is expected, shrink or remove it, or lower this finding for this path in the operator's `.skillguard.toml` with a reason."
+                    ),
+                    format!("{}:{}size", fe.path, ids::UNINSPECTED_ANCHOR),
+                ),
+            ] {
+                self.pending
+                    .push((rule, message, Location::file(rel.to_owned()), anchor));
+            }
         }
         if is_entry {
             self.entry = r.bytes;

@@ -376,6 +376,33 @@ pub fn load_recorded(
     })
 }
 
+/// A `changed-since-last-vetted` finding of `a` against the recorded copy `r` of snapshot
+/// `snap` (seq, id, date): the snapshot and the recorded copy in its properties, then `extra`.
+fn changed_since_vetted(
+    a: &Artifact,
+    message: String,
+    snap: &(u64, String, String),
+    r: &Seen<'_>,
+    extra: serde_json::Value,
+) -> Finding {
+    let (seq, id, date) = snap;
+    let mut props = json!({
+        "snapshot": { "seq": seq, "id": id, "captured_at": date },
+        "recorded_location": r.location,
+        "recorded_content_hash": r.content(),
+    });
+    if let (Some(p), serde_json::Value::Object(x)) = (props.as_object_mut(), extra) {
+        p.extend(x);
+    }
+    Finding::new(
+        ids::CHANGED_SINCE_LAST_VETTED,
+        message,
+        Location::file(entry_path(a)),
+    )
+    .with_properties(props)
+    .for_skill(Some(&a.name), Some(&a.path), "tofu")
+}
+
 /// The names (lower case) and ledger locations of a scan's skills and agent files.
 pub fn scan_keys(result: &ScanResult, relative: &str) -> (BTreeSet<String>, BTreeSet<String>) {
     let all = || result.artifacts.iter().chain(&result.agents);
@@ -484,33 +511,33 @@ pub fn check_ledger(
                     .then(|| by_name.get(&(kind, lower.as_str())))
                     .flatten()
                     .map(|&i| (&seen[i], "under this name"))
+            })
+            .map(|(r, how)| {
+                let where_ = if how == "here" {
+                    "here".to_owned()
+                } else {
+                    format!("at {}", sanitize_line(&r.location))
+                };
+                (r, where_)
             });
         let Some(content) = &a.content_hash else {
             // Not read in full: what was vetted cannot vouch for it, so it is never
             // "unchanged" (a skill the ledger never saw is only new).
-            if let Some((r, how)) = reference {
-                let (r_seq, r_id, r_date) = &snaps[r.snap];
-                out.push(
-                    Finding::new(
-                        ids::CHANGED_SINCE_LAST_VETTED,
-                        format!(
-                            "{} cannot be compared with the copy recorded {} in snapshot #{r_seq} ({}): its content could not be read in full ({}), so it may have changed. Make it readable, then review it and record it with --write-baseline.",
-                            subject(a),
-                            if how == "here" { "here".to_owned() } else { format!("at {}", sanitize_line(&r.location)) },
-                            show_date(r_date),
-                            sanitize_line(a.hash_incomplete.as_deref().unwrap_or("some files were not read"))
-                        ),
-                        Location::file(entry_path(a)),
-                    )
-                    .with_properties(json!({
-                        "snapshot": { "seq": r_seq, "id": r_id, "captured_at": r_date },
-                        "recorded_location": r.location,
-                        "recorded_content_hash": r.content(),
-                        "content_hash": null,
-                        "not_comparable": a.hash_incomplete,
-                    }))
-                    .for_skill(Some(&a.name), Some(&a.path), "tofu"),
-                );
+            if let Some((r, where_)) = reference {
+                let (r_seq, _, r_date) = &snaps[r.snap];
+                let why = a.hash_incomplete.as_deref();
+                out.push(changed_since_vetted(
+                    a,
+                    format!(
+                        "{} cannot be compared with the copy recorded {where_} in snapshot #{r_seq} ({}): its content could not be read in full ({}), so it may have changed. Make it readable, then review it and record it with --write-baseline.",
+                        subject(a),
+                        show_date(r_date),
+                        sanitize_line(why.unwrap_or("some files were not read"))
+                    ),
+                    &snaps[r.snap],
+                    r,
+                    json!({ "content_hash": null, "not_comparable": why }),
+                ));
             }
             continue;
         };
@@ -551,13 +578,8 @@ pub fn check_ledger(
             );
             continue;
         }
-        let Some((r, how)) = reference else {
+        let Some((r, where_)) = reference else {
             continue;
-        };
-        let where_ = if how == "here" {
-            "here".to_owned()
-        } else {
-            format!("at {}", sanitize_line(&r.location))
         };
         let (r_seq, r_id, r_date) = &snaps[r.snap];
         let full = match full_cache.entry(*r_seq) {
@@ -610,27 +632,19 @@ pub fn check_ledger(
         } else {
             Some(content)
         };
-        out.push(
-            Finding::new(
-                ids::CHANGED_SINCE_LAST_VETTED,
-                format!(
-                    "{} has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
-                    subject(a),
-                    r_seq,
-                    show_date(r_date),
-                    if files.is_empty() { String::new() } else { format!("; {files}") }
-                ),
-                Location::file(entry_path(a)),
-            )
-            .with_properties(json!({
-                "snapshot": { "seq": r_seq, "id": r_id, "captured_at": r_date },
-                "recorded_location": r.location,
-                "recorded_content_hash": r.content(),
-                "content_hash": content,
-                "files": files_json(&delta),
-            }))
-            .for_skill(Some(&a.name), Some(&a.path), "tofu"),
-        );
+        out.push(changed_since_vetted(
+            a,
+            format!(
+                "{} has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
+                subject(a),
+                r_seq,
+                show_date(r_date),
+                if files.is_empty() { String::new() } else { format!("; {files}") }
+            ),
+            &snaps[r.snap],
+            r,
+            json!({ "content_hash": content, "files": files_json(&delta) }),
+        ));
     }
     Ok(out)
 }

@@ -976,11 +976,12 @@ fn skip_to_end<R: Read>(r: &mut Limited<R>) -> io::Result<()> {
 }
 
 // ---------------------------------------------------------------------------
-// Test helpers: archive builders (also used by the packaging tests).
+// Test helpers: archive builders (the unit tests here and in `packaging`, and the
+// integration tests of hostile archives).
 // ---------------------------------------------------------------------------
 
-/// Builds archives in memory for tests.
-#[cfg(test)]
+/// Builds archives in memory for tests (not part of the scanner).
+#[doc(hidden)]
 pub mod build {
     use std::io::Write;
 

@@ -699,37 +699,31 @@ mod tests {
         assert!(e.starts_with("x.toml:1:"), "{e}");
     }
 
+    /// The error a configuration text is refused with.
+    fn refused(text: &str) -> String {
+        parse("x.toml", text).unwrap_err().to_string()
+    }
+
     #[test]
     fn content_not_inspected_is_lowered_only_per_path_with_a_reason() {
         let ok = "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"a/b.tar.gz\"\nseverity = \"low\"\nreason = \"checked upstream\"\n";
         let c = parse("x.toml", ok).unwrap();
         assert_eq!(c.ignore[0].severity, Some(SeverityName::Low));
         // Without a reason: refused.
-        let e = parse(
-            "x.toml",
+        let e = refused(
             "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"a\"\nseverity = \"low\"\n",
-        )
-        .unwrap_err()
-        .to_string();
+        );
         assert!(e.contains("reason"), "{e}");
         // Everywhere: refused, pointing at the entry.
-        let e = parse(
-            "x.toml",
+        let e = refused(
             "fail-on = \"high\"\n[[ignore]]\nrule = \"secret-generic\"\nreason = \"r\"\n[[ignore]]\nrule = \"content-not-inspected\"\nreason = \"r\"\n",
-        )
-        .unwrap_err()
-        .to_string();
+        );
         assert!(
             e.starts_with("x.toml:5:1:") && e.contains("needs a `path`"),
             "{e}"
         );
         for table in ["severity = \"medium\"", "disable = true"] {
-            let e = parse(
-                "x.toml",
-                &format!("[rules.content-not-inspected]\n{table}\n"),
-            )
-            .unwrap_err()
-            .to_string();
+            let e = refused(&format!("[rules.content-not-inspected]\n{table}\n"));
             assert!(
                 e.starts_with("x.toml:1:1:") && e.contains("per path"),
                 "{e}"

@@ -117,17 +117,14 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         let fmt = bytes.and_then(unlisted_archive_format).unwrap_or("archive");
         if bytes.is_some() {
             // Read, but in a format skillguard does not list: nothing in it was inspected.
-            out.push(Emit::new(
-                CONTENT_NOT_INSPECTED,
-                &fe.path,
-                format!(
-                    "`{}` is {} of {} bytes, a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                    show(&fe.path),
-                    crate::text::with_article(fmt),
-                    fe.size
-                ),
-                format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR),
-            ));
+            let what = format!(
+                "`{}` is {} of {} bytes, a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                show(&fe.path),
+                crate::text::with_article(fmt),
+                fe.size
+            );
+            let anchor = format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR);
+            out.push(Emit::new(CONTENT_NOT_INSPECTED, &fe.path, what, anchor));
         }
         out.push(Emit::new(
             ARCHIVE_BUNDLED,
@@ -1351,6 +1348,18 @@ mod tests {
         assert!(link_escape("skill/h", "skill/file", true).is_none());
     }
 
+    /// 40 MiB of zeros deflated: a bomb by its ratio.
+    fn zeros_bomb() -> Vec<u8> {
+        use archive::build::*;
+        zip(&[ZipMember {
+            name: "zeros.bin",
+            data: &vec![0u8; 40 << 20],
+            mode: 0,
+            deflate: true,
+            declared: None,
+        }])
+    }
+
     #[test]
     fn archive_findings_by_severity() {
         use archive::build::*;
@@ -1381,13 +1390,7 @@ mod tests {
                 .contains("4 member(s), including 1 script(s)")
         );
         // A bomb: declared sizes far beyond the packed size.
-        let z = zip(&[ZipMember {
-            name: "zeros.bin",
-            data: &vec![0u8; 40 << 20],
-            mode: 0,
-            deflate: true,
-            declared: None,
-        }]);
+        let z = zeros_bomb();
         let l = archive::list(&z).unwrap();
         let mut out = Vec::new();
         archive_findings("data.zip", &l, &mut out);
@@ -1472,13 +1475,7 @@ mod tests {
         let u = out.iter().find(|e| e.rule == ARCHIVE_UNREADABLE).unwrap();
         assert!(u.message.contains("stopped at a bound"), "{}", u.message);
         // A bomb explains its own cut: no second finding.
-        let z = zip(&[ZipMember {
-            name: "zeros.bin",
-            data: &vec![0u8; 40 << 20],
-            mode: 0,
-            deflate: true,
-            declared: None,
-        }]);
+        let z = zeros_bomb();
         let mut l = archive::list(&z).unwrap();
         l.issues.push(archive::Issue::Cut {
             bound: Bound::Inflate,

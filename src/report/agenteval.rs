@@ -403,11 +403,11 @@ fn full(base: &Path, rel: &str) -> String {
     // A scan of one skill's own folder names the skill by that folder: it is `base` itself.
     let own = !rel.contains('/')
         && base.file_name().is_some_and(|n| n == rel)
-        && !base.join(rel).exists();
+        && !crate::names::path_of(base, rel).exists();
     let p = if rel.is_empty() || own {
         base.to_path_buf()
     } else {
-        base.join(rel)
+        crate::names::path_of(base, rel)
     };
     p.display().to_string()
 }

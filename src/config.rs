@@ -176,8 +176,14 @@ pub struct Suppression {
     /// Only the finding with this fingerprint (64 hex digits, as in the JSON report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<Fingerprint>,
-    /// Why the finding is acceptable. Required.
+    /// Why the finding is acceptable (or, with `severity`, why it may be reported lower).
+    /// Required.
     pub reason: Reason,
+    /// Report the matching findings at this severity instead of suppressing them: a
+    /// lowering, with its reason stated in the finding's message. The only way to lower
+    /// `content-not-inspected`, which also needs a `path` or a `fingerprint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<SeverityName>,
     /// The last day (`YYYY-MM-DD`, UTC) the suppression holds; after it the finding is
     /// reported again, with a `suppression-expired` finding naming the entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -477,10 +483,64 @@ fn read_from(
 
 /// Parses the text of a configuration file; `path` is only used in messages.
 pub fn parse(path: &str, text: &str) -> Result<Config, ConfigError> {
-    toml::from_str::<Config>(text).map_err(|e| {
+    let c = toml::from_str::<Config>(text).map_err(|e| {
         let at = e.span().map_or(0, |s| s.start);
         invalid(path, text, at, e.message().trim().to_owned())
-    })
+    })?;
+    check_fail_closed(&c).map_err(|(needle, nth, message)| {
+        invalid(path, text, locate(text, needle, nth), message)
+    })?;
+    Ok(c)
+}
+
+/// Rules that fail closed (`content-not-inspected`): lowered only per path, with a reason,
+/// by an `[[ignore]]` entry; never by a `[rules.X]` table, a category, or an entry that
+/// covers every path. The error names the text to point at (and which occurrence).
+fn check_fail_closed(c: &Config) -> Result<(), (&'static str, usize, String)> {
+    use crate::rules::ids::CONTENT_NOT_INSPECTED as ID;
+    if let Some((_, v)) = c.rules.iter().find(|(k, _)| k.as_str() == ID) {
+        let lowered = v
+            .severity
+            .is_some_and(|s| Severity::from(s) < Severity::High);
+        if v.disable || lowered {
+            return Err((
+                "[rules.content-not-inspected]",
+                0,
+                format!(
+                    "`{ID}` cannot be {} for every path: what was not read is lowered only per path, with a reason. Use an `[[ignore]]` entry with `rule = \"{ID}\"`, a `path`, `severity` and `reason` (docs/suppressions.md)",
+                    if v.disable { "disabled" } else { "lowered" }
+                ),
+            ));
+        }
+    }
+    for (i, e) in c.ignore.iter().enumerate() {
+        if e.rule.as_str() == ID && e.path.is_none() && e.fingerprint.is_none() {
+            return Err((
+                "[[ignore]]",
+                i,
+                format!(
+                    "an `[[ignore]]` entry for `{ID}` needs a `path` (or a `fingerprint`): what was not read is lowered only where the team knows what it is"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The byte offset of the `nth` occurrence of `needle` at the start of a line (0 if none).
+fn locate(text: &str, needle: &str, nth: usize) -> usize {
+    let mut at = 0;
+    let mut seen = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with(needle) {
+            if seen == nth {
+                return at + (line.len() - line.trim_start().len());
+            }
+            seen += 1;
+        }
+        at += line.len();
+    }
+    0
 }
 
 fn invalid(path: &str, text: &str, at: usize, message: String) -> ConfigError {
@@ -579,11 +639,14 @@ inline-ignores = false
 # max-dirs = 50000
 
 # A suppression: a rule, a reason, and optionally a path glob, one fingerprint and an end date.
+# With `severity`, the findings are reported at that severity instead of hidden (a lowering;
+# the only way to lower `content-not-inspected`, and only with a `path` or `fingerprint`).
 # [[ignore]]
 # rule = "secret-generic"
 # path = "skills/demo/references/*.md"
 # reason = "documented example keys, not live secrets"
 # expires = "2027-06-30"
+# severity = "low"
 "#;
 
 #[cfg(test)]
@@ -647,6 +710,44 @@ mod tests {
         assert!(e.contains("without `..`"), "{e}");
         let e = parse("x.toml", "fail-on = \n").unwrap_err().to_string();
         assert!(e.starts_with("x.toml:1:"), "{e}");
+    }
+
+    /// The error a configuration text is refused with.
+    fn refused(text: &str) -> String {
+        parse("x.toml", text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn content_not_inspected_is_lowered_only_per_path_with_a_reason() {
+        let ok = "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"a/b.tar.gz\"\nseverity = \"low\"\nreason = \"checked upstream\"\n";
+        let c = parse("x.toml", ok).unwrap();
+        assert_eq!(c.ignore[0].severity, Some(SeverityName::Low));
+        // Without a reason: refused.
+        let e = refused(
+            "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"a\"\nseverity = \"low\"\n",
+        );
+        assert!(e.contains("reason"), "{e}");
+        // Everywhere: refused, pointing at the entry.
+        let e = refused(
+            "fail-on = \"high\"\n[[ignore]]\nrule = \"secret-generic\"\nreason = \"r\"\n[[ignore]]\nrule = \"content-not-inspected\"\nreason = \"r\"\n",
+        );
+        assert!(
+            e.starts_with("x.toml:5:1:") && e.contains("needs a `path`"),
+            "{e}"
+        );
+        for table in ["severity = \"medium\"", "disable = true"] {
+            let e = refused(&format!("[rules.content-not-inspected]\n{table}\n"));
+            assert!(
+                e.starts_with("x.toml:1:1:") && e.contains("per path"),
+                "{e}"
+            );
+        }
+        // Raising it is fine.
+        parse(
+            "x.toml",
+            "[rules.content-not-inspected]\nseverity = \"critical\"\n",
+        )
+        .unwrap();
     }
 
     #[test]

@@ -213,33 +213,22 @@ fn join_rel(a: &str, b: &str) -> String {
     }
 }
 
-fn rel_of(path: &Path, base: &Path) -> Option<String> {
-    let p = path.strip_prefix(base).ok()?;
-    let mut parts = Vec::new();
-    for c in p.components() {
-        parts.push(c.as_os_str().to_str()?.to_owned());
-    }
-    Some(parts.join("/"))
-}
-
-fn lossy_rel(path: &Path, base: &Path) -> String {
-    let p = path.strip_prefix(base).unwrap_or(path);
-    p.to_string_lossy().replace('\\', "/")
+/// `path` below `base`, `/`-separated, each name in its escaped form ([`crate::names`]);
+/// a path outside `base` is shown whole.
+fn rel_of(path: &Path, base: &Path) -> String {
+    crate::names::rel_of(path, base)
+        .unwrap_or_else(|| crate::names::escape(path.as_os_str()).into_owned())
 }
 
 /// Resolves a symlink at `abs` (relative path `rel`) against `group`'s boundary.
 pub fn resolve_link(abs: &Path, group: &Group) -> SymlinkInfo {
     let target = fs::read_link(abs)
-        .map(|t| t.to_string_lossy().into_owned())
+        .map(|t| crate::names::escape(t.as_os_str()).into_owned())
         .unwrap_or_default();
     match fs::canonicalize(abs) {
         Ok(real) => {
-            if let Ok(inner) = real.strip_prefix(&group.boundary) {
-                let inner_rel: Option<String> = inner
-                    .components()
-                    .map(|c| c.as_os_str().to_str().map(str::to_owned))
-                    .collect::<Option<Vec<_>>>()
-                    .map(|v| v.join("/"));
+            if real.starts_with(&group.boundary) {
+                let inner_rel = crate::names::rel_of(&real, &group.boundary);
                 let is_dir = real.is_dir();
                 // A link to one of its own ancestors would make a harness loop.
                 let parent_real = abs
@@ -389,8 +378,7 @@ pub fn plan_path(path: &Path) -> Result<Plan, DiscoverError> {
     let rel = if is_skill {
         canon
             .file_name()
-            .and_then(|n| n.to_str())
-            .map(str::to_owned)
+            .map(|n| crate::names::escape(n).into_owned())
             .unwrap_or_else(|| "skill".into())
     } else {
         String::new()
@@ -452,12 +440,12 @@ fn plan_repo_group(
             let mut next = Vec::new();
             for c in &candidates {
                 if seg == "*" {
-                    let dir = repo_abs.join(c);
+                    let dir = crate::names::path_of(repo_abs, c);
                     if let Ok(rd) = fs::read_dir(&dir) {
                         let mut names: Vec<String> = rd
                             .filter_map(Result::ok)
                             .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
-                            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                            .map(|e| crate::names::escape(&e.file_name()).into_owned())
                             .collect();
                         names.sort();
                         names.truncate(10_000);
@@ -473,7 +461,7 @@ fn plan_repo_group(
         }
         let mut any = false;
         for cand in candidates {
-            let abs = repo_abs.join(&cand);
+            let abs = crate::names::path_of(repo_abs, &cand);
             let Ok(meta) = fs::symlink_metadata(&abs) else {
                 continue;
             };
@@ -586,16 +574,15 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
     let mut hidden = 0usize;
     let mut plan = Plan::default();
     for e in rd.filter_map(Result::ok) {
-        let Some(name) = e.file_name().to_str().map(str::to_owned) else {
+        let name = crate::names::escape(&e.file_name()).into_owned();
+        if !crate::names::is_utf8(&e.file_name()) {
             plan.issues.push(WalkIssue {
                 rule: ids::PATH_NOT_UTF8,
-                rel: e.file_name().to_string_lossy().into_owned(),
-                message: "workspace entry name is not valid UTF-8; it was skipped. Rename it."
-                    .into(),
+                rel: name.clone(),
+                message: not_utf8_message(&name),
                 group: usize::MAX,
             });
-            continue;
-        };
+        }
         if name.starts_with('.') {
             hidden += 1;
             continue;
@@ -613,10 +600,10 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
     let mut seen: BTreeMap<PathBuf, String> = names
         .iter()
         .filter(|(_, ft)| ft.is_dir())
-        .map(|(n, _)| (canon.join(n), n.clone()))
+        .map(|(n, _)| (crate::names::path_of(&canon, n), n.clone()))
         .collect();
     for (name, ft) in names {
-        let abs = canon.join(&name);
+        let abs = crate::names::path_of(&canon, &name);
         let idx = plan.groups.len();
         let target = (ft.is_symlink() && opts.follow_repo_links)
             .then(|| fs::canonicalize(&abs).ok())
@@ -871,7 +858,7 @@ impl Collector<'_> {
                 let (path, msg) = error_path(&err);
                 let rel = path
                     .as_deref()
-                    .map(|p| join_rel(&start.rel, &lossy_rel(p, &start.abs)))
+                    .map(|p| join_rel(&start.rel, &rel_of(p, &start.abs)))
                     .unwrap_or_else(|| start.rel.clone());
                 self.issue(
                     ids::PATH_UNREADABLE,
@@ -883,17 +870,17 @@ impl Collector<'_> {
             }
         };
         let path = entry.path();
-        let Some(inner) = rel_of(path, &start.abs) else {
-            let rel = join_rel(&start.rel, &lossy_rel(path, &start.abs));
+        let rel = join_rel(&start.rel, &rel_of(path, &start.abs));
+        // A name that is not UTF-8 is walked, read and hashed under its escaped form; the
+        // name itself is reported once, where it occurs.
+        if entry.depth() > 0 && !crate::names::is_utf8(entry.file_name()) {
             self.issue(
                 ids::PATH_NOT_UTF8,
-                rel,
-                "path is not valid UTF-8 and was not scanned (shown with replacement characters). Rename it using UTF-8.".into(),
+                rel.clone(),
+                not_utf8_message(&rel),
                 group,
             );
-            return WalkState::Skip;
-        };
-        let rel = join_rel(&start.rel, &inner);
+        }
         let Some(ft) = entry.file_type() else {
             return WalkState::Continue;
         };
@@ -988,6 +975,14 @@ impl Collector<'_> {
         }
         WalkState::Continue
     }
+}
+
+/// The `path-not-utf8` message for the escaped path `rel`.
+fn not_utf8_message(rel: &str) -> String {
+    format!(
+        "the name `{}` is not valid UTF-8 (shown with its other bytes as `\\xNN`); it was read, scanned and hashed under that form, but harnesses, editors and other tools may show or load it differently. Rename it using UTF-8.",
+        crate::text::sanitize_line(rel)
+    )
 }
 
 fn error_path(err: &ignore::Error) -> (Option<PathBuf>, String) {

@@ -312,7 +312,7 @@ fn check_listing(l: &Listing, depth: u8, members: &mut usize) {
     assert!(depth <= archive::MAX_DEPTH, "nested {depth} deep");
     *members += l.members.len();
     assert!(
-        *members <= archive::MAX_MEMBERS,
+        *members <= archive::MAX_MEMBERS + archive::MAX_NOTABLE,
         "{} members listed",
         *members
     );
@@ -344,10 +344,12 @@ pub fn archive_listing(data: &[u8]) {
         let mut members = 0;
         check_listing(&l, 0, &mut members);
     }
-    // The listing has a 250 ms budget; allow for a slow (instrumented, debug) build.
+    // The listing's work is bounded by entries and bytes (`archive::MAX_ENTRIES`,
+    // `archive::MAX_INFLATE`), not by a clock; this only catches a hang, with room for a slow
+    // (instrumented, debug) build.
     let took = started.elapsed();
     assert!(
-        took < archive::TIME_BUDGET * 20,
+        took < std::time::Duration::from_secs(5),
         "listing took {took:?} for {} bytes",
         data.len()
     );
@@ -399,10 +401,13 @@ pub fn pin_file(data: &[u8]) {
     assert_eq!(again, p, "pin file round trip");
     for pin in p.skills.values() {
         let d = pin::compare(pin, pin);
+        // A pin recorded without all of its content (files but no content hash) verifies
+        // nothing, not even itself: never "unchanged".
+        let incomplete = pin.content.is_none() && pin.files.is_some();
         assert!(
             d.structural.is_none()
                 && d.content.is_none()
-                && !d.unverifiable
+                && d.unverifiable == incomplete
                 && d.added.is_empty()
                 && d.removed.is_empty()
                 && d.modified.is_empty(),

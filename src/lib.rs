@@ -38,6 +38,7 @@ pub mod inventory;
 pub mod linediff;
 pub mod loaders;
 pub mod merge;
+pub mod names;
 pub mod parse;
 pub mod pipeline;
 pub mod policy;

@@ -342,7 +342,7 @@ fn shown_path(path: &Path, base: &Path) -> String {
     match abs.strip_prefix(base) {
         Ok(rel) => rel
             .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .map(|c| crate::names::escape(c.as_os_str()).into_owned())
             .collect::<Vec<_>>()
             .join("/"),
         Err(_) => path.display().to_string(),
@@ -385,7 +385,7 @@ fn build_policy(
     }
     if mode == Mode::Workspace && !input.no_config && !target.as_os_str().is_empty() {
         for r in result.repos.iter().filter(|r| r.repo.is_some()) {
-            let p = base.join(&r.path).join(crate::config::FILE_NAME);
+            let p = crate::names::path_of(&base, &r.path).join(crate::config::FILE_NAME);
             if !input.trust_repo_config {
                 if std::fs::symlink_metadata(&p).is_ok() {
                     notes.push(format!(
@@ -402,7 +402,7 @@ fn build_policy(
                     config,
                     config_shown: Some(format!("{}/{}", r.path, crate::config::FILE_NAME)),
                     config_text: text,
-                    root: base.join(&r.path),
+                    root: crate::names::path_of(&base, &r.path),
                 });
             }
         }

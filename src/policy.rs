@@ -238,6 +238,8 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
             }
         }
         let mut hit: Option<(SuppressionKind, String)> = None;
+        // The first `[[ignore]]` entry with a `severity` that matches: a lowering.
+        let mut lowered: Option<(Severity, String)> = None;
         // Config entries, the most specific scope first.
         for (si, s) in scopes.iter().rev() {
             let rel = &f.location.path[s.prefix.len()..];
@@ -253,10 +255,34 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                     continue;
                 }
                 usage.config.insert((*si, ei));
-                if hit.is_none() {
-                    hit = Some((SuppressionKind::Config, e.reason.as_str().to_owned()));
+                match e.severity {
+                    Some(sev) if lowered.is_none() => {
+                        let at = entry_line(s, ei).map_or_else(String::new, |l| format!(":{l}"));
+                        let shown = s.config_shown.as_deref().unwrap_or(config::FILE_NAME);
+                        lowered = Some((
+                            Severity::from(sev),
+                            format!(
+                                " (Reported at {} instead of {} by {}{at}: {}.)",
+                                Severity::from(sev),
+                                f.severity,
+                                crate::text::sanitize_line(shown),
+                                crate::text::sanitize_line(e.reason.as_str())
+                            ),
+                        ));
+                    }
+                    None if hit.is_none() => {
+                        hit = Some((SuppressionKind::Config, e.reason.as_str().to_owned()));
+                    }
+                    _ => {}
                 }
             }
+        }
+        if hit.is_none()
+            && selected
+            && let Some((sev, note)) = lowered
+        {
+            f.severity = sev;
+            f.message.push_str(&note);
         }
         // `[drift] allow`: an intentional fork of a named skill.
         if hit.is_none() && f.rule_id == crate::rules::ids::CROSS_LOCATION_CONTENT_DRIFT {
@@ -281,7 +307,8 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                     })
             });
         }
-        if hit.is_none() && selected {
+        // Comments in content that was not read cannot speak for it.
+        if hit.is_none() && selected && f.rule_id != ids::CONTENT_NOT_INSPECTED {
             for (_, s) in scopes.iter().rev() {
                 if !s.config.inline_ignores {
                     continue;
@@ -433,8 +460,17 @@ fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
         s.config
             .rules
             .iter()
-            .any(|(k, v)| v.disable && config::selects(k.as_str(), f.rule_id, f.category))
+            .any(|(k, v)| v.disable && covers(k.as_str(), f))
     })
+}
+
+/// Does a `[rules.X]` table or an `[[ignore]]` rule cover `f`? A rule that fails closed
+/// (`content-not-inspected`) is covered only by its own id, never by a category.
+fn covers(selector: &str, f: &Finding) -> bool {
+    if f.rule_id == ids::CONTENT_NOT_INSPECTED {
+        return selector == f.rule_id;
+    }
+    config::selects(selector, f.rule_id, f.category)
 }
 
 /// The most specific `[rules.X] severity` for `f` (a rule id beats a category, a deeper
@@ -442,7 +478,7 @@ fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
 fn severity_override(f: &Finding, c: &Config) -> Option<Severity> {
     c.rules
         .iter()
-        .filter(|(k, v)| v.severity.is_some() && config::selects(k.as_str(), f.rule_id, f.category))
+        .filter(|(k, v)| v.severity.is_some() && covers(k.as_str(), f))
         .max_by_key(|(k, _)| {
             if crate::catalog::get(k.as_str()).is_some() {
                 usize::MAX
@@ -459,7 +495,7 @@ fn entry_matches(
     f: &Finding,
     rel: &str,
 ) -> bool {
-    if !config::selects(e.rule.as_str(), f.rule_id, f.category) {
+    if !covers(e.rule.as_str(), f) {
         return false;
     }
     if let Some(fp) = &e.fingerprint
@@ -470,19 +506,23 @@ fn entry_matches(
     path.is_none_or(|g| g.matches(rel))
 }
 
+/// The line of entry `ei`'s `[[ignore]]` header in scope `s`'s configuration file.
+fn entry_line(s: &Scope, ei: usize) -> Option<u32> {
+    s.config_text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[ignore]]"))
+        .nth(ei)
+        .map(|(i, _)| i as u32 + 1)
+}
+
 /// A finding about entry `ei` of scope `s`'s configuration file, at its `[[ignore]]` line.
 fn policy_finding(rule: &'static str, s: &Scope, ei: usize, msg: String) -> Finding {
     let shown = s
         .config_shown
         .clone()
         .unwrap_or_else(|| config::FILE_NAME.into());
-    let line = s
-        .config_text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with("[[ignore]]"))
-        .nth(ei)
-        .map(|(i, _)| i as u32 + 1);
+    let line = entry_line(s, ei);
     let loc = match line {
         Some(l) => Location::at(shown, l, 1),
         None => Location::file(shown),
@@ -511,7 +551,7 @@ struct Inline {
 impl InlineCache {
     fn reason_for(&mut self, root: &Path, rel: &str, f: &Finding) -> Option<String> {
         let line = f.location.line?;
-        let path = root.join(rel);
+        let path = crate::names::path_of(root, rel);
         if !self.files.contains_key(&path) {
             let found = read_inline(&path, &f.location.path, &mut self.invalid);
             self.files.insert(path.clone(), found);

@@ -263,6 +263,21 @@ fn under_linked_dir(rel: &str, skill_rel: &str, dir_links: &BTreeMap<String, Sym
     false
 }
 
+/// The `content-not-inspected` finding of a file that could not be read (`rel`: its path
+/// from the scan base, `path`: from the skill).
+fn not_read(rel: &str, path: &str, err: &io::Error) -> Pending {
+    (
+        ids::CONTENT_NOT_INSPECTED,
+        format!(
+            "`{}` was not inspected: it could not be read ({}), so no rule saw its content. Fix its permissions (or the link), or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+            sanitize_line(path),
+            sanitize_line(&err.to_string())
+        ),
+        Location::file(rel.to_owned()),
+        format!("{path}:{}unreadable", ids::UNINSPECTED_ANCHOR),
+    )
+}
+
 /// A file entry before its read: no hashes yet.
 fn unread(path: String, size: u64, kind: FileKind, executable: bool, via_link: bool) -> FileEntry {
     FileEntry {
@@ -330,6 +345,7 @@ impl SkillFiles {
                             Location::file(e.rel.clone()),
                             format!("unreadable:{path}"),
                         ));
+                        self.pending.push(not_read(&e.rel, &path, &err));
                     }
                 }
             }
@@ -389,6 +405,7 @@ impl SkillFiles {
                     Location::file(e.rel.clone()),
                     format!("unreadable:{path}"),
                 ));
+                self.pending.push(not_read(&e.rel, &path, &err));
             }
         }
         self.files.push(fe);
@@ -419,17 +436,34 @@ impl SkillFiles {
                 (false, true) => "it was hashed but not parsed",
                 (false, false) => "it was too large to hash or parse (its content is not covered)",
             };
-            self.pending.push((
-                ids::FILE_TOO_LARGE,
-                format!(
-                    "`{}` is {} bytes, over the {}-byte limit (--max-file-size); {what}. Shrink or remove it, or raise the limit.",
-                    sanitize_line(&fe.path),
-                    r.size,
-                    opts.max_file_size
+            let (shown, size, limit) = (sanitize_line(&fe.path), r.size, opts.max_file_size);
+            let unread = size.saturating_sub(if is_entry { limit } else { 0 });
+            let read = if is_entry {
+                format!("only its first {limit} bytes were parsed")
+            } else {
+                "no rule read it".to_owned()
+            };
+            // The size, and what it left unread (`scan::uninspected` attaches the first to
+            // the second).
+            for (rule, message, anchor) in [
+                (
+                    ids::FILE_TOO_LARGE,
+                    format!(
+                        "`{shown}` is {size} bytes, over the {limit}-byte limit (--max-file-size); {what}. Shrink or remove it, or raise the limit."
+                    ),
+                    format!("large:{}", fe.path),
                 ),
-                Location::file(rel.to_owned()),
-                format!("large:{}", fe.path),
-            ));
+                (
+                    ids::CONTENT_NOT_INSPECTED,
+                    format!(
+                        "`{shown}` was not inspected in full: it is {size} bytes, over the {limit}-byte limit (bound: file size, `--max-file-size`), so {read} and {unread} byte(s) were not inspected. Raise `--max-file-size` if the file is expected, shrink or remove it, or lower this finding for this path in the operator's `.skillguard.toml` with a reason."
+                    ),
+                    format!("{}:{}size", fe.path, ids::UNINSPECTED_ANCHOR),
+                ),
+            ] {
+                self.pending
+                    .push((rule, message, Location::file(rel.to_owned()), anchor));
+            }
         }
         if is_entry {
             self.entry = r.bytes;

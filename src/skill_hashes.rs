@@ -247,7 +247,9 @@ pub fn agenteval_hashes(artifacts: &mut [Artifact], unscanned: &[String]) {
         }
     }
     // Each skill's own entries, or why they cannot be hashed as AgentEval would.
-    let own: Vec<Result<Vec<(&str, &str)>, String>> = artifacts
+    // Per skill: (path as AgentEval names it, digest) of each file, or why there is none.
+    type Own<'a> = Result<Vec<(std::borrow::Cow<'a, str>, &'a str)>, String>;
+    let own: Vec<Own<'_>> = artifacts
         .iter()
         .map(|a| {
             if a.kind != crate::inventory::ArtifactKind::Skill {
@@ -259,7 +261,15 @@ pub fn agenteval_hashes(artifacts: &mut [Artifact], unscanned: &[String]) {
             let mut v = Vec::with_capacity(a.files.len());
             for f in &a.files {
                 if let Some(d) = agenteval_digest(f)? {
-                    v.push((f.path.as_str(), d));
+                    // AgentEval hashes the name itself (paths here are escaped, see
+                    // `crate::names`); a name that is not UTF-8 it reads differently.
+                    let Some(name) = crate::names::as_utf8(&f.path) else {
+                        return Err(format!(
+                            "the name `{}` is not valid UTF-8, which AgentEval reads differently",
+                            crate::text::sanitize_line(&f.path)
+                        ));
+                    };
+                    v.push((name, d));
                 }
             }
             Ok(v)
@@ -315,9 +325,16 @@ pub fn agenteval_hashes(artifacts: &mut [Artifact], unscanned: &[String]) {
                             .and_then(|r| r.strip_prefix('/'))
                             .unwrap_or(b.path.as_str())
                     };
+                    if crate::names::has_raw_bytes(prefix) {
+                        failed = Some(format!(
+                            "nested skill `{}`: its folder name is not valid UTF-8, which AgentEval reads differently",
+                            crate::text::sanitize_line(&b.path)
+                        ));
+                        break;
+                    }
                     entries.extend(files.iter().map(|(p, d)| {
                         let path = if prefix.is_empty() {
-                            std::borrow::Cow::Borrowed(*p)
+                            std::borrow::Cow::Borrowed(p.as_ref())
                         } else {
                             std::borrow::Cow::Owned(format!("{prefix}/{p}"))
                         };

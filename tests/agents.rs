@@ -281,10 +281,15 @@ fn a_subagent_dropped_for_its_yaml_is_one_finding() {
     assert_eq!(
         f,
         vec![
+            // An agent's frontmatter that does not parse was not inspected (its tools and
+            // hooks unchecked): one finding, the syntax error and the drop attached to it.
             (
                 ".claude/agents/x.md".to_owned(),
-                "yaml-syntax-error high".to_owned(),
-                vec!["agent-excluded-by-harness".to_owned()]
+                "content-not-inspected high".to_owned(),
+                vec![
+                    "agent-excluded-by-harness".to_owned(),
+                    "yaml-syntax-error".to_owned()
+                ]
             ),
             (
                 ".claude/commands/c.md".to_owned(),

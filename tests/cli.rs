@@ -991,7 +991,17 @@ fn huge_files_are_bounded_and_oversized_entry_files_still_parsed() {
         rules.contains(&("description-missing", "high")),
         "{rules:?}"
     );
-    assert!(rules.contains(&("file-too-large", "medium")), "{rules:?}");
+    // What was not read is high; the size finding is attached to it (one cause, one finding).
+    assert!(
+        rules.contains(&("content-not-inspected", "high"))
+            && !rules.contains(&("file-too-large", "medium")),
+        "{rules:?}"
+    );
+    let reported = v["findings"].as_array().unwrap().iter().filter(|f| {
+        f["rule_id"] == "content-not-inspected"
+            && f["consequences"][0]["rule_id"] == "file-too-large"
+    });
+    assert_eq!(reported.count(), 2, "the blob and the oversized entry file");
 }
 
 #[cfg(unix)]

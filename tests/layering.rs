@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fsutil",
             "disjoint",
             "dotnet_json",
+            "names",
         ],
     ),
     ("parsers", &["parse"]),

@@ -208,6 +208,11 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
         ids::SYMLINK_ESCAPES_ROOT,
         &[packaging::SYMLINK_ESCAPES_SKILL],
     ),
+    // The look-alike of a 1,001-member archive is a 1,000-member archive: still bundled.
+    (
+        packaging::ARCHIVE_TOO_MANY_MEMBERS,
+        &[packaging::ARCHIVE_BUNDLED],
+    ),
     // Bytecode look-alikes ship the `.py` source, which is a script.
     (
         packaging::BYTECODE_WITHOUT_SOURCE,
@@ -775,30 +780,40 @@ fn path_not_utf8() {
     let r = scan_path(bad.path());
     let hits = with_rule(&r, ids::PATH_NOT_UTF8);
     assert!(
-        hits.len() >= 2,
-        "expected path-not-utf8 for a file and a directory:\n{}",
+        hits.len() == 2,
+        "expected path-not-utf8 once for the file and once for the directory:\n{}",
         describe_all(&r.findings)
     );
     for f in &hits {
         assert!(!f.message.is_empty());
         assert!(
-            f.location.path.starts_with("expense-report/") && f.location.path.contains('\u{FFFD}'),
-            "path should be shown with replacement characters: {}",
+            f.location.path.starts_with("expense-report/") && f.location.path.contains("\\x"),
+            "path should be shown escaped (`\\xNN`): {}",
             describe(f)
         );
     }
-    // Files under a non-UTF-8 name were left out of the content hash
-    // without marking it incomplete, so a pinned skill could be changed there unnoticed.
+    let paths: Vec<&str> = hits.iter().map(|f| f.location.path.as_str()).collect();
+    assert!(
+        paths.contains(&"expense-report/references/r\\xE9sum\\xE9-\\xFF.md")
+            && paths.contains(&"expense-report/d\\xFF"),
+        "{paths:?}"
+    );
+    // The files under those names are read and hashed like any other: the skill's content
+    // hash is complete and covers them.
     let a = &r.artifacts[0];
     assert!(
-        a.content_hash.is_none()
-            && a.hash_incomplete
-                .as_deref()
-                .is_some_and(|w| w.contains("UTF-8")),
-        "a skill holding a non-UTF-8 name must not get a content hash: {:?} {:?}",
+        a.content_hash.is_some() && a.hash_incomplete.is_none(),
+        "a skill holding a non-UTF-8 name is read in full: {:?} {:?}",
         a.content_hash,
         a.hash_incomplete
     );
+    for want in ["references/r\\xE9sum\\xE9-\\xFF.md", "d\\xFF/notes.md"] {
+        assert!(
+            a.files.iter().any(|f| f.path == want && f.sha256.is_some()),
+            "{want} not read: {:?}",
+            a.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+        );
+    }
 
     // Look-alike: the same names, correctly encoded.
     let good = tempdir();

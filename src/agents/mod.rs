@@ -16,6 +16,7 @@ use crate::conventions::{self, ArtefactConvention, Format};
 use crate::discover::{Entry, EntryKind, Group, SkillDir};
 use crate::finding::{Finding, Location, Severity};
 use crate::inventory::{Artifact, ArtifactKind, FileKind};
+use crate::parse::json_scan;
 use crate::parse::yaml::{Node, NodeKind};
 use crate::read::{self, Shared};
 use crate::rules::{Cx, SkillDoc, ids};
@@ -351,6 +352,9 @@ pub fn analyze(
             info.body_chars = doc.body_text().chars().count();
             excluded = validate(af, &doc, &mut cx, &mut info);
             attach_yaml_consequence(&mut cx.findings, format);
+            if info.yaml_broken && format.is_agent() {
+                frontmatter_not_inspected(&mut cx, &af.rel);
+            }
             if format.is_agent() || matches!(format, Format::Prompt | Format::ChatMode) {
                 let root = shared
                     .groups
@@ -374,7 +378,14 @@ pub fn analyze(
             }
         } else {
             let text = String::from_utf8_lossy(bytes);
-            match serde_json::from_str::<serde_json::Value>(&text) {
+            // VS Code and Gemini CLI read their configuration as JSON with comments: read
+            // as strict JSON of the same shape (positions kept).
+            let strict: std::borrow::Cow<'_, str> = if reads_jsonc(&af.rel) {
+                std::borrow::Cow::Owned(json_scan::strip_jsonc(&text))
+            } else {
+                std::borrow::Cow::Borrowed(&text)
+            };
+            match serde_json::from_str::<serde_json::Value>(&strict) {
                 Ok(v) => {
                     if format == conventions::Format::Settings {
                         kind = if v.get("hooks").is_some() {
@@ -385,19 +396,32 @@ pub fn analyze(
                             return None;
                         };
                     }
-                    mcp_checks(&mut cx, &text, &v);
+                    mcp_checks(&mut cx, &strict, &v);
                     frontmatter = v;
                 }
-                Err(e) => cx.emit(
-                    AGENT_FIELD_INVALID,
-                    format!(
-                        "`{}` is not valid JSON ({}); the harness ignores the whole file. Fix the JSON.",
-                        sanitize_line(&af.rel),
-                        sanitize_line(&e.to_string())
-                    ),
-                    Location::at(af.rel.clone(), e.line() as u32, e.column() as u32),
-                    "json",
-                ),
+                Err(e) => {
+                    let at = Location::at(af.rel.clone(), e.line() as u32, e.column() as u32);
+                    cx.emit(
+                        AGENT_FIELD_INVALID,
+                        format!(
+                            "`{}` is not valid JSON ({}); the harness ignores the whole file. Fix the JSON.",
+                            sanitize_line(&af.rel),
+                            sanitize_line(&e.to_string())
+                        ),
+                        at.clone(),
+                        "json",
+                    );
+                    cx.emit(
+                        ids::CONTENT_NOT_INSPECTED,
+                        format!(
+                            "`{}` was not inspected in full: it is not valid JSON ({}; bound: the configuration must parse), so the MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still run them. Fix the JSON, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                            sanitize_line(&af.rel),
+                            sanitize_line(&e.to_string())
+                        ),
+                        at,
+                        &format!("json:{}parse", ids::UNINSPECTED_ANCHOR),
+                    );
+                }
             }
             let mut data = files.clone();
             for f in &mut data {
@@ -661,6 +685,38 @@ fn outside_backticks(text: &str, f: impl Fn(&str) -> String) -> String {
         }
     }
     out
+}
+
+/// Does the harness of this configuration file read JSON with comments and trailing commas?
+/// VS Code (`.vscode/mcp.json`) and Gemini CLI (`.gemini/settings.json`) do.
+fn reads_jsonc(rel: &str) -> bool {
+    let dir = parent(rel);
+    let dir = dir.rsplit('/').next().unwrap_or(dir);
+    dir == ".vscode" || dir == ".gemini"
+}
+
+/// An agent file whose frontmatter does not parse: what it declares (tools, MCP servers,
+/// hooks, permissions) was not inspected. Reported at the syntax error, which is attached to
+/// it as a consequence (`scan::uninspected`).
+fn frontmatter_not_inspected(cx: &mut Cx<'_>, rel: &str) {
+    let Some(y) = cx
+        .findings
+        .iter()
+        .find(|f| f.rule_id == ids::YAML_SYNTAX_ERROR)
+    else {
+        return;
+    };
+    let at = y.location.clone();
+    let (line, col) = (at.line.unwrap_or(1), at.column.unwrap_or(1));
+    cx.emit(
+        ids::CONTENT_NOT_INSPECTED,
+        format!(
+            "`{}` was not inspected in full: its frontmatter is not valid YAML (line {line}, column {col}; bound: the frontmatter must parse), so the tools, MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still apply them. Fix the YAML, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+            sanitize_line(rel)
+        ),
+        at,
+        &format!("frontmatter:{}parse", ids::UNINSPECTED_ANCHOR),
+    );
 }
 
 /// One cause, one finding: a Claude subagent that Claude Code skips because its YAML is

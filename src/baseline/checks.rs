@@ -286,6 +286,13 @@ struct Seen<'a> {
     agenteval: bool,
 }
 
+impl Seen<'_> {
+    /// The recorded content hash; `None` for an entry recorded without all of its content.
+    fn content(&self) -> Option<&str> {
+        (!self.content.is_empty()).then_some(&*self.content)
+    }
+}
+
 /// The kind of a recorded entry: `Some(None)` for a skill, `Some(Some(kind))` for an agent
 /// file, `None` for a kind this version does not know (left out of comparisons).
 fn kind_of(recorded: Option<&str>) -> Option<Option<ArtifactKind>> {
@@ -314,7 +321,8 @@ pub struct Record {
     pub name: String,
     /// Relative to the ledger's home.
     pub location: String,
-    pub content: String,
+    /// `None` for an entry recorded without all of its content (`SkillEntry::incomplete`).
+    pub content: Option<String>,
 }
 
 /// One snapshot reduced to the entries a scan's comparisons need (one parse of the ledger
@@ -354,17 +362,45 @@ pub fn load_recorded(
                 .into_iter()
                 .chain(s.agents.into_iter().flatten())
                 .filter(|e| keep(&e.name, &e.location))
-                .filter_map(|e| {
-                    e.content.map(|content| Record {
-                        kind: e.kind,
-                        name: e.name,
-                        location: e.location,
-                        content,
-                    })
+                // Imported entries without a content hash say nothing about content; an entry
+                // recorded without all of its content is kept, as a copy nothing matches.
+                .filter(|e| e.content.is_some() || e.content_unknown())
+                .map(|e| Record {
+                    kind: e.kind,
+                    name: e.name,
+                    location: e.location,
+                    content: e.content,
                 })
                 .collect(),
         }
     })
+}
+
+/// A `changed-since-last-vetted` finding of `a` against the recorded copy `r` of snapshot
+/// `snap` (seq, id, date): the snapshot and the recorded copy in its properties, then `extra`.
+fn changed_since_vetted(
+    a: &Artifact,
+    message: String,
+    snap: &(u64, String, String),
+    r: &Seen<'_>,
+    extra: serde_json::Value,
+) -> Finding {
+    let (seq, id, date) = snap;
+    let mut props = json!({
+        "snapshot": { "seq": seq, "id": id, "captured_at": date },
+        "recorded_location": r.location,
+        "recorded_content_hash": r.content(),
+    });
+    if let (Some(p), serde_json::Value::Object(x)) = (props.as_object_mut(), extra) {
+        p.extend(x);
+    }
+    Finding::new(
+        ids::CHANGED_SINCE_LAST_VETTED,
+        message,
+        Location::file(entry_path(a)),
+    )
+    .with_properties(props)
+    .for_skill(Some(&a.name), Some(&a.path), "tofu")
 }
 
 /// The names (lower case) and ledger locations of a scan's skills and agent files.
@@ -405,7 +441,7 @@ pub fn check_ledger(
                         Some(Seen {
                             snap: k,
                             kind: kind_of(e.kind.as_deref())?,
-                            content: e.content.as_str().into(),
+                            content: e.content.as_deref().unwrap_or("").into(),
                             location: e.location.as_str().into(),
                             name: lower(&e.name),
                             agenteval: r.agenteval,
@@ -423,7 +459,11 @@ pub fn check_ledger(
                         Some(Seen {
                             snap: k,
                             kind: kind_of(e.kind.as_deref())?,
-                            content: recompute_content(e, hasher)?.into(),
+                            content: if e.content_unknown() {
+                                "".into()
+                            } else {
+                                recompute_content(e, hasher)?.into()
+                            },
                             name: e.name.to_lowercase().into(),
                             location: e.location.clone().into(),
                             agenteval: false,
@@ -441,11 +481,14 @@ pub fn check_ledger(
     for (i, r) in seen.iter().enumerate() {
         let named = r.kind.is_none_or(ArtifactKind::named);
         let name_key = (r.kind, &*r.name);
+        let content = r.content();
         if named {
-            by_pair.insert((name_key, &r.content, r.agenteval), i);
+            if let Some(c) = content {
+                by_pair.insert((name_key, c, r.agenteval), i);
+            }
             by_name.insert(name_key, i);
-        } else {
-            by_pair.insert(((r.kind, &*r.location), &r.content, r.agenteval), i);
+        } else if let Some(c) = content {
+            by_pair.insert(((r.kind, &*r.location), c, r.agenteval), i);
         }
         by_location.insert((r.kind, &*r.location), i);
     }
@@ -455,12 +498,49 @@ pub fn check_ledger(
     let mut full_cache: BTreeMap<u64, Loaded<Snapshot>> = BTreeMap::new();
     let mut out = Vec::new();
     for a in result.artifacts.iter().chain(&result.agents) {
-        let Some(content) = &a.content_hash else {
-            continue;
-        };
         let kind = (a.kind != ArtifactKind::Skill).then_some(a.kind);
         let loc = location(relative, &a.path);
         let lower = a.name.to_lowercase();
+        // Known location first, else known name: the newest recorded copy.
+        let reference = by_location
+            .get(&(kind, loc.as_str()))
+            .map(|&i| (&seen[i], "here"))
+            .or_else(|| {
+                a.kind
+                    .named()
+                    .then(|| by_name.get(&(kind, lower.as_str())))
+                    .flatten()
+                    .map(|&i| (&seen[i], "under this name"))
+            })
+            .map(|(r, how)| {
+                let where_ = if how == "here" {
+                    "here".to_owned()
+                } else {
+                    format!("at {}", sanitize_line(&r.location))
+                };
+                (r, where_)
+            });
+        let Some(content) = &a.content_hash else {
+            // Not read in full: what was vetted cannot vouch for it, so it is never
+            // "unchanged" (a skill the ledger never saw is only new).
+            if let Some((r, where_)) = reference {
+                let (r_seq, _, r_date) = &snaps[r.snap];
+                let why = a.hash_incomplete.as_deref();
+                out.push(changed_since_vetted(
+                    a,
+                    format!(
+                        "{} cannot be compared with the copy recorded {where_} in snapshot #{r_seq} ({}): its content could not be read in full ({}), so it may have changed. Make it readable, then review it and record it with --write-baseline.",
+                        subject(a),
+                        show_date(r_date),
+                        sanitize_line(why.unwrap_or("some files were not read"))
+                    ),
+                    &snaps[r.snap],
+                    r,
+                    json!({ "content_hash": null, "not_comparable": why }),
+                ));
+            }
+            continue;
+        };
         let pair_key = if a.kind.named() {
             (kind, lower.as_str())
         } else {
@@ -498,24 +578,8 @@ pub fn check_ledger(
             );
             continue;
         }
-        // Known location first, else known name: the newest recorded copy.
-        let reference = by_location
-            .get(&(kind, loc.as_str()))
-            .map(|&i| (&seen[i], "here"))
-            .or_else(|| {
-                a.kind
-                    .named()
-                    .then(|| by_name.get(&(kind, lower.as_str())))
-                    .flatten()
-                    .map(|&i| (&seen[i], "under this name"))
-            });
-        let Some((r, how)) = reference else {
+        let Some((r, where_)) = reference else {
             continue;
-        };
-        let where_ = if how == "here" {
-            "here".to_owned()
-        } else {
-            format!("at {}", sanitize_line(&r.location))
         };
         let (r_seq, r_id, r_date) = &snaps[r.snap];
         let full = match full_cache.entry(*r_seq) {
@@ -539,7 +603,7 @@ pub fn check_ledger(
                     kind: e.kind.clone(),
                     location: None,
                     structural: e.structural.clone(),
-                    content: Some(r.content.to_string()),
+                    content: r.content().map(str::to_owned),
                     agenteval_content: None,
                     files: (!e.files.is_empty()).then(|| {
                         e.files
@@ -568,27 +632,19 @@ pub fn check_ledger(
         } else {
             Some(content)
         };
-        out.push(
-            Finding::new(
-                ids::CHANGED_SINCE_LAST_VETTED,
-                format!(
-                    "{} has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
-                    subject(a),
-                    r_seq,
-                    show_date(r_date),
-                    if files.is_empty() { String::new() } else { format!("; {files}") }
-                ),
-                Location::file(entry_path(a)),
-            )
-            .with_properties(json!({
-                "snapshot": { "seq": r_seq, "id": r_id, "captured_at": r_date },
-                "recorded_location": r.location,
-                "recorded_content_hash": r.content,
-                "content_hash": content,
-                "files": files_json(&delta),
-            }))
-            .for_skill(Some(&a.name), Some(&a.path), "tofu"),
-        );
+        out.push(changed_since_vetted(
+            a,
+            format!(
+                "{} has content never recorded in the ledger: last recorded {where_} in snapshot #{} ({}){}. Review the change, then record it with --write-baseline.",
+                subject(a),
+                r_seq,
+                show_date(r_date),
+                if files.is_empty() { String::new() } else { format!("; {files}") }
+            ),
+            &snaps[r.snap],
+            r,
+            json!({ "content_hash": content, "files": files_json(&delta) }),
+        ));
     }
     Ok(out)
 }
@@ -865,7 +921,11 @@ fn diff_summary(tree: Option<&std::path::Path>, base: &Artifact, other: &Artifac
             let root = tree?;
             plain(a, p)
                 .then(|| {
-                    crate::fsutil::read_regular_bounded(&root.join(&a.path).join(p), 1 << 20).ok()
+                    crate::fsutil::read_regular_bounded(
+                        &crate::names::path_of(&crate::names::path_of(root, &a.path), p),
+                        1 << 20,
+                    )
+                    .ok()
                 })
                 .flatten()
         };
@@ -963,7 +1023,7 @@ pub fn history_by_location(
             if let Some(p) = local_path(relative, &e.location)
                 && wanted.contains(&p)
             {
-                out.entry(p).or_default().insert(e.content.clone());
+                out.entry(p).or_default().extend(e.content.clone());
             }
         }
     }

@@ -518,6 +518,7 @@ fn parse_skill(v: Value) -> Result<SkillEntry, String> {
         excluded: false,
         structural,
         content,
+        incomplete: None,
         files: Vec::new(),
         findings,
         provenance,

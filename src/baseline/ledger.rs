@@ -182,6 +182,10 @@ pub struct SkillEntry {
     /// AgentEval content hash under the snapshot's `hash_options`.
     #[serde(default)]
     pub content: Option<String>,
+    /// Why `content` is absent for a scanned entry: what could not be read. Such an entry is
+    /// never "unchanged": it is not comparable (`baseline diff`, `baseline history`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
     #[serde(default)]
     pub files: Vec<FileRecord>,
     /// rule id → severity → count.
@@ -196,6 +200,12 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl SkillEntry {
+    /// Was this entry scanned without reading all of it (no content hash, though its files
+    /// were recorded)? Its content cannot be compared with anything.
+    pub fn content_unknown(&self) -> bool {
+        self.incomplete.is_some() || (self.content.is_none() && !self.files.is_empty())
+    }
+
     /// Does the file at `path` count in content hashes under `h`? Every file of an agent
     /// entry does (an agent is its one file); a skill's file unless `--hash-ignore` leaves
     /// it out.
@@ -377,6 +387,18 @@ pub struct EntryKey {
     pub kind: Option<String>,
     #[serde(default)]
     pub content: Option<String>,
+    #[serde(default)]
+    pub incomplete: Option<String>,
+    /// Whether the entry records files (read without keeping them).
+    #[serde(default, rename = "files", deserialize_with = "any_items")]
+    pub has_files: bool,
+}
+
+impl EntryKey {
+    /// [`SkillEntry::content_unknown`] of the key.
+    pub fn content_unknown(&self) -> bool {
+        self.incomplete.is_some() || (self.content.is_none() && self.has_files)
+    }
 }
 
 /// Header plus the skill entries without their file lists (history).
@@ -413,9 +435,27 @@ pub struct EntrySummary {
     #[serde(default)]
     pub content: Option<String>,
     #[serde(default)]
+    pub incomplete: Option<String>,
+    /// Whether the entry records files (read without keeping them).
+    #[serde(default, rename = "files", deserialize_with = "any_items")]
+    pub has_files: bool,
+    #[serde(default)]
     pub findings: BTreeMap<String, BTreeMap<String, u32>>,
     #[serde(default)]
     pub provenance: Option<Provenance>,
+}
+
+impl EntrySummary {
+    /// [`SkillEntry::content_unknown`] of the summary.
+    pub fn content_unknown(&self) -> bool {
+        self.incomplete.is_some() || (self.content.is_none() && self.has_files)
+    }
+}
+
+/// Whether a JSON array has any item, its items skipped without being kept.
+fn any_items<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let items: Vec<serde::de::IgnoredAny> = serde::Deserialize::deserialize(d)?;
+    Ok(!items.is_empty())
 }
 
 /// Header plus an eval snapshot's key: tells scan and eval snapshots apart.
@@ -1662,6 +1702,7 @@ mod tests {
                     excluded: false,
                     structural: Some("aa".into()),
                     content: Some(format!("c{i}")),
+                    incomplete: None,
                     files: vec![FileRecord {
                         path: "SKILL.md".into(),
                         size: 3,
@@ -1683,6 +1724,7 @@ mod tests {
                 excluded: false,
                 structural: None,
                 content: Some("fa".into()),
+                incomplete: None,
                 files: vec![FileRecord {
                     path: "a.agent.md".into(),
                     size: 3,

@@ -493,11 +493,7 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
                     crate::text::sanitize_line(&a.name)
                 ));
             } else if let Some(recorded) = &entry.computed_hash {
-                let dir = if a.path.is_empty() {
-                    base.clone()
-                } else {
-                    base.join(&a.path)
-                };
+                let dir = crate::names::path_of(&base, &a.path);
                 let files: Vec<&str> = a
                     .files
                     .iter()

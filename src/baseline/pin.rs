@@ -276,7 +276,8 @@ pub struct PinDelta {
     pub modified: Vec<String>,
     /// The pin holds a missing or malformed structural fingerprint.
     pub malformed: bool,
-    /// The pin holds a content hash but the skill's files are not all known now.
+    /// The pin holds a content hash (or per-file hashes) but the skill's files are not all
+    /// known now.
     pub unverifiable: bool,
 }
 
@@ -299,6 +300,9 @@ pub fn compare(pin: &Pin, current: &Pin) -> PinDelta {
     match (&pin.content, &current.content) {
         (Some(p), Some(c)) if p != c => d.content = Some((p.clone(), c.clone())),
         (Some(_), None) => d.unverifiable = true,
+        // Pinned and checked without all of its content (the pin records its files): never
+        // "unchanged", since neither side was read in full.
+        (None, None) if pin.files.is_some() => d.unverifiable = true,
         _ => {}
     }
     match (&pin.agenteval_content, &current.agenteval_content) {

@@ -599,7 +599,17 @@ pub fn skills_cli_folder_hash(dir: &Path, files: &[&str]) -> io::Result<String> 
         if dirs.iter().any(|s| *s == ".git" || *s == "node_modules") {
             continue;
         }
-        let hashed = rel.replace('\\', "/");
+        // Paths come escaped ([`crate::names`]); the CLI hashes the name itself.
+        let Some(name) = crate::names::as_utf8(rel) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "\"{}\" is not valid UTF-8: the skills CLI's hash of it cannot be reproduced",
+                    escape(rel)
+                ),
+            ));
+        };
+        let hashed = name.replace('\\', "/");
         list.push((sort_key(&hashed), hashed, rel));
     }
     list.sort_by(|a, b| {
@@ -614,7 +624,7 @@ pub fn skills_cli_folder_hash(dir: &Path, files: &[&str]) -> io::Result<String> 
     for (_, hashed, rel) in &list {
         let with_path = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", escape(rel)));
         hasher.update(hashed.as_bytes());
-        let mut f = open_regular(&dir.join(rel)).map_err(with_path)?;
+        let mut f = open_regular(&crate::names::path_of(dir, rel)).map_err(with_path)?;
         loop {
             match f.read(&mut buf) {
                 Ok(0) => break,

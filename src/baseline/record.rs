@@ -235,6 +235,11 @@ fn entries(
                 structural: a.structural_fingerprint.clone(),
                 // Absent when the skill's files are not all known (`hash_incomplete`).
                 content: a.content_hash.clone(),
+                incomplete: a.content_hash.is_none().then(|| {
+                    a.hash_incomplete
+                        .clone()
+                        .unwrap_or_else(|| "its content could not be read in full".into())
+                }),
                 files,
                 findings: sums.get(a.path.as_str()).cloned().unwrap_or_default(),
                 provenance: a.provenance.clone(),
@@ -293,7 +298,8 @@ pub fn draft(
 /// The content hash of a recorded entry under other hash options (recomputed from its
 /// per-file records; `None` for imported entries without file records).
 pub fn recompute_content(e: &SkillEntry, hasher: &Hasher) -> Option<String> {
-    if e.files.is_empty() {
+    // Without every file, a hash of the files that were read vouches for nothing.
+    if e.files.is_empty() || e.content_unknown() {
         return None;
     }
     // An agent's content hash is its one file's digest (`Hasher::file_content_hash`); an

@@ -219,8 +219,12 @@ pub struct SkillChange {
     /// Agent entries: the file's format.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
-    /// `added`, `removed`, `changed`, `moved`.
+    /// `added`, `removed`, `changed`, `moved`, or `not-comparable` (one of the two entries
+    /// was recorded without reading all of it: `not_comparable` says why).
     pub status: &'static str,
+    /// Why the content of a `not-comparable` entry could not be compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
     /// For `moved`: the earlier location.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved_from: Option<String>,
@@ -679,6 +683,7 @@ impl Compare<'_> {
             kind: e.kind.clone(),
             format: e.format.clone(),
             status,
+            not_comparable: None,
             moved_from: None,
             structural_changed: false,
             content_changed: false,
@@ -689,6 +694,35 @@ impl Compare<'_> {
         };
         for loc in locs {
             match (ma.get(loc), mb.get(loc)) {
+                // Nothing is unchanged that was not compared: a side recorded without all of
+                // its content is not comparable (its structure still is, for `--hash
+                // structural`).
+                (Some(ea), Some(eb))
+                    if self.hash != HashKind::Structural
+                        && (ea.content_unknown() || eb.content_unknown()) =>
+                {
+                    let why = [(ea, "before"), (eb, "after")]
+                        .iter()
+                        .filter(|(e, _)| e.content_unknown())
+                        .map(|(e, when)| {
+                            format!(
+                                "{when}: {}",
+                                e.incomplete
+                                    .as_deref()
+                                    .unwrap_or("its content could not be read in full")
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    changes.push(SkillChange {
+                        structural_changed: ea.structural != eb.structural,
+                        not_comparable: Some(why),
+                        high_findings_before: high(ea),
+                        high_findings_after: high(eb),
+                        new_high_finding: high(eb) > high(ea),
+                        ..change(eb, "not-comparable")
+                    });
+                }
                 (Some(ea), Some(eb)) => {
                     let ca = content_of(ea, stored_a, hasher);
                     let cb = content_of(eb, stored_b, hasher);
@@ -739,11 +773,16 @@ impl Compare<'_> {
         for i in removed {
             let ea = ma[changes[i].location.as_str()];
             let ca = content_of(ea, stored_a, hasher);
+            // Content that was not read in full matches nothing.
+            if ea.content_unknown() {
+                continue;
+            }
             if let Some(j) = (0..changes.len()).find(|&j| {
                 changes[j].status == "added"
                     && !drop.contains(&j)
                     && changes[j].name == ea.name
                     && changes[j].kind == ea.kind
+                    && !mb[changes[j].location.as_str()].content_unknown()
                     && content_of(mb[changes[j].location.as_str()], stored_b, hasher) == ca
             }) {
                 changes[j].status = "moved";
@@ -833,8 +872,12 @@ pub fn render_diff(r: &DiffReport, out: &mut dyn Write) -> io::Result<()> {
 /// `1 changed, 0 added, 0 removed, 0 moved, 7 unchanged`.
 fn tally(changes: &[SkillChange], unchanged: usize) -> String {
     let count = |s: &str| changes.iter().filter(|c| c.status == s).count();
+    let not_comparable = match count("not-comparable") {
+        0 => String::new(),
+        n => format!("{n} not comparable, "),
+    };
     format!(
-        "{} changed, {} added, {} removed, {} moved, {unchanged} unchanged",
+        "{} changed, {} added, {} removed, {} moved, {not_comparable}{unchanged} unchanged",
         count("changed"),
         count("added"),
         count("removed"),
@@ -851,6 +894,8 @@ fn render_changes(changes: &[SkillChange], out: &mut dyn Write) -> io::Result<()
             "added" if c.new_high_finding => "!! [added, with high findings]",
             "added" => "   [added]",
             "removed" => "   [removed]",
+            "not-comparable" if c.new_high_finding => "!! [not comparable + new high finding]",
+            "not-comparable" => "!! [not comparable]",
             _ if c.new_high_finding => "!! [moved, new high finding]",
             _ => "   [moved]",
         };
@@ -879,6 +924,12 @@ fn render_changes(changes: &[SkillChange], out: &mut dyn Write) -> io::Result<()
                 line.push_str(&format!(": {} changed", what.join(" and ")));
             }
         }
+        if let Some(why) = &c.not_comparable {
+            line.push_str(&format!(
+                ": content not compared, not read in full ({})",
+                sanitize_line(why)
+            ));
+        }
         if c.new_high_finding {
             line.push_str(&format!(
                 "; high findings {} -> {}",
@@ -904,8 +955,11 @@ fn render_changes(changes: &[SkillChange], out: &mut dyn Write) -> io::Result<()
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryEvent {
     pub snapshot: SnapRef,
-    /// `recorded` (first time), `changed`, `removed`, `reappeared`.
+    /// `recorded` (first time), `changed`, `removed`, `reappeared`, or `not-comparable`
+    /// (recorded without reading all of it: `not_comparable` says why).
     pub event: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1011,6 +1065,13 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
             // Presence is judged against the last snapshot that covered this location.
             let was_present = state.get(&e.location).copied();
             let event = match (last.get(&e.location), was_present) {
+                // Recorded without all of its content: never silently the same.
+                _ if e.content_unknown() => Some((
+                    "not-comparable",
+                    last.get(&e.location).and_then(|(c, _)| c.clone()),
+                    last.get(&e.location)
+                        .is_some_and(|(_, st)| st != &e.structural),
+                )),
                 (None, _) => Some(("recorded", None, false)),
                 (Some((c, st)), Some(false)) => {
                     Some(("reappeared", c.clone(), st != &e.structural))
@@ -1024,6 +1085,11 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
                 h.events.push(HistoryEvent {
                     snapshot: sref.clone(),
                     event: ev,
+                    not_comparable: (ev == "not-comparable").then(|| {
+                        e.incomplete
+                            .clone()
+                            .unwrap_or_else(|| "its content could not be read in full".into())
+                    }),
                     content_hash: e.content.clone(),
                     previous_content_hash: prev,
                     structural_changed: st,
@@ -1053,6 +1119,7 @@ pub fn history(ledger: &Ledger, key: &str) -> Result<HistoryReport, LedgerError>
                 h.events.push(HistoryEvent {
                     snapshot: sref.clone(),
                     event: "removed",
+                    not_comparable: None,
                     content_hash: None,
                     previous_content_hash: last.get(&loc).and_then(|x| x.0.clone()),
                     structural_changed: false,
@@ -1133,6 +1200,10 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
                     }
                 ),
                 "reappeared" => format!("reappeared       {}", shown(&e.content_hash)),
+                "not-comparable" => format!(
+                    "not comparable   content not read in full ({})",
+                    sanitize_line(e.not_comparable.as_deref().unwrap_or(""))
+                ),
                 _ => "removed".to_owned(),
             };
             let highs = if e.high_findings > 0 {
@@ -1147,7 +1218,11 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
                 show_date(&e.snapshot.captured_at)
             )?;
         }
-        let changes = l.events.iter().filter(|e| e.event == "changed").count();
+        let changes = l
+            .events
+            .iter()
+            .filter(|e| e.event == "changed" || e.event == "not-comparable")
+            .count();
         if changes == 0 {
             writeln!(out, "    no content changes recorded")?;
         }

@@ -117,7 +117,7 @@ fn repo_prefix(mode: Mode, target: &Path) -> Option<String> {
     let rel = base.strip_prefix(root).ok()?;
     let parts: Vec<String> = rel
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| crate::names::escape(c.as_os_str()).into_owned())
         .collect();
     (!parts.is_empty()).then(|| parts.join("/"))
 }

@@ -423,7 +423,7 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
         if let Ok(rel) = norm.strip_prefix(&lexical_root) {
             let rel: Vec<String> = rel
                 .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .map(|c| crate::names::escape(c.as_os_str()).into_owned())
                 .collect();
             out.push(rel.join("/"));
             continue;
@@ -453,7 +453,7 @@ fn changed_files(root: &Path, files: &[PathBuf]) -> Result<Vec<String>, Error> {
         })?;
         let rel: Vec<String> = rel
             .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .map(|c| crate::names::escape(c.as_os_str()).into_owned())
             .collect();
         out.push(rel.join("/"));
     }

@@ -2,19 +2,29 @@
 //!
 //! One parser per language per thread (`thread_local`), so rayon workers never share one.
 //! Parsing is bounded: files over [`MAX_PARSE_BYTES`] are not parsed (the caller says so),
-//! and a parse that runs longer than [`PARSE_BUDGET`] is cancelled and yields no tree.
+//! and a parse that needs more than [`parse_budget`] progress checks (tree-sitter checks
+//! progress every 100 parse operations, a count that depends on the input alone) is
+//! cancelled and yields no tree: the same file gets the same verdict on every machine.
 //! The grammars are error-tolerant: a broken file still parses around its errors.
 
 use std::cell::RefCell;
-use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser, Tree};
 
 /// Files larger than this are not parsed (their flows are not followed).
 pub const MAX_PARSE_BYTES: usize = 1024 * 1024;
 
-/// Wall-clock budget of one parse; a parse that takes longer is cancelled.
-pub const PARSE_BUDGET: Duration = Duration::from_millis(500);
+/// Progress checks allowed per parse whatever its size (100,000 parse operations).
+pub const BASE_CHECKS: usize = 1_000;
+/// One more progress check allowed per this many bytes of input. The 1,127 Python and
+/// JavaScript/TypeScript files of the shared corpora take at most one check per 88 bytes
+/// (`checks_per_byte_on_real_code`), so real code stays an order of magnitude inside it.
+pub const BYTES_PER_CHECK: usize = 8;
+
+/// The progress checks a parse of `len` bytes may take before it is cancelled.
+pub fn parse_budget(len: usize) -> usize {
+    BASE_CHECKS.saturating_add(len / BYTES_PER_CHECK)
+}
 
 /// The grammar to parse with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,11 +73,22 @@ thread_local! {
 }
 
 /// Parses `text` with `grammar`: `None` when the text is over [`MAX_PARSE_BYTES`], the
-/// grammar cannot load, or the parse ran out of its time budget.
+/// grammar cannot load, or the parse needed more than [`parse_budget`] progress checks.
 pub fn parse(text: &str, grammar: Grammar) -> Option<Tree> {
+    parse_counted(text, grammar, parse_budget(text.len())).0
+}
+
+/// [`parse`] with an explicit budget of progress checks; also returns the checks taken.
+pub fn parse_counted(text: &str, grammar: Grammar, budget: usize) -> (Option<Tree>, usize) {
+    let mut checks = 0usize;
     if text.len() > MAX_PARSE_BYTES {
-        return None;
+        return (None, checks);
     }
+    let tree = parse_with(text, grammar, budget, &mut checks);
+    (tree, checks)
+}
+
+fn parse_with(text: &str, grammar: Grammar, budget: usize, checks: &mut usize) -> Option<Tree> {
     PARSERS.with(|cell| {
         let mut parsers = cell.try_borrow_mut().ok()?;
         let i = match parsers.iter().position(|(g, _)| *g == grammar) {
@@ -81,8 +102,10 @@ pub fn parse(text: &str, grammar: Grammar) -> Option<Tree> {
         };
         let parser = &mut parsers[i].1;
         parser.reset();
-        let start = Instant::now();
-        let mut cancel = |_: &ParseState| start.elapsed() > PARSE_BUDGET;
+        let mut cancel = |_: &ParseState| {
+            *checks += 1;
+            *checks > budget
+        };
         let bytes = text.as_bytes();
         let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or(&[]);
         parser.parse_with_options(
@@ -107,6 +130,66 @@ mod tests {
         assert_eq!(t.root_node().kind(), "program");
         let t = parse("const a = <div>{x}</div>;\n", Grammar::Tsx).unwrap();
         assert_eq!(t.root_node().kind(), "program");
+    }
+
+    #[test]
+    fn cancellation_counts_work_not_time() {
+        let text = "def f(x):\n    return [y for y in x if y]\n".repeat(2_000);
+        let (full, checks) = parse_counted(&text, Grammar::Python, usize::MAX);
+        assert!(full.is_some() && checks > 10, "{checks} checks");
+        // The same input takes the same number of checks, every time.
+        assert_eq!(parse_counted(&text, Grammar::Python, usize::MAX).1, checks);
+        let (cut, n) = parse_counted(&text, Grammar::Python, checks / 2);
+        assert!(cut.is_none());
+        assert_eq!(n, checks / 2 + 1);
+        assert!(parse(&text, Grammar::Python).is_some());
+    }
+
+    /// The bound against real code: run with
+    /// `SKILLGUARD_CORPORA=../shared/corpora cargo test --lib code_tree -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "reads the shared corpora"]
+    fn checks_per_byte_on_real_code() {
+        let Some(root) = std::env::var_os("SKILLGUARD_CORPORA") else {
+            return;
+        };
+        let mut worst = (0.0f64, String::new(), 0usize, 0usize);
+        let mut files = 0;
+        let mut stack = vec![std::path::PathBuf::from(root)];
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                let name = p.to_string_lossy().into_owned();
+                let Some(g) = Grammar::of_path(&name, None) else {
+                    continue;
+                };
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                let (_, checks) = parse_counted(&text, g, usize::MAX);
+                files += 1;
+                let ratio = checks as f64 / text.len().max(1) as f64;
+                if checks > 0 && ratio > worst.0 {
+                    worst = (ratio, name, checks, text.len());
+                }
+                assert!(
+                    checks <= parse_budget(text.len()),
+                    "{}: {checks}",
+                    p.display()
+                );
+            }
+        }
+        #[allow(clippy::print_stdout)]
+        {
+            println!("{files} files; most checks per byte: {worst:?}");
+        }
     }
 
     #[test]

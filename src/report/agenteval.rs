@@ -340,11 +340,7 @@ impl EntryViews {
             if !readable || a.path.split('/').any(|c| c == "..") {
                 continue;
             }
-            let path = if a.path.is_empty() {
-                scan_base.join(&a.entry)
-            } else {
-                scan_base.join(&a.path).join(&a.entry)
-            };
+            let path = crate::names::path_of(&crate::names::path_of(scan_base, &a.path), &a.entry);
             let Ok(f) = crate::fsutil::open_regular(&path) else {
                 continue;
             };
@@ -407,11 +403,11 @@ fn full(base: &Path, rel: &str) -> String {
     // A scan of one skill's own folder names the skill by that folder: it is `base` itself.
     let own = !rel.contains('/')
         && base.file_name().is_some_and(|n| n == rel)
-        && !base.join(rel).exists();
+        && !crate::names::path_of(base, rel).exists();
     let p = if rel.is_empty() || own {
         base.to_path_buf()
     } else {
-        base.join(rel)
+        crate::names::path_of(base, rel)
     };
     p.display().to_string()
 }

@@ -10,6 +10,7 @@ pub const BODY_TOO_LONG: &str = "body-too-long";
 pub const CHANGED_SINCE_LAST_VETTED: &str = "changed-since-last-vetted";
 pub const COMPATIBILITY_INVALID: &str = "compatibility-invalid";
 pub const COMPATIBILITY_TOO_LONG: &str = "compatibility-too-long";
+pub const CONTENT_NOT_INSPECTED: &str = "content-not-inspected";
 pub const CROSS_LOCATION_CONTENT_DRIFT: &str = "cross-location-content-drift";
 pub const DESCRIPTION_MISSING: &str = "description-missing";
 pub const DESCRIPTION_QUALITY: &str = "description-quality";
@@ -81,6 +82,7 @@ pub const ALL: &[&str] = &[
     CHANGED_SINCE_LAST_VETTED,
     COMPATIBILITY_INVALID,
     COMPATIBILITY_TOO_LONG,
+    CONTENT_NOT_INSPECTED,
     CROSS_LOCATION_CONTENT_DRIFT,
     DESCRIPTION_MISSING,
     DESCRIPTION_QUALITY,
@@ -142,3 +144,8 @@ pub const ALL: &[&str] = &[
     YAML_STRICTYAML_INCOMPATIBLE,
     YAML_SYNTAX_ERROR,
 ];
+
+/// The last part of a `content-not-inspected` finding's fingerprint anchor: this prefix and
+/// the cause (`archive`, `format`, `size`, `unreadable`, `parse`), which says which finding
+/// of an older rule reports the same cause and is attached to it as a consequence.
+pub const UNINSPECTED_ANCHOR: &str = "uninspected-";

@@ -7,6 +7,7 @@
 mod changed;
 mod contain;
 pub mod summary;
+mod uninspected;
 mod walk_issues;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -222,6 +223,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let targets = crate::targets::resolve(&opts.targets, &skill_locations, &agents);
     crate::loaders::targets::apply(&mut findings, &artifacts, &targets);
     crate::loaders::attach_consequences(&mut findings);
+    uninspected::attach(&mut findings);
     sort_findings(&mut findings);
     mark_truncated(&mut artifacts, &truncated);
     timing::time(Stage::Hashes, || {
@@ -483,10 +485,15 @@ fn hash_artifacts(
             let maf = input.as_ref().and_then(|p| p.maf.as_ref().ok());
             let m = Manifest::from_maf(a, maf);
             a.structural_fingerprint = Some(m.fingerprint());
-            let unread = a
-                .files
-                .iter()
-                .find(|f| f.sha256.is_none() && f.symlink.is_none() && f.kind != FileKind::Special);
+            // A file, or a link to a file inside the root (read through), whose bytes were not
+            // hashed: the content hash would vouch for what was never read.
+            let unread = a.files.iter().find(|f| {
+                f.sha256.is_none()
+                    && f.kind != FileKind::Special
+                    && f.symlink.as_ref().is_none_or(|l| {
+                        l.state == crate::inventory::LinkState::Inside && !l.target_is_dir
+                    })
+            });
             match unread {
                 Some(f) => {
                     a.hash_incomplete = Some(format!(

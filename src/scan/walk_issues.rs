@@ -101,15 +101,30 @@ pub(super) fn attach(
     let mut truncated: BTreeMap<String, String> = BTreeMap::new();
     for issue in issues {
         let owner = owner_of(&skill_index, &issue.rel);
-        // A walk bound, an unreadable folder or a name that is not UTF-8 inside a skill:
-        // its files are not all known, so no content hash can vouch for it.
+        // A walk bound or an unreadable folder inside a skill: its files are not all
+        // known, so no content hash can vouch for it. (A name that is not UTF-8 is walked,
+        // read and hashed under its escaped form.)
         if let Some((_, path)) = owner
-            && matches!(
-                issue.rule,
-                ids::WALK_LIMIT_REACHED | ids::PATH_UNREADABLE | ids::PATH_NOT_UTF8
-            )
+            && matches!(issue.rule, ids::WALK_LIMIT_REACHED | ids::PATH_UNREADABLE)
         {
             truncated.insert(path.to_owned(), issue.rel.clone());
+        }
+        // What could not be read is never a pass: the unreadable path is reported at high,
+        // the `path-unreadable` finding attached to it (`scan::uninspected`).
+        if issue.rule == ids::PATH_UNREADABLE {
+            let f = Finding::new(
+                ids::CONTENT_NOT_INSPECTED,
+                format!(
+                    "`{}` was not inspected: it could not be read during the walk, so no rule saw what it holds. Fix its permissions, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                    crate::text::sanitize_line(&issue.rel)
+                ),
+                Location::file(issue.rel.clone()),
+            );
+            let anchor = format!("walk:{}:{}unreadable", issue.rel, ids::UNINSPECTED_ANCHOR);
+            findings.push(match owner {
+                Some((name, path)) => f.for_skill(Some(name), Some(path), &anchor),
+                None => f.for_skill(None, None, &anchor),
+            });
         }
         let mut f = issue_to_finding(issue, owner);
         // A bound hit where no skill is expected (a deep source tree elsewhere in the

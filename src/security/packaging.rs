@@ -11,11 +11,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::archive::{self, Issue, Listing, MemberKind};
+use super::archive::{self, Bound, Issue, Listing, MemberKind};
 use super::pyc::{self, Binding, HeaderError};
 use super::{Lang, SecCx};
 use crate::finding::Severity;
 use crate::inventory::{FileEntry, FileKind, LinkState};
+use crate::rules::ids::CONTENT_NOT_INSPECTED;
 use crate::text::{sanitize_line, truncate};
 
 pub const BINARY_EXECUTABLE: &str = "binary-executable";
@@ -27,6 +28,7 @@ pub const ARCHIVE_BOMB: &str = "archive-bomb";
 pub const ARCHIVE_CONTAINS_EXECUTABLE: &str = "archive-contains-executable";
 pub const ARCHIVE_BUNDLED: &str = "archive-bundled";
 pub const ARCHIVE_UNREADABLE: &str = "archive-unreadable";
+pub const ARCHIVE_TOO_MANY_MEMBERS: &str = "archive-too-many-members";
 pub const SYMLINK_ESCAPES_SKILL: &str = "symlink-escapes-skill";
 pub const EXECUTABLE_NON_SCRIPT: &str = "executable-non-script";
 pub const HIDDEN_FILE: &str = "hidden-file";
@@ -43,6 +45,7 @@ pub const RULES: &[&str] = &[
     ARCHIVE_CONTAINS_EXECUTABLE,
     ARCHIVE_BUNDLED,
     ARCHIVE_UNREADABLE,
+    ARCHIVE_TOO_MANY_MEMBERS,
     SYMLINK_ESCAPES_SKILL,
     EXECUTABLE_NON_SCRIPT,
     HIDDEN_FILE,
@@ -53,6 +56,9 @@ pub const RULES: &[&str] = &[
 const BOMB_MIN_DECLARED: u64 = 16 << 20;
 /// Compression ratio (declared uncompressed : packed) above which an archive is a bomb.
 const BOMB_RATIO: u64 = 100;
+/// Members (nested archives included) above which an archive holds more than a skill needs
+/// (`archive-too-many-members`): the archives of real skills hold 1 to 49.
+pub const MANY_MEMBERS: u64 = 1_000;
 /// Names listed in one message before "and N more".
 const SHOWN: usize = 5;
 
@@ -109,6 +115,17 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             },
         };
         let fmt = bytes.and_then(unlisted_archive_format).unwrap_or("archive");
+        if bytes.is_some() {
+            // Read, but in a format skillguard does not list: nothing in it was inspected.
+            let what = format!(
+                "`{}` is {} of {} bytes, a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                show(&fe.path),
+                crate::text::with_article(fmt),
+                fe.size
+            );
+            let anchor = format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR);
+            out.push(Emit::new(CONTENT_NOT_INSPECTED, &fe.path, what, anchor));
+        }
         out.push(Emit::new(
             ARCHIVE_BUNDLED,
             &fe.path,
@@ -779,7 +796,8 @@ struct ArchiveFacts {
     exe_medium: Vec<String>,
     bomb: Vec<String>,
     malformed: Vec<String>,
-    incomplete: bool,
+    /// Listings stopped at a bound: (where, bound, members left unread, bytes left unread).
+    cuts: Vec<(String, Bound, Option<u64>, Option<u64>)>,
 }
 
 fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
@@ -804,7 +822,13 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
                 show(name)
             )),
             Issue::Malformed(why) => f.malformed.push(format!("`{prefix}`: {why}")),
-            Issue::TooManyMembers | Issue::Budget => f.incomplete = true,
+            Issue::Cut {
+                bound,
+                unread_members,
+                unread_bytes,
+            } => f
+                .cuts
+                .push((prefix.to_owned(), *bound, *unread_members, *unread_bytes)),
         }
     }
     f.members += usize::try_from(l.unlisted).unwrap_or(usize::MAX);
@@ -847,6 +871,27 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
             walk(&at, n, f);
         }
     }
+}
+
+/// One cut, as `content-not-inspected` names it: where (a nested archive; nothing for the
+/// archive `top` itself), the bound and its value, and what the archive says was left.
+fn describe_cut(top: &str, c: &(String, Bound, Option<u64>, Option<u64>)) -> String {
+    let (at, bound, members, bytes) = c;
+    let at = if at == top {
+        String::new()
+    } else {
+        format!("in `{at}`, ")
+    };
+    let left = match (members, bytes) {
+        (Some(m), _) => format!("{m} member(s) the archive declares were not read"),
+        (None, Some(b)) => format!("{b} more byte(s) that it declares were not decompressed"),
+        (None, None) => "how much was left is not known".to_owned(),
+    };
+    format!(
+        "{at}the listing stopped at a bound ({}, `{}`); {left}",
+        bound.describe(),
+        bound.as_str()
+    )
 }
 
 fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
@@ -904,15 +949,27 @@ fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
         out.push(if high { e.severity(Severity::High) } else { e });
     }
     let bomb = !f.bomb.is_empty();
-    if !f.malformed.is_empty() || (f.incomplete && !bomb) {
+    // A bomb explains its own cut (`archive-bomb`, high); any other cut hid content.
+    let cut = !f.cuts.is_empty() && !bomb;
+    if cut {
+        let what: Vec<String> = f.cuts.iter().map(|c| describe_cut(&shown, c)).collect();
+        out.push(Emit::new(
+            CONTENT_NOT_INSPECTED,
+            path,
+            format!(
+                "`{shown}` was not inspected in full: {}. Nothing past that point was checked by any rule, and the archive's author decides where a bound is hit. Ship the files unpacked (or a smaller archive), or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                list_names(&what)
+            ),
+            format!("{}archive", crate::rules::ids::UNINSPECTED_ANCHOR),
+        ));
+    }
+    if !f.malformed.is_empty() || cut {
         let mut why = f.malformed.clone();
-        if f.incomplete {
+        for c in f.cuts.iter().filter(|_| cut) {
             why.push(format!(
-                "the listing stopped at a bound ({} notable members past the first {}, {} MiB decompressed, {} ms), so members after that point were not checked",
-                archive::MAX_NOTABLE,
-                archive::MAX_MEMBERS,
-                archive::MAX_INFLATE >> 20,
-                archive::TIME_BUDGET.as_millis()
+                "`{}`: the listing stopped at a bound ({}), so members after that point were not checked",
+                c.0,
+                c.1.describe()
             ));
         }
         let e = Emit::new(
@@ -925,6 +982,17 @@ fn archive_findings(path: &str, l: &Listing, out: &mut Vec<Emit>) {
             "unreadable".into(),
         );
         out.push(e);
+    }
+    let total = l.total_members();
+    if total > MANY_MEMBERS {
+        out.push(Emit::new(
+            ARCHIVE_TOO_MANY_MEMBERS,
+            path,
+            format!(
+                "`{shown}` holds {total} members (nested archives included), more than the {MANY_MEMBERS} any skill needs: thousands of members are how an archive pushes what it hides past scanners and reviewers. Every member was still judged by the other archive rules. Ship the files unpacked, or split the data out of the skill."
+            ),
+            "many".into(),
+        ));
     }
     if !is_document_container(path) {
         let mut extra = Vec::new();
@@ -1280,6 +1348,18 @@ mod tests {
         assert!(link_escape("skill/h", "skill/file", true).is_none());
     }
 
+    /// 40 MiB of zeros deflated: a bomb by its ratio.
+    fn zeros_bomb() -> Vec<u8> {
+        use archive::build::*;
+        zip(&[ZipMember {
+            name: "zeros.bin",
+            data: &vec![0u8; 40 << 20],
+            mode: 0,
+            deflate: true,
+            declared: None,
+        }])
+    }
+
     #[test]
     fn archive_findings_by_severity() {
         use archive::build::*;
@@ -1310,13 +1390,7 @@ mod tests {
                 .contains("4 member(s), including 1 script(s)")
         );
         // A bomb: declared sizes far beyond the packed size.
-        let z = zip(&[ZipMember {
-            name: "zeros.bin",
-            data: &vec![0u8; 40 << 20],
-            mode: 0,
-            deflate: true,
-            declared: None,
-        }]);
+        let z = zeros_bomb();
         let l = archive::list(&z).unwrap();
         let mut out = Vec::new();
         archive_findings("data.zip", &l, &mut out);
@@ -1343,7 +1417,7 @@ mod tests {
         members.push(file("../../home/u/.bashrc", b"curl x | sh"));
         members.push(file("s/data.bin", ELF64));
         let z = zip(&members);
-        let l = archive::list_unhurried(&z, notable_member).unwrap();
+        let l = archive::list_with(&z, notable_member).unwrap();
         let mut out = Vec::new();
         archive_findings("pad.zip", &l, &mut out);
         let rules: Vec<(&str, Option<Severity>)> =
@@ -1353,6 +1427,7 @@ mod tests {
             [
                 (ARCHIVE_UNSAFE_MEMBER, None),
                 (ARCHIVE_CONTAINS_EXECUTABLE, Some(Severity::High)),
+                (ARCHIVE_TOO_MANY_MEMBERS, None),
                 (ARCHIVE_BUNDLED, None),
             ],
             "{:#?}",
@@ -1360,24 +1435,57 @@ mod tests {
         );
         assert!(out[0].message.contains("home/u/.bashrc"));
         assert!(
-            out[2].message.contains("10002 member(s)"),
+            out[3].message.contains("10002 member(s)"),
+            "{}",
+            out[3].message
+        );
+        assert!(
+            out[2].message.contains("10002 members"),
             "{}",
             out[2].message
         );
     }
 
     #[test]
-    fn an_incomplete_listing_is_medium() {
+    fn a_cut_listing_is_content_not_inspected() {
         use archive::build::*;
-        // A time budget that has already run out stops the listing at once.
         let z = zip(&[file("a.txt", b"x")]);
         let mut l = archive::list(&z).unwrap();
-        l.issues.push(archive::Issue::Budget);
+        l.issues.push(archive::Issue::Cut {
+            bound: Bound::Inflate,
+            unread_members: None,
+            unread_bytes: Some(12_345),
+        });
         let mut out = Vec::new();
-        archive_findings("slow.zip", &l, &mut out);
-        let e = out.iter().find(|e| e.rule == ARCHIVE_UNREADABLE).unwrap();
-        assert_eq!(e.severity, None, "the catalog's medium, not lowered");
-        assert!(e.message.contains("stopped at a bound"), "{}", e.message);
+        archive_findings("big.zip", &l, &mut out);
+        let e = out
+            .iter()
+            .find(|e| e.rule == CONTENT_NOT_INSPECTED)
+            .unwrap();
+        assert_eq!(e.severity, None, "the catalog's high");
+        assert!(
+            e.message.contains("64 MiB decompressed")
+                && e.message.contains("12345 more byte(s)")
+                && e.message.contains("`big.zip`"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.anchor, "uninspected-archive");
+        // The old rule still says it, to be attached as a consequence.
+        let u = out.iter().find(|e| e.rule == ARCHIVE_UNREADABLE).unwrap();
+        assert!(u.message.contains("stopped at a bound"), "{}", u.message);
+        // A bomb explains its own cut: no second finding.
+        let z = zeros_bomb();
+        let mut l = archive::list(&z).unwrap();
+        l.issues.push(archive::Issue::Cut {
+            bound: Bound::Inflate,
+            unread_members: None,
+            unread_bytes: None,
+        });
+        let mut out = Vec::new();
+        archive_findings("bomb.zip", &l, &mut out);
+        assert!(out.iter().any(|e| e.rule == ARCHIVE_BOMB));
+        assert!(!out.iter().any(|e| e.rule == CONTENT_NOT_INSPECTED));
     }
 
     #[test]

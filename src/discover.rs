@@ -47,6 +47,10 @@ pub struct WalkOptions {
     pub shard: Option<(u64, u64)>,
 }
 
+/// The most shards a workspace is split into (`--shard K/N` with N at most this): what
+/// `scan-workspace` accepts and `skillguard merge` reads.
+pub const MAX_SHARDS: u64 = 100_000;
+
 /// The shard (0-based, of `n`) a workspace repository belongs to.
 pub fn shard_of(name: &str, n: u64) -> u64 {
     let h = crate::hash::sha256_hex(name.as_bytes());
@@ -319,6 +323,11 @@ pub struct Plan {
     pub link_starts: Vec<StartRoot>,
     pub issues: Vec<WalkIssue>,
     pub hidden: usize,
+    /// Workspace scans: the SHA-256 of the workspace listing, every repository name of the
+    /// workspace (its folders and links, not its files) before `--shard` keeps some, each
+    /// ended by a NUL byte, in name order. Every shard of one workspace has the same
+    /// ([`crate::result::RunIdentity`]).
+    pub listing: Option<String>,
 }
 
 impl Plan {
@@ -563,6 +572,19 @@ pub fn plan_repo(root: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError>
     Ok(plan)
 }
 
+/// The digest of a workspace listing ([`Plan::listing`]): the names of the entries that are
+/// repositories (folders, and links that may be followed as one), sorted.
+fn listing(names: &[(String, fs::FileType)]) -> String {
+    let mut bytes = Vec::new();
+    for (name, ft) in names {
+        if ft.is_dir() || ft.is_symlink() {
+            bytes.extend_from_slice(name.as_bytes());
+            bytes.push(0);
+        }
+    }
+    crate::hash::sha256_hex(&bytes)
+}
+
 /// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
 pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError> {
     let canon = canonical_dir(dir)?;
@@ -592,6 +614,7 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
         }
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    plan.listing = Some(listing(&names));
     if let Some((k, n)) = opts.shard {
         names.retain(|(name, _)| shard_of(name, n) == k - 1);
     }

@@ -351,9 +351,24 @@ impl Artifact {
             .count()
     }
 
+    /// The sizes of its files, summed (saturating: sizes read back from a report are not
+    /// ours).
     pub fn total_bytes(&self) -> u64 {
-        self.files.iter().map(|f| f.size).sum()
+        self.files
+            .iter()
+            .fold(0u64, |n, f| n.saturating_add(f.size))
     }
+}
+
+/// The files and bytes of `artifacts`: the report's `summary.files` and `summary.bytes`,
+/// always computed from the file lists.
+pub fn totals(artifacts: &[Artifact]) -> (usize, u64) {
+    artifacts.iter().fold((0usize, 0u64), |(files, bytes), a| {
+        (
+            files.saturating_add(a.files.len()),
+            bytes.saturating_add(a.total_bytes()),
+        )
+    })
 }
 
 const SCRIPT_EXT: &[&str] = &[

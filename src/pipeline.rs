@@ -34,8 +34,12 @@ pub enum Source<'a> {
         target: &'a Path,
         options: ScanOptions,
     },
-    /// The JSON reports of `scan-workspace --shard K/N`, one per shard.
-    Reports(&'a [PathBuf]),
+    /// The JSON reports of `scan-workspace --shard K/N`, one per shard, and how they are
+    /// checked ([`crate::merge::Options`]).
+    Reports {
+        paths: &'a [PathBuf],
+        options: crate::merge::Options,
+    },
 }
 
 /// How far the pipeline runs.
@@ -202,17 +206,23 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
     let mut notes = Vec::new();
     let (mode, target, reports) = match &req.source {
         Source::Tree { mode, target, .. } => (*mode, target.to_path_buf(), None),
-        Source::Reports(paths) => (Mode::Workspace, PathBuf::new(), Some(paths.len())),
+        Source::Reports { paths, .. } => (Mode::Workspace, PathBuf::new(), Some(paths.len())),
     };
     let from_reports = reports.is_some();
+    // What of the scan options goes into the run's identity (before the scan takes them).
+    let mut run_options = None;
     let mut result = match req.source {
         Source::Tree {
             mode,
             target,
             options,
-        } => crate::scan::scan(mode, target, &options)?,
-        Source::Reports(paths) => {
-            let (result, merge_notes) = crate::merge::merge(paths)?;
+        } => {
+            run_options = Some(scan_options_identity(&options));
+            crate::scan::scan(mode, target, &options)?
+        }
+        Source::Reports { paths, options } => {
+            let (result, merge_notes) =
+                crate::merge::merge(paths, &options, req.policy.no_ignores)?;
             notes.extend(merge_notes);
             result
         }
@@ -252,6 +262,11 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
         }
     }
     let mut policy = build_policy(&req.policy, mode, &target, &result, &mut notes)?;
+    if let (Some(scan), Some(listing)) = (run_options, result.listing.take()) {
+        let options = options_digest(scan, &req.policy, &policy, &req.baseline);
+        let shards = result.shard.map_or(1, |(_, n)| n);
+        result.run = Some(crate::result::RunIdentity::new(listing, options, shards));
+    }
     // A shard or a merge sees some repositories through reports: what it does not see
     // cannot be judged unused.
     policy.partial |= result.shard.is_some() || from_reports;
@@ -270,6 +285,63 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
         gate,
         notes,
     })
+}
+
+/// The scan options that change findings, for the run's identity
+/// ([`crate::result::RunIdentity::options`]): rule selection, profiles, targets, walk and read
+/// limits, hash options and changed files. Not the worker count, the progress bar, the shard
+/// (the identity names the plan, N) or what only a ledger write needs.
+fn scan_options_identity(o: &ScanOptions) -> serde_json::Value {
+    serde_json::json!({
+        "profiles": format!("{:?}", o.profiles),
+        "targets": format!("{:?}", o.targets),
+        "rules": format!("{:?}", o.rules),
+        "max_depth": o.walk.max_depth,
+        "max_dirs": o.walk.max_dirs,
+        "respect_gitignore": o.walk.respect_gitignore,
+        "conventions_only": o.walk.conventions_only,
+        "follow_repo_links": o.walk.follow_repo_links,
+        "exclude": o.walk.exclude.is_some(),
+        "extra_roots": o.walk.extra_roots.iter().map(|c| c.path).collect::<Vec<_>>(),
+        "max_file_size": o.read.max_file_size,
+        "max_hash_size": o.read.max_hash_size,
+        "normalize_eol": o.hash.normalize_eol,
+        "hash_ignore": o.hash.ignore,
+        "changed": o.changed,
+    })
+}
+
+/// The SHA-256 of the options that change a run's findings: the scan's
+/// ([`scan_options_identity`]), `--select`/`--ignore`, the operator's configuration (its
+/// text's digest), `--trust-repo-config`, `--no-ignores`, the accepted findings (their
+/// digest), the baseline checks asked for, and the tool's version. Compact JSON with sorted
+/// keys, so the same options give the same digest.
+fn options_digest(
+    scan: serde_json::Value,
+    input: &PolicyInput,
+    policy: &Policy,
+    baseline: &ScanBaseline,
+) -> String {
+    fn sorted(v: &[String]) -> Vec<&str> {
+        let mut v: Vec<&str> = v.iter().map(|s| s.trim()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    let doc = serde_json::json!({
+        "tool": env!("CARGO_PKG_VERSION"),
+        "scan": scan,
+        "select": sorted(&input.select),
+        "ignore": sorted(&input.ignore),
+        "config": input.operator.as_ref().map(|(_, _, text)| crate::hash::sha256_hex(text.as_bytes())),
+        "no_config": input.no_config,
+        "trust_repo_config": input.trust_repo_config,
+        "no_ignores": input.no_ignores,
+        "accepted": policy.accepted.as_ref().map(|(a, _)| crate::hash::sha256_hex(&a.to_bytes())),
+        "check_baseline": baseline.check,
+        "manifest_baseline": baseline.check_pin.is_some(),
+    });
+    crate::hash::sha256_hex(doc.to_string().as_bytes())
 }
 
 /// The note of a changed-files scan: what was scanned.

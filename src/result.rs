@@ -82,9 +82,69 @@ pub struct ScanResult {
     /// `scan-workspace --shard K/N`: `(K, N)`, recorded in the JSON report so that
     /// `skillguard merge` can tell a complete set of shards.
     pub shard: Option<(u64, u64)>,
+    /// The SHA-256 of the workspace listing (the names of every repository of the
+    /// workspace, before `--shard` keeps some; [`crate::discover::Plan::listing`]), the first
+    /// part of the [`RunIdentity`] the pipeline completes. `None` once the run is identified,
+    /// and in a merge.
+    pub listing: Option<String>,
+    /// Which run this is ([`RunIdentity`]): set by the pipeline, written in the JSON report,
+    /// compared by `skillguard merge`.
+    pub run: Option<RunIdentity>,
     /// The harnesses each repository targets, and how that was decided
     /// (`crate::loaders::targets`): the console's first line states them.
     pub targets: Vec<crate::targets::RepoTargets>,
+}
+
+/// The identity of a run (docs/output-formats.md, "Run identity"): the shards of one
+/// `scan-workspace --shard K/N` run share it, and a merge of them carries the identity of the
+/// unsharded scan of the same workspace with the same options. Deterministic: the same
+/// listing, options and shard plan give the same identity (no time, nothing random).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunIdentity {
+    /// SHA-256 over the three parts below ([`RunIdentity::digest`]).
+    pub id: String,
+    /// SHA-256 of the workspace listing: every repository name of the workspace.
+    pub workspace: String,
+    /// SHA-256 of the options that change findings (rule selection, profiles, targets,
+    /// limits, hash options, the configuration's and accepted findings' digests, the tool
+    /// version).
+    pub options: String,
+    /// The shard plan: N of `--shard K/N` (1 for an unsharded scan and a merge).
+    pub shards: u64,
+}
+
+impl RunIdentity {
+    /// The identity of a run of these parts.
+    pub fn new(workspace: String, options: String, shards: u64) -> RunIdentity {
+        RunIdentity {
+            id: RunIdentity::digest(&workspace, &options, shards),
+            workspace,
+            options,
+            shards,
+        }
+    }
+
+    /// `id` of these parts: SHA-256 of `skillguard-run/1`, the workspace and options digests
+    /// and N, each ended by a NUL byte.
+    pub fn digest(workspace: &str, options: &str, shards: u64) -> String {
+        let mut bytes = Vec::with_capacity(160);
+        for part in ["skillguard-run/1", workspace, options, &shards.to_string()] {
+            bytes.extend_from_slice(part.as_bytes());
+            bytes.push(0);
+        }
+        crate::hash::sha256_hex(&bytes)
+    }
+
+    /// Does `id` hold the digest of the parts (a report whose identity was not edited by
+    /// hand)?
+    pub fn is_consistent(&self) -> bool {
+        self.id == RunIdentity::digest(&self.workspace, &self.options, self.shards)
+    }
+
+    /// The same run unsharded: what a merge of its shards carries.
+    pub fn unsharded(&self) -> RunIdentity {
+        RunIdentity::new(self.workspace.clone(), self.options.clone(), 1)
+    }
 }
 
 /// Changed-files mode: the files given, the skills holding them (the ones reported) and
@@ -174,12 +234,7 @@ impl ScanResult {
     /// it is reported once, in a section of its own, and counted in no repository's totals,
     /// so a repository's counts do not change with its neighbours.
     pub fn is_cross_repo(&self, f: &Finding) -> bool {
-        if self.mode != Mode::Workspace {
-            return false;
-        }
-        let repo = |p: &str| p.split('/').next().unwrap_or("").to_owned();
-        let own = repo(&f.location.path);
-        f.related.iter().any(|r| repo(&r.location.path) != own)
+        self.mode == Mode::Workspace && involves_several_repos(f)
     }
 
     /// The workspace's own findings ([`Self::is_cross_repo`]).
@@ -191,20 +246,53 @@ impl ScanResult {
     /// the repository its path starts with, or to the only one; one that involves several
     /// repositories to none).
     pub fn recount(&mut self) {
-        let single = self.repos.len() == 1;
-        for r in &mut self.repos {
-            r.findings = 0;
-            r.counts = SeverityCounts::default();
-        }
-        for f in &self.findings {
-            if self.is_cross_repo(f) {
-                continue;
-            }
-            let first = f.location.path.split('/').next().unwrap_or("");
-            if let Some(r) = self.repos.iter_mut().find(|r| single || r.path == first) {
-                r.findings += 1;
-                r.counts.add(f.severity);
-            }
+        let counts = repo_counts(self.mode, &self.repos, &self.findings);
+        for (r, c) in self.repos.iter_mut().zip(counts) {
+            r.findings = c.total();
+            r.counts = c;
         }
     }
+}
+
+/// The first segment of a `/`-separated path: a workspace repository's folder.
+fn first_segment(p: &str) -> &str {
+    p.split('/').next().unwrap_or("")
+}
+
+/// Is a related location of `f` in another repository folder than its own (a workspace
+/// finding that involves several repositories)?
+pub fn involves_several_repos(f: &Finding) -> bool {
+    let own = first_segment(&f.location.path);
+    f.related
+        .iter()
+        .any(|r| first_segment(&r.location.path) != own)
+}
+
+/// The finding counts of each of `repos` (in their order) from `findings`, as
+/// [`ScanResult::recount`] makes them: a finding belongs to the repository its path starts
+/// with, or to the only one; one that involves several repositories (in a workspace) to none.
+/// One pass over the findings, each repository found by its path in a map.
+pub fn repo_counts(mode: Mode, repos: &[RepoSummary], findings: &[Finding]) -> Vec<SeverityCounts> {
+    let mut counts = vec![SeverityCounts::default(); repos.len()];
+    let single = repos.len() == 1;
+    // The first repository of each path, as a search from the front finds it.
+    let mut by_path: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, r) in repos.iter().enumerate().rev() {
+        by_path.insert(r.path.as_str(), i);
+    }
+    for f in findings {
+        if mode == Mode::Workspace && involves_several_repos(f) {
+            continue;
+        }
+        let own = first_segment(&f.location.path);
+        let at = if single {
+            Some(0)
+        } else {
+            by_path.get(own).copied()
+        };
+        if let Some(i) = at {
+            counts[i].add(f.severity);
+        }
+    }
+    counts
 }

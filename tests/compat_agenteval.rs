@@ -184,6 +184,13 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
     );
     assert_eq!(out(&o), want, "{}", err(&o));
     assert_eq!(o.status.code(), Some(0));
+    // Markdown cells are escaped as skillguard's own Markdown escapes scanned text
+    // (`text::escape_markdown`), the one deliberate difference from AgentEval's bytes
+    // (docs/migrating-from-agenteval.md): parentheses, underscores, `@` and the like.
+    let md = |s: &str| skillguard::text::escape_markdown(s);
+    let (excl_md, gov_md) = (md(&excl), md(&gov));
+    let source_md = md("chillicream/agent-skills@a1b2c3d");
+    assert!(gov_md.contains("script\\(s\\)"), "{gov_md}");
     for fmt in ["markdown", "md", "MD"] {
         let o = run(
             &dir,
@@ -210,8 +217,8 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
 
 | Severity | Skill | Rule | Message | Source |
 |---|---|---|---|---|
-| High | bad--hyphen | SkillExcludedFromDiscovery | {excl} | chillicream/agent-skills@a1b2c3d |
-| Medium | expense-report | ScriptRequiresGovernanceReview | {gov} | |
+| High | bad--hyphen | SkillExcludedFromDiscovery | {excl_md} | {source_md} |
+| Medium | expense-report | ScriptRequiresGovernanceReview | {gov_md} | |
 
 "
         );
@@ -806,5 +813,100 @@ fn provenance_is_null_padded_for_a_non_empty_lock() {
         text.contains("\"Field\": null,\n      \"Provenance\": null\n"),
         "{text}{}",
         err(&o)
+    );
+}
+
+/// A skill name is the author's text: in compat Markdown (job summaries, PR comments) it is
+/// escaped as the native Markdown renderer escapes it, never raw HTML, a live link, an
+/// image or a new table column.
+#[test]
+fn hostile_skill_names_are_escaped_in_compat_markdown() {
+    let t = tempfile::tempdir().unwrap();
+    let hostile = [
+        "<img src=x onerror=alert(1)>",
+        "[click](https://evil.example/x)",
+        "![i](https://evil.example/i.png)",
+        "a | b | c",
+    ];
+    for (i, name) in hostile.iter().enumerate() {
+        write(
+            &t.path().join(format!("skills/s{i}/SKILL.md")),
+            &format!("---\nname: \"{name}\"\ndescription: Use it.\n---\nBody.\n"),
+        );
+    }
+    let o = run(
+        t.path(),
+        &["scan", "skills", "--compat", "agenteval", "--format", "md"],
+    );
+    let md = out(&o);
+    assert!(md.contains("## Findings"), "{md}\n{}", err(&o));
+    for raw in ["<img", "onerror=alert(1)>", "](https://", "![i]", "a | b"] {
+        assert!(!md.contains(raw), "{raw} raw in:\n{md}");
+    }
+    assert!(
+        md.contains("&lt;img src=x onerror=alert\\(1\\)&gt;"),
+        "{md}"
+    );
+    assert!(md.contains("a \\| b \\| c"), "{md}");
+    // Every findings row still has its five cells.
+    for row in md
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("Skill"))
+    {
+        let unescaped = row.replace("\\|", "");
+        assert_eq!(unescaped.matches('|').count(), 6, "{row}");
+    }
+}
+
+/// `--compat agenteval --write-baseline` writes to `.agenteval/…` under the current
+/// directory; a `.agenteval` link the scanned repository planted there is refused (exit 3,
+/// AgentEval's runtime error, naming it), never followed, and so is a link on the way to a
+/// compat pin file; nothing is written outside.
+#[cfg(unix)]
+#[test]
+fn a_planted_agenteval_link_is_never_written_through() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    skill(&repo.join(".claude/skills/skill-a"), "skill-a", "A");
+    let outside = t.path().join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    let compat_scan = |extra: &[&str]| {
+        let mut a = vec!["scan", "--repo", ".", "--compat", "agenteval"];
+        a.extend_from_slice(extra);
+        run(&repo, &a)
+    };
+    let refused = |o: &Output, link: &str| {
+        assert_eq!(o.status.code(), Some(3), "{}", err(o));
+        assert!(
+            err(o).contains(&format!("{link} is a symbolic link")),
+            "{}",
+            err(o)
+        );
+        assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+    };
+    std::os::unix::fs::symlink(&outside, repo.join(".agenteval")).unwrap();
+    refused(&compat_scan(&["--write-baseline"]), ".agenteval");
+    // The same through a link deeper down, and on the way to a pin file.
+    fs::remove_file(repo.join(".agenteval")).unwrap();
+    fs::create_dir_all(repo.join(".agenteval")).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.join(".agenteval/skills-baselines")).unwrap();
+    refused(&compat_scan(&["--write-baseline"]), "skills-baselines");
+    std::os::unix::fs::symlink(&outside, repo.join("pins")).unwrap();
+    let pin = ["--save-manifest-baseline", "pins/manifest.json"];
+    refused(&compat_scan(&pin), "pins");
+    // A folder of the operator's outside the repository may be a link.
+    let real = t.path().join("real-ledger");
+    fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, t.path().join("ledger-link")).unwrap();
+    let root = t.path().join("ledger-link/skills-baselines");
+    let o = compat_scan(&[
+        "--write-baseline",
+        "--baseline-root",
+        root.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        fs::read_dir(real.join("skills-baselines")).unwrap().count(),
+        1
     );
 }

@@ -560,7 +560,7 @@ const SAMPLE_JSON: &str = r#"{
 fn written_snapshot_matches_agenteval_bytes_and_reads_back() {
     let (_t, root) = tmp();
     let snap = sample();
-    let path = write_agenteval_snapshot(&root, &snap).unwrap();
+    let path = write_agenteval_snapshot(&root, &snap, None).unwrap();
     assert_eq!(
         path,
         root.join("skills-baseline-20260717120000123-9f0c6a3e2b9d4d0e8a1f2c3b4d5e6f70.json")
@@ -568,7 +568,7 @@ fn written_snapshot_matches_agenteval_bytes_and_reads_back() {
     assert_eq!(fs::read_to_string(&path).unwrap(), SAMPLE_JSON);
     // Never overwritten.
     assert!(matches!(
-        write_agenteval_snapshot(&root, &snap),
+        write_agenteval_snapshot(&root, &snap, None),
         Err(AeLedgerError::Exists { .. })
     ));
     // No temporary file left behind.

@@ -104,7 +104,11 @@ fn shard_reports_give_the_findings_of_the_tree() {
         assert!(o.status.code().is_some_and(|c| c < 2), "{o:?}");
         reports.push(path);
     }
-    let merged = pipeline::run(Request::new(Source::Reports(&reports))).unwrap();
+    let merged = pipeline::run(Request::new(Source::Reports {
+        paths: &reports,
+        options: skillguard::merge::Options::default(),
+    }))
+    .unwrap();
     let whole = tree(t.path(), Depth::Full, Gates::default());
     assert_eq!(rules(&merged), rules(&whole));
     assert!(

@@ -343,14 +343,15 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
     let o = bin().args(["merge", &a, &other]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "shards of different N");
     // Options of a walk are refused by a merge (clap's own error, exit 2), never silently
-    // ignored.
+    // ignored (`--no-ignores` applies to a merge: `merge_no_ignores_…` below).
     let c = shard(3, 3, &[]);
     for opt in [
         &["--max-depth", "3"][..],
         &["--respect-gitignore"],
         &["--profile", "maf"],
         &["--normalize-eol"],
-        &["--no-ignores"],
+        &["--accepted", "a.json"],
+        &["--config", "c.toml"],
     ] {
         let o = bin()
             .args(["merge", &a, &b, &c])
@@ -474,4 +475,379 @@ fn a_report_the_model_cannot_read_is_refused_naming_the_file() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// Writes shard `k` of `n` of `ws` to `dir`, with `extra` options; returns its path.
+fn shard_to(ws: &str, dir: &std::path::Path, k: u32, n: u32, extra: &[&str]) -> String {
+    let p = dir.join(format!(
+        "s{k}-of-{n}-{}.json",
+        extra.join("_").replace('/', "")
+    ));
+    let spec = format!("{k}/{n}");
+    let mut a = vec!["scan-workspace", ws, "--shard", &spec, "--format", "json"];
+    a.extend_from_slice(&["-o", p.to_str().unwrap()]);
+    a.extend_from_slice(extra);
+    run(&a);
+    p.to_str().unwrap().to_owned()
+}
+
+fn merge_of(reports: &[&str], extra: &[&str]) -> Output {
+    bin()
+        .arg("merge")
+        .args(extra)
+        .args(reports)
+        .output()
+        .unwrap()
+}
+
+/// Asserts the exit code; returns stderr.
+fn exits(o: &Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    err
+}
+
+fn refused_naming(o: &Output, file: &str, what: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert!(err.contains(file), "{what}: names {file}: {err}");
+    assert!(err.contains(what), "{what}: {err}");
+}
+
+/// A shard edited after `scan-workspace` wrote it is refused, naming the file and the first
+/// place where its summary and its contents disagree: findings dropped, severities lowered,
+/// the summary or a repository's counts edited, file totals changed. A shard whose own
+/// `repositories[…].error` is huge merges, the text cut.
+#[test]
+fn an_edited_shard_is_refused_naming_the_first_disagreement() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let honest = shard_to(ws, out.path(), 1, 1, &[]);
+    let good: Value = serde_json::from_slice(&fs::read(&honest).unwrap()).unwrap();
+    assert!(good["summary"]["counts"]["critical"].as_u64().unwrap() > 0);
+    let edited = |edit: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        let p = out.path().join("edited.json");
+        fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        merge_of(&[p.to_str().unwrap()], &["--format", "json"])
+    };
+    // Every finding dropped, the summary left as it was.
+    let o = edited(&|v| v["findings"] = Value::Array(Vec::new()));
+    refused_naming(&o, "edited.json", "`summary.findings` says");
+    // Every severity set to info.
+    let o = edited(&|v| {
+        for f in v["findings"].as_array_mut().unwrap() {
+            f["severity"] = "info".into();
+        }
+    });
+    refused_naming(&o, "edited.json", "`summary.counts.critical` says");
+    // The summary edited to match: the repositories' counts still disagree.
+    let o = edited(&|v| {
+        let n = v["findings"].as_array().unwrap().len();
+        for f in v["findings"].as_array_mut().unwrap() {
+            f["severity"] = "info".into();
+        }
+        v["summary"]["counts"] = serde_json::json!({
+            "info": n, "low": 0, "medium": 0, "high": 0, "critical": 0
+        });
+    });
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("edited.json") && err.contains("disagrees"),
+        "{err}"
+    );
+    // One repository's counts lowered.
+    let o = edited(&|v| {
+        let r = v["repositories"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|r| r["counts"]["critical"].as_u64() > Some(0))
+            .unwrap();
+        r["counts"]["critical"] = 0.into();
+    });
+    refused_naming(&o, "edited.json", ".counts.critical` says 0");
+    // The suppressed count, the skills and the byte total.
+    let o = edited(&|v| v["summary"]["suppressed"] = 3.into());
+    refused_naming(&o, "edited.json", "`summary.suppressed` says 3");
+    let o = edited(&|v| v["summary"]["bytes"] = 1.into());
+    refused_naming(&o, "edited.json", "`summary.bytes` says 1");
+    let o = edited(&|v| v["skills"][0]["files"][0]["size"] = 123_456_789.into());
+    refused_naming(&o, "edited.json", "`summary.bytes` says");
+    // What a report quotes is cut, and a repository's error is kept cut.
+    let o = edited(&|v| v["findings"][0]["severity"] = "x".repeat(1_000_000).into());
+    refused_naming(&o, "edited.json", "bad severity");
+    assert!(o.stderr.len() < 2_000, "{} bytes", o.stderr.len());
+    let o = edited(&|v| v["repositories"][0]["error"] = "e".repeat(1_000_000).into());
+    exits(&o, 0);
+    assert!(o.stderr.len() < 4_000, "{} bytes", o.stderr.len());
+    let merged: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let e = merged["repositories"][0]["error"].as_str().unwrap();
+    assert!(e.chars().count() <= 401 && e.ends_with('…'), "{}", e.len());
+    // The honest shard merges.
+    run(&["merge", &honest]);
+}
+
+/// Reports carry the run's identity (the workspace listing, the options that change
+/// findings, the shard plan): identical scans give identical bytes, the shards of one run
+/// share it, and a merge refuses shards of two runs, naming both files, unless
+/// `--allow-mixed-runs` (with a note); an identity edited by hand is refused.
+#[test]
+fn shards_of_two_runs_are_refused_then_merged_with_the_flag() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let json = |p: &str| -> Value { serde_json::from_slice(&fs::read(p).unwrap()).unwrap() };
+    let (a1, a2) = (
+        shard_to(ws, out.path(), 1, 2, &[]),
+        shard_to(ws, out.path(), 2, 2, &[]),
+    );
+    let (r1, r2) = (json(&a1)["run"].clone(), json(&a2)["run"].clone());
+    assert_eq!(r1, r2, "one run");
+    assert_eq!(r1["shards"], 2);
+    for key in ["id", "workspace", "options"] {
+        assert_eq!(r1[key].as_str().map(str::len), Some(64), "{key}: {r1}");
+    }
+    // The same scan again: the same bytes. -j does not change the identity.
+    let again = shard_to(ws, out.path(), 1, 2, &["-j", "1"]);
+    assert_eq!(fs::read(&again).unwrap(), fs::read(&a1).unwrap());
+    // Other options: another run.
+    let b2 = shard_to(ws, out.path(), 2, 2, &["--select", "security"]);
+    assert_ne!(json(&b2)["run"]["options"], r1["options"]);
+    assert_eq!(json(&b2)["run"]["workspace"], r1["workspace"]);
+    let o = merge_of(&[&a1, &b2], &[]);
+    refused_naming(&o, &a1, "different runs");
+    refused_naming(&o, &b2, "their options differ");
+    let o = merge_of(&[&a1, &b2], &["--allow-mixed-runs", "--format", "json"]);
+    exits(&o, 0);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--allow-mixed-runs"));
+    let merged: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(merged.get("run").is_none(), "no one run");
+    // Another workspace listing (a repository added since), and an identity edited by hand.
+    skill(
+        &t.path().join("repo-zz"),
+        ".claude/skills/z",
+        "z",
+        "Use it.",
+    );
+    let c2 = shard_to(ws, out.path(), 2, 2, &["-j", "1"]);
+    assert_ne!(json(&c2)["run"]["workspace"], r1["workspace"]);
+    let o = merge_of(&[&a1, &c2], &[]);
+    refused_naming(&o, &c2, "their workspace listings differ");
+    let mut v = json(&a2);
+    v["run"]["options"] = "0".repeat(64).into();
+    let edited = out.path().join("edited-run.json");
+    fs::write(&edited, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let o = merge_of(&[&a1, edited.to_str().unwrap()], &["--allow-mixed-runs"]);
+    refused_naming(&o, "edited-run.json", "`run.id` is not the digest");
+    // A report without an identity is another run.
+    v["run"] = Value::Null;
+    v.as_object_mut().unwrap().remove("run");
+    fs::write(&edited, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let o = merge_of(&[&a1, edited.to_str().unwrap()], &[]);
+    refused_naming(&o, "edited-run.json", "carries no run identity");
+}
+
+/// A shard claiming a plan of 10^8 shards is refused at once (`scan-workspace --shard`
+/// accepts at most 100000), and an incomplete set names at most ten missing shards.
+#[test]
+fn a_huge_shard_plan_is_refused_fast() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let p = shard_to(ws, out.path(), 1, 1, &[]);
+    let mut v: Value = serde_json::from_slice(&fs::read(&p).unwrap()).unwrap();
+    v["shard"] = serde_json::json!({"k": 1, "n": 100_000_000u64});
+    let huge = out.path().join("huge.json");
+    fs::write(&huge, serde_json::to_vec(&v).unwrap()).unwrap();
+    let started = std::time::Instant::now();
+    let o = merge_of(&[huge.to_str().unwrap()], &[]);
+    refused_naming(&o, "huge.json", "need 1 <= K <= N <= 100000");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    // The largest plan allowed: one shard of it is an incomplete set, told in one line.
+    let one = shard_to(ws, out.path(), 1, 100_000, &[]);
+    let started = std::time::Instant::now();
+    let o = merge_of(&[&one], &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("2/100000") && err.contains("and 99989 more"),
+        "{err}"
+    );
+    assert!(err.len() < 1_000, "{err}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
+
+/// `merge --no-ignores`: what the shards suppressed or accepted is reported and gated on
+/// again, as a scan with `--no-ignores` reports it.
+#[test]
+fn merge_no_ignores_reports_the_shards_suppressed_findings() {
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let whole: Value =
+        serde_json::from_slice(&run(&["scan-workspace", ws, "--format", "json"]).stdout).unwrap();
+    let critical: Vec<&Value> = whole["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "critical")
+        .collect();
+    assert!(!critical.is_empty());
+    // Every critical finding (and every high one) accepted.
+    let acc = out.path().join("accepted.json");
+    let entries: Vec<Value> = whole["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "critical" || f["severity"] == "high")
+        .map(|f| {
+            serde_json::json!({
+                "fingerprint": f["fingerprint"],
+                "rule": f["rule_id"],
+                "path": f["location"]["path"],
+                "reason": "known",
+            })
+        })
+        .collect();
+    let mut entries = entries;
+    entries.sort_by(|a, b| a["fingerprint"].as_str().cmp(&b["fingerprint"].as_str()));
+    entries.dedup_by(|a, b| a["fingerprint"] == b["fingerprint"]);
+    fs::write(
+        &acc,
+        serde_json::to_vec_pretty(&serde_json::json!({
+            "format": "skillguard-accepted", "version": 1, "findings": entries,
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    let acc = acc.to_str().unwrap();
+    let shards: Vec<String> = (1..=3)
+        .map(|k| shard_to(ws, out.path(), k, 3, &["--accepted", acc]))
+        .collect();
+    let shards: Vec<&str> = shards.iter().map(String::as_str).collect();
+    let o = merge_of(&shards, &["--fail-on", "high"]);
+    exits(&o, 0);
+    let o = merge_of(
+        &shards,
+        &["--no-ignores", "--fail-on", "high", "--format", "json"],
+    );
+    exits(&o, 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reported again"));
+    let merged: Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The findings of an unsharded scan with --no-ignores.
+    let scan: Value = serde_json::from_slice(
+        &run(&[
+            "scan-workspace",
+            ws,
+            "--format",
+            "json",
+            "--accepted",
+            acc,
+            "--no-ignores",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(merged["findings"], scan["findings"]);
+    assert_eq!(merged["summary"]["counts"], scan["summary"]["counts"]);
+    assert!(merged.get("suppressed").is_none());
+}
+
+/// With `SKILLGUARD_SHARD_KEY`, shards are signed and a merge verifies each: a signed set
+/// merges byte for byte as an unsharded scan; a tampered, unsigned or differently keyed
+/// shard is refused, naming it. Without the key nothing is signed, and signatures met are
+/// noted as not verified.
+#[test]
+fn signed_shards_verify_and_a_tampered_one_is_refused() {
+    const KEY: &str = "SKILLGUARD_SHARD_KEY";
+    let t = workspace();
+    let ws = t.path().to_str().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let signed_shard = |k: u32, key: &str| {
+        let p = out.path().join(format!("signed-{k}-{}.json", key.len()));
+        let spec = format!("{k}/2");
+        let o = bin()
+            .env(KEY, key)
+            .args([
+                "scan-workspace",
+                ws,
+                "--shard",
+                &spec,
+                "--format",
+                "json",
+                "-o",
+            ])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.code().is_some_and(|c| c < 2),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        p.to_str().unwrap().to_owned()
+    };
+    let merge_with = |key: Option<&str>, reports: &[&str], extra: &[&str]| {
+        let mut c = bin();
+        c.env_remove(KEY);
+        if let Some(k) = key {
+            c.env(KEY, k);
+        }
+        c.arg("merge").args(extra).args(reports).output().unwrap()
+    };
+    let (s1, s2) = (
+        signed_shard(1, "team secret"),
+        signed_shard(2, "team secret"),
+    );
+    let v: Value = serde_json::from_slice(&fs::read(&s1).unwrap()).unwrap();
+    assert!(
+        v["signature"].as_str().unwrap().starts_with("hmac-sha256:"),
+        "{}",
+        v["signature"]
+    );
+    let o = merge_with(Some("team secret"), &[&s1, &s2], &["--format", "json"]);
+    exits(&o, 0);
+    let whole = run(&["scan-workspace", ws, "--format", "json"]).stdout;
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+    // One finding's severity lowered in the signed text.
+    let text = fs::read_to_string(&s2).unwrap();
+    let tampered = out.path().join("tampered.json");
+    fs::write(
+        &tampered,
+        text.replacen("\"severity\": \"critical\"", "\"severity\": \"info\"  ", 1),
+    )
+    .unwrap();
+    assert_ne!(fs::read(&tampered).unwrap(), text.as_bytes());
+    let o = merge_with(Some("team secret"), &[&s1, tampered.to_str().unwrap()], &[]);
+    refused_naming(&o, "tampered.json", "bad signature");
+    // Another key, and an unsigned shard.
+    let o = merge_with(Some("another secret"), &[&s1, &s2], &[]);
+    refused_naming(&o, &s1, "bad signature");
+    let unsigned = shard_to(ws, out.path(), 2, 2, &[]);
+    let o = merge_with(Some("team secret"), &[&s1, &unsigned], &[]);
+    refused_naming(&o, &unsigned, "not signed");
+    assert!(
+        !fs::read_to_string(&unsigned)
+            .unwrap()
+            .contains("\"signature\"")
+    );
+    // Without the key: merged, the signatures noted as not verified.
+    let o = merge_with(None, &[&s1, &s2], &[]);
+    exits(&o, 0);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not verified"));
+    // An empty key is refused before anything is scanned.
+    let o = bin()
+        .env(KEY, "")
+        .args(["scan-workspace", ws, "--shard", "1/2", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("set but empty"));
 }

@@ -272,8 +272,14 @@ pub fn saved_line(snap: &AeSnapshot, root: &Path) -> String {
 /// Writes `snap` into the AgentEval ledger at `root` (created if missing) and returns the
 /// file's path. The file is written to a temporary file, synced, then linked into place
 /// ([`crate::fsutil::Staged::create`]), so a reader never sees half a snapshot and an
-/// existing file is never replaced ([`AeLedgerError::Exists`]).
-pub fn write_agenteval_snapshot(root: &Path, snap: &AeSnapshot) -> Result<PathBuf, AeLedgerError> {
+/// existing file is never replaced ([`AeLedgerError::Exists`]). `guard`: the scanned
+/// repository; a symbolic link planted inside it on the way to `root` (`.agenteval` made a
+/// link to elsewhere) is refused, never followed (`ledger::ensure_dir`).
+pub fn write_agenteval_snapshot(
+    root: &Path,
+    snap: &AeSnapshot,
+    guard: Option<&Path>,
+) -> Result<PathBuf, AeLedgerError> {
     let id_ok = !snap.id.is_empty() && snap.id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
     if !id_ok {
         return Err(AeLedgerError::Runtime(format!(
@@ -281,7 +287,12 @@ pub fn write_agenteval_snapshot(root: &Path, snap: &AeSnapshot) -> Result<PathBu
             sanitize_line(&snap.id)
         )));
     }
-    fs::create_dir_all(root).map_err(io_err(root))?;
+    // No link planted inside `guard` (the scanned repository) on the way, as for
+    // skillguard's own ledger.
+    super::ledger::ensure_dir(root, guard).map_err(|e| match e {
+        super::ledger::LedgerError::Io { path, source } => AeLedgerError::Io { path, source },
+        e => AeLedgerError::Runtime(sanitize_line(&e.to_string()).into_owned()),
+    })?;
     let path = root.join(file_name(snap));
     let bytes = snapshot_json(snap);
     let res = crate::fsutil::stage(&path, |w| w.write_all(bytes.as_bytes()))

@@ -276,7 +276,7 @@ pub enum LedgerError {
     #[error("ledger {root}: {msg}; run `skillguard baseline verify` for details")]
     Integrity { root: String, msg: String },
     #[error(
-        "{path} is a symbolic link; skillguard never writes through a link (use --baseline-root to choose the ledger)"
+        "{path} is a symbolic link; skillguard never writes through a link inside the scanned repository, which the repository could have planted (remove the link, or choose a folder outside the repository with --baseline-root)"
     )]
     Symlink { path: String },
     #[error("ledger {root}: {msg}")]
@@ -702,19 +702,27 @@ fn is_ledger_tmp(name: &str) -> bool {
     })
 }
 
-/// Creates `dir` (and parents) refusing to pass through a symbolic link below `guard` (the
-/// scanned repository, for the default ledger location: a scanned tree must never choose
-/// where we write) or inside the ledger itself.
+/// Creates `dir` (and parents) refusing to pass through a symbolic link planted inside
+/// `guard` (the scanned repository or workspace: a scanned tree must never choose where we
+/// write); without a guard, refusing a link at `dir` itself. A link is inside `guard` when
+/// the folder holding it is, by its real location: so a relative `dir`, or one reached
+/// through a link the operator chose outside the repository, is judged by where it really
+/// is. Links outside the repository (for example /tmp on some systems, or an operator's own
+/// link to a ledger folder) are the operator's business.
 pub(crate) fn ensure_dir(dir: &Path, guard: Option<&Path>) -> Result<(), LedgerError> {
+    let dir = std::path::absolute(dir).map_err(io_err(dir))?;
+    // The guard by its real location too (the scan's home already is).
+    let guard = guard.map(|g| fs::canonicalize(g).unwrap_or_else(|_| g.to_path_buf()));
     let mut cur = PathBuf::new();
     for c in dir.components() {
         cur.push(c);
         match fs::symlink_metadata(&cur) {
             Ok(m) if m.file_type().is_symlink() => {
-                // Links above the repository or a chosen ledger (for example /tmp on some
-                // systems) are the user's business.
-                let below_guard = guard.is_some_and(|g| cur.starts_with(g) && cur != g);
-                if below_guard || cur.starts_with(dir) {
+                let refused = match guard.as_deref() {
+                    Some(g) => planted_in(&cur, g),
+                    None => cur == dir,
+                };
+                if refused {
                     return Err(LedgerError::Symlink {
                         path: cur.display().to_string(),
                     });
@@ -736,6 +744,17 @@ pub(crate) fn ensure_dir(dir: &Path, guard: Option<&Path>) -> Result<(), LedgerE
         }
     }
     Ok(())
+}
+
+/// Is the link `link` inside `guard` (a real path): by its own path, or by the real location
+/// of the folder holding it?
+fn planted_in(link: &Path, guard: &Path) -> bool {
+    if link.starts_with(guard) && link != guard {
+        return true;
+    }
+    link.parent()
+        .and_then(|p| fs::canonicalize(p).ok())
+        .is_some_and(|p| p.starts_with(guard))
 }
 
 /// Serialises a snapshot with one skill entry per line (readable `git diff`s).

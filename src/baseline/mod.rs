@@ -94,7 +94,8 @@ impl Context {
     ) -> Context {
         let home = record::home(mode, target);
         let ledger = match root {
-            Some(r) => ledger::Ledger::new(r),
+            // A chosen ledger inside the scanned tree gets the same guard as the default one.
+            Some(r) => ledger::Ledger::guarded(r, &home),
             None => ledger::Ledger::guarded(record::default_ledger_root(&home), &home),
         };
         let relative = record::relative_root(&home, &record::scan_base(mode, target));
@@ -546,26 +547,8 @@ fn apply_provenance(result: &mut ScanResult, notes: &mut Vec<String>) -> Vec<Fin
 /// may sit on the way (a scanned tree must not choose where we write); the file itself is
 /// replaced atomically, never written through a link.
 pub fn prepare_pin_dir(pin: &Path, home: &Path) -> Result<(), BaselineError> {
-    let Some(dir) = pin.parent().filter(|d| !d.as_os_str().is_empty()) else {
-        return Ok(());
-    };
-    let abs = if dir.is_absolute() {
-        dir.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map_err(|source| BaselineError::Write {
-                path: dir.display().to_string(),
-                source,
-            })?
-            .join(dir)
-    };
-    if abs.starts_with(home) {
-        ledger::ensure_dir(&abs, Some(home))?;
-    } else {
-        std::fs::create_dir_all(&abs).map_err(|source| BaselineError::Write {
-            path: dir.display().to_string(),
-            source,
-        })?;
+    match pin.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => Ok(ledger::ensure_dir(dir, Some(home))?),
+        None => Ok(()),
     }
-    Ok(())
 }

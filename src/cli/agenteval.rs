@@ -282,6 +282,8 @@ impl CompatRun {
         note: Option<&str>,
         stderr: &mut dyn Write,
     ) -> Result<(), Error> {
+        // The scanned repository (or workspace): a link it planted is never written through.
+        let home = crate::baseline::record::home(result.mode, target);
         if let Some(path) = &self.pin {
             let hashes: Vec<(String, String)> = conv
                 .loaded
@@ -295,9 +297,8 @@ impl CompatRun {
                 })
                 .collect();
             let text = crate::baseline::agenteval::pin_json(&chrono::Utc::now(), &hashes, note);
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
+            // As for skillguard's own pins: no link the scanned tree planted on the way.
+            crate::baseline::prepare_pin_dir(path, &home)?;
             write_atomic(path, |w| w.write_all(text.as_bytes())).map_err(|e| Error::Output {
                 path: path.display().to_string(),
                 source: e,
@@ -317,7 +318,7 @@ impl CompatRun {
         }
         if let (root, true, _) = &self.ledger {
             let snap = agenteval_snapshot(result, conv, target)?;
-            crate::baseline::agenteval::write_agenteval_snapshot(root, &snap)
+            crate::baseline::agenteval::write_agenteval_snapshot(root, &snap, Some(&home))
                 .map_err(|e| Error::Compat(e.to_string()))?;
             writeln!(
                 stderr,

@@ -790,8 +790,14 @@ mod tests {
 
     #[test]
     fn merge_refuses_what_applies_to_the_shards_scans() {
+        // `--no-ignores` applies to reports too: the shards' suppressed findings come back.
         for opt in WALK.iter().chain(SCAN_ONLY) {
-            assert!(refused(&["merge", "a.json"], opt), "merge {opt:?}");
+            let applies = opt == &&["--no-ignores"][..];
+            assert_eq!(
+                refused(&["merge", "a.json"], opt),
+                !applies,
+                "merge {opt:?}"
+            );
         }
         for opt in FINDINGS {
             assert!(!refused(&["merge", "a.json"], opt), "merge {opt:?}");

@@ -25,14 +25,15 @@ pub struct LedgerArgs {
 impl LedgerArgs {
     fn ledger(&self) -> crate::baseline::ledger::Ledger {
         use crate::baseline::{ledger::Ledger, record};
-        if let Some(r) = &self.baseline_root {
-            return Ledger::new(r.clone());
-        }
         let home = match &self.repo {
             Some(r) => record::home(Mode::Repo, r),
             None => record::home(Mode::Path, Path::new(".")),
         };
-        Ledger::guarded(record::default_ledger_root(&home), home)
+        // A chosen ledger inside the repository is guarded as the default one.
+        match &self.baseline_root {
+            Some(r) => Ledger::guarded(r.clone(), home),
+            None => Ledger::guarded(record::default_ledger_root(&home), home),
+        }
     }
 }
 

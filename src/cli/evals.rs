@@ -143,7 +143,8 @@ fn run_grade(
     // Recorded only once the result is out, as `scan --write-baseline` does.
     if let Some((place, sha)) = record {
         let ledger = match &cmd.baseline_root {
-            Some(r) => Ledger::new(r.clone()),
+            // A chosen ledger inside the evaluated repository is guarded as the default one.
+            Some(r) => Ledger::guarded(r.clone(), &place.home),
             None => Ledger::guarded(record::default_ledger_root(&place.home), &place.home),
         };
         let draft = evalsnap::draft(&report, &place, sha, cmd.baseline_note.clone());

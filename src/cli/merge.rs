@@ -1,7 +1,9 @@
 //! `skillguard merge`: the shards' reports joined by the pipeline, the checks that span
 //! repositories recomputed, rendered and gated like a scan. Only the options that apply to
 //! reports are taken: how a tree is walked, read, configured or baselined belongs to each
-//! shard's `scan-workspace`, and clap refuses those options here.
+//! shard's `scan-workspace`, and clap refuses those options here. `--no-ignores` applies:
+//! what the shards suppressed or accepted is reported again. With `SKILLGUARD_SHARD_KEY` set,
+//! every report must carry a valid signature (docs/ci.md).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +32,15 @@ pub struct MergeCmd {
     pub select: SelectArgs,
     #[command(flatten)]
     pub index: IndexArgs,
+    /// The findings the shards suppressed or accepted are reported again (and gated on), as
+    /// a scan with `--no-ignores` reports them.
+    #[arg(long, help_heading = "Policy")]
+    pub no_ignores: bool,
+    /// Merge reports of different runs (another workspace listing, other options, another
+    /// shard plan, or no run identity), with a note, instead of refusing them. The merged
+    /// report then carries no run identity.
+    #[arg(long)]
+    pub allow_mixed_runs: bool,
 }
 
 /// `skillguard merge`.
@@ -41,10 +52,18 @@ pub(super) fn run(
     cmd.report.format.check()?;
     cmd.report.check_output()?;
     let threshold = cmd.gates.threshold_with(None);
-    let mut request = Request::new(Source::Reports(&cmd.reports));
+    let key = crate::report::signature::key_from_env().map_err(Error::Usage)?;
+    let mut request = Request::new(Source::Reports {
+        paths: &cmd.reports,
+        options: crate::merge::Options {
+            allow_mixed_runs: cmd.allow_mixed_runs,
+            key,
+        },
+    });
     request.policy = PolicyInput {
         select: cmd.select.select.clone(),
         ignore: cmd.select.ignore.clone(),
+        no_ignores: cmd.no_ignores,
         // The shards applied their configuration and accepted findings.
         no_config: true,
         accepted: pipeline::Accepted::Skip,
@@ -55,5 +74,13 @@ pub(super) fn run(
     request.gates = cmd.gates.gates(threshold);
     let outcome = pipeline::run(request)?;
     note(stderr, cmd.report.quiet, &outcome.notes)?;
-    emit_report(&outcome, &cmd.report, &cmd.view, threshold, stdout, stderr)
+    emit_report(
+        &outcome,
+        &cmd.report,
+        &cmd.view,
+        threshold,
+        None,
+        stdout,
+        stderr,
+    )
 }

@@ -15,12 +15,14 @@ use crate::report::{self, Format, RenderOptions};
 use crate::text::sanitize_line;
 
 /// Renders `outcome` (`threshold`: the severity gate, for the console's `--quiet` view and
-/// the report's `fail_on`); the status follows the outcome's gates.
+/// the report's `fail_on`; `sign`: the key a JSON report is signed with,
+/// [`crate::report::signature`]); the status follows the outcome's gates.
 pub(super) fn emit_report(
     outcome: &Outcome,
     out: &ReportArgs,
     view_args: &ViewArgs,
     threshold: Option<Severity>,
+    sign: Option<&[u8]>,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
@@ -52,21 +54,28 @@ pub(super) fn emit_report(
             None => Some(report::STEP_SUMMARY_LIMIT),
         },
     };
+    let format = out.format.get();
+    let render = |w: &mut dyn Write| match sign.filter(|_| format == Format::Json) {
+        Some(key) => {
+            let mut s = report::signature::Signer::new(w, key);
+            report::render(format, view, &opts, &mut s)?;
+            s.finish()
+        }
+        None => report::render(format, view, &opts, w),
+    };
     match &out.output {
         Some(path) => {
-            write_atomic(path, |w| report::render(out.format.get(), view, &opts, w)).map_err(
-                |e| Error::Output {
-                    path: path.display().to_string(),
-                    source: e,
-                },
-            )?;
+            write_atomic(path, render).map_err(|e| Error::Output {
+                path: path.display().to_string(),
+                source: e,
+            })?;
             if !out.quiet {
                 writeln!(stderr, "skillguard: report written to {}", path.display())?;
             }
         }
         // A reader that stops early (`| head`) does not change the verdict: the gate
         // result below still decides the exit code.
-        None => match report::render(out.format.get(), view, &opts, stdout) {
+        None => match render(stdout) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
             other => other?,
         },

@@ -76,7 +76,7 @@ pub struct ScanArgs {
     pub hashing: HashArgs,
 }
 
-/// `K/N` with 1 ≤ K ≤ N ≤ 100000.
+/// `K/N` with 1 ≤ K ≤ N ≤ [`crate::discover::MAX_SHARDS`].
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s
         .split_once('/')
@@ -89,8 +89,11 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{s}`: N is not a number"))?;
-    if n == 0 || n > 100_000 || k == 0 || k > n {
-        return Err(format!("`{s}`: need 1 <= K <= N <= 100000"));
+    if n == 0 || n > crate::discover::MAX_SHARDS || k == 0 || k > n {
+        return Err(format!(
+            "`{s}`: need 1 <= K <= N <= {}",
+            crate::discover::MAX_SHARDS
+        ));
     }
     Ok((k, n))
 }
@@ -262,6 +265,12 @@ fn scan_tree(
             "--write-baseline and --save-manifest-baseline record every skill; they cannot be used with --shard".into(),
         ));
     }
+    // A shard's JSON report is signed when the key is set (docs/ci.md); an empty key is
+    // refused before the scan.
+    let sign = match ws.shard {
+        Some(_) => crate::report::signature::key_from_env().map_err(Error::Usage)?,
+        None => None,
+    };
     let mut cx =
         crate::baseline::Context::new(mode, target, args.root.as_deref(), o.hashing.hasher()?);
     opts.changed = changed;
@@ -342,7 +351,15 @@ fn scan_tree(
                     status
                 })
             }
-            None => emit_report(&outcome, &o.report, &o.view, threshold, stdout, stderr),
+            None => emit_report(
+                &outcome,
+                &o.report,
+                &o.view,
+                threshold,
+                sign.as_deref(),
+                stdout,
+                stderr,
+            ),
         });
         if crate::timing::enabled() {
             let _ = stderr.write_all(crate::timing::summary().as_bytes());

@@ -865,10 +865,13 @@ pub fn render_console(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(s.as_bytes())
 }
 
-/// Markdown escapes only `|` in messages; control characters are still shown as
-/// escapes, never raw.
+/// A table cell: escaped as skillguard's own Markdown escapes scanned text
+/// ([`crate::text::escape_markdown`]: control characters shown as escapes, Markdown and HTML
+/// metacharacters escaped, links and mentions defanged). AgentEval escapes only `|` in
+/// messages; this is the one deliberate difference from its bytes
+/// (docs/migrating-from-agenteval.md).
 fn cell(s: &str) -> String {
-    sanitize_line(s).replace('|', "\\|")
+    crate::text::escape_markdown(s)
 }
 
 /// `--format markdown` (the newest version with its `Source` column).
@@ -909,7 +912,7 @@ pub fn render_markdown(r: &AeReport, out: &mut dyn Write) -> io::Result<()> {
             s.push_str(&format!(
                 "| {} | {} | {} | {} |{}|\n",
                 severity_name(f.severity),
-                sanitize_line(&f.skill_name),
+                cell(&f.skill_name),
                 rule_name(f.rule),
                 cell(&f.message),
                 src

@@ -89,6 +89,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         mode: Cow::Borrowed(r.mode.as_str()),
         target: Cow::Borrowed(&r.target),
         shard: r.shard.map(|(k, n)| model::Shard { k, n }),
+        run: r.run.as_ref().map(Cow::Borrowed),
         fail_on: opts.fail_on,
         fail_under_index: index.fail_under,
         index: Some(index.scan_dto()),
@@ -141,6 +142,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
                 },
             })
             .collect(),
+        signature: None,
     };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)

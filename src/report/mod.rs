@@ -10,6 +10,7 @@ pub mod markdown;
 pub mod model;
 pub mod overview;
 pub mod sarif;
+pub mod signature;
 pub mod summary;
 
 use std::io::{self, Write};

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::finding::{Confidence, Location, Related, Severity, SeverityCounts};
 use crate::inventory::{Artifact, EvalFileInfo, Exposure, LoadStatus};
-use crate::result::{Coverage, RepoSummary, SuppressionKind};
+use crate::result::{Coverage, RepoSummary, RunIdentity, SuppressionKind};
 
 /// Current JSON format version.
 pub const JSON_VERSION: u32 = 1;
@@ -50,6 +50,11 @@ pub struct Report<'a> {
         deserialize_with = "shard"
     )]
     pub shard: Option<Shard>,
+    /// Which run this report is of ([`RunIdentity`]): the shards of one run share it, and
+    /// `skillguard merge` refuses shards of different runs. Absent from a merge of several
+    /// runs (`--allow-mixed-runs`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub run: Option<Cow<'a, RunIdentity>>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub fail_on: Option<Severity>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -77,6 +82,11 @@ pub struct Report<'a> {
     /// Findings a suppression or an acceptance took out of `findings`, with why.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub suppressed: Vec<Suppressed<'a>>,
+    /// `hmac-sha256:` and the HMAC of the report's bytes without this property, the last one
+    /// of a shard report written with `SKILLGUARD_SHARD_KEY` set
+    /// ([`super::signature`]). Never written by serialising: the signer appends it.
+    #[serde(skip_serializing, default)]
+    pub signature: Option<Cow<'a, str>>,
 }
 
 impl Report<'_> {
@@ -255,8 +265,36 @@ fn checked<'de, D: Deserializer<'de>, T: DeserializeOwned>(
     what: &str,
 ) -> Result<T, D::Error> {
     let v = Value::deserialize(d)?;
-    T::deserialize(&v).map_err(|_| D::Error::custom(format!("bad {what} {v}")))
+    T::deserialize(&v).map_err(|_| D::Error::custom(format!("bad {what} {}", shown(&v))))
 }
+
+/// A value read, as an error quotes it: its JSON, cut after [`SHOWN`] bytes (a report may
+/// hold a value of any size where a word is expected).
+fn shown(v: &Value) -> String {
+    /// Takes the first [`SHOWN`] bytes, then refuses the rest (which stops the writer).
+    struct Cut(Vec<u8>);
+    impl std::io::Write for Cut {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            let room = SHOWN.saturating_sub(self.0.len());
+            if room == 0 {
+                return Err(std::io::Error::other("cut"));
+            }
+            let n = b.len().min(room);
+            self.0.extend_from_slice(&b[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut cut = Cut(Vec::new());
+    let whole = serde_json::to_writer(&mut cut, v).is_ok();
+    let text = String::from_utf8_lossy(&cut.0).into_owned();
+    if whole { text } else { format!("{text}…") }
+}
+
+/// Bytes of a value quoted in an error ([`shown`]).
+const SHOWN: usize = 200;
 
 fn shard<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Shard>, D::Error> {
     checked(d, "`shard`")
@@ -291,7 +329,8 @@ pub(crate) fn rule_id<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D
     let id = String::deserialize(d)?;
     crate::catalog::get(&id).map(|m| m.id).ok_or_else(|| {
         D::Error::custom(format!(
-            "unknown rule `{id}` (a report of another version?)"
+            "unknown rule `{}` (a report of another version?)",
+            crate::text::truncate(&id, SHOWN)
         ))
     })
 }
@@ -305,7 +344,8 @@ pub(crate) fn category<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, 
         .find(|c| *c == name)
         .ok_or_else(|| {
             D::Error::custom(format!(
-                "unknown rule category `{name}` (a report of another version?)"
+                "unknown rule category `{}` (a report of another version?)",
+                crate::text::truncate(&name, SHOWN)
             ))
         })
 }
@@ -313,7 +353,10 @@ pub(crate) fn category<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, 
 /// A loader profile id of this binary.
 fn profile<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     let id = String::deserialize(d)?;
-    crate::loaders::profile(&id)
-        .map(|p| p.id)
-        .ok_or_else(|| D::Error::custom(format!("unknown loader profile `{id}`")))
+    crate::loaders::profile(&id).map(|p| p.id).ok_or_else(|| {
+        D::Error::custom(format!(
+            "unknown loader profile `{}`",
+            crate::text::truncate(&id, SHOWN)
+        ))
+    })
 }

@@ -4,6 +4,8 @@
 
 use std::io::{self, Write};
 
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
 use super::{RenderOptions, VERSION};
@@ -211,69 +213,209 @@ fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
     r
 }
 
-pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let index = opts.index_for(r);
-    let skill_indices: Vec<Value> = r
-        .artifacts
-        .iter()
-        .filter_map(|a| {
-            let i = index.skills.get(&a.path)?;
+/// The results of a scan's log, each made as it is written: a `Value` tree of every result
+/// at once weighs about ten times the report (docs/performance.md, "Merging and rendering").
+struct Results<'a> {
+    r: &'a ScanResult,
+    prefix: Option<&'a str>,
+    /// Provenance (skills-lock.json) of the skill each result belongs to.
+    provenance: std::collections::BTreeMap<&'a str, String>,
+}
+
+impl Results<'_> {
+    fn finding(&self, f: &Finding) -> Value {
+        let mut v = result_json(f, self.prefix);
+        if let Some(p) = f
+            .skill_path
+            .as_deref()
+            .and_then(|sp| self.provenance.get(sp))
+        {
+            v["properties"]["provenance"] = json!(p);
+        }
+        v
+    }
+
+    /// SARIF keeps suppressed results, marked: code scanning shows them as dismissed.
+    fn suppressed(&self, s: &crate::result::Suppressed) -> Value {
+        let mut v = result_json(&s.finding, self.prefix);
+        let kind = match s.kind {
+            crate::result::SuppressionKind::Inline => "inSource",
+            _ => "external",
+        };
+        v["suppressions"] = json!([{
+            "kind": kind,
+            "status": "accepted",
+            "justification": s.reason,
+            "properties": { "skillguardKind": s.kind.as_str() },
+        }]);
+        v
+    }
+}
+
+/// The per-skill index objects of a scan's log, each made as it is written.
+struct SkillIndices<'a> {
+    r: &'a ScanResult,
+    index: &'a crate::index::Report,
+}
+
+impl SkillIndices<'_> {
+    fn skills(&self) -> impl Iterator<Item = Value> + '_ {
+        self.r.artifacts.iter().filter_map(|a| {
+            let i = self.index.skills.get(&a.path)?;
             let mut v = json!({ "path": a.path, "name": a.name });
             if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i)) {
                 m.extend(iv);
             }
             Some(v)
         })
-        .collect();
-    let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
-    // Provenance (skills-lock.json) of the skill each result belongs to.
-    let provenance: std::collections::BTreeMap<&str, String> = r
-        .artifacts
-        .iter()
-        .filter_map(|a| a.provenance.as_ref().map(|p| (a.path.as_str(), p.label())))
-        .collect();
-    let results: Vec<Value> = r
-        .findings
-        .iter()
-        .map(|f| {
-            let mut v = result_json(f, opts.repo_prefix.as_deref());
-            if let Some(p) = f.skill_path.as_deref().and_then(|sp| provenance.get(sp)) {
-                v["properties"]["provenance"] = json!(p);
+    }
+}
+
+/// What a log's placeholder stands for, written in its place ([`Spliced`]).
+enum Lazy<'a> {
+    Results(&'a Results<'a>),
+    SkillIndices(&'a SkillIndices<'a>),
+}
+
+impl Serialize for Lazy<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Lazy::Results(x) => {
+                let n = x.r.findings.len() + x.r.suppressed.len();
+                let mut seq = s.serialize_seq(Some(n))?;
+                for f in &x.r.findings {
+                    seq.serialize_element(&x.finding(f))?;
+                }
+                for f in &x.r.suppressed {
+                    seq.serialize_element(&x.suppressed(f))?;
+                }
+                seq.end()
             }
-            v
-        })
-        .chain(r.suppressed.iter().map(|s| {
-            // SARIF keeps suppressed results, marked: code scanning shows them as dismissed.
-            let mut v = result_json(&s.finding, opts.repo_prefix.as_deref());
-            let kind = match s.kind {
-                crate::result::SuppressionKind::Inline => "inSource",
-                _ => "external",
-            };
-            v["suppressions"] = json!([{
-                "kind": kind,
-                "status": "accepted",
-                "justification": s.reason,
-                "properties": { "skillguardKind": s.kind.as_str() },
-            }]);
-            v
-        }))
-        .collect();
+            Lazy::SkillIndices(x) => {
+                // The length as the tree gave it: the scored skills.
+                let n =
+                    x.r.artifacts
+                        .iter()
+                        .filter(|a| x.index.skills.contains_key(&a.path))
+                        .count();
+                let mut seq = s.serialize_seq(Some(n))?;
+                for v in x.skills() {
+                    seq.serialize_element(&v)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// One step of a path into a `Value`: an object's key or an array's index.
+#[derive(Clone, Copy)]
+enum Step {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// `value` written as `serde_json` writes a `Value` (the same serializer calls, so the same
+/// bytes), except the placeholders at the paths of `holes`, written from their [`Lazy`].
+struct Spliced<'a> {
+    value: &'a Value,
+    holes: Vec<(&'a [Step], &'a Lazy<'a>)>,
+}
+
+impl<'a> Spliced<'a> {
+    /// `v`, one step (`step`) below this value, with the holes that go through that step.
+    fn child(&self, v: &'a Value, step: impl Fn(Step) -> bool) -> Spliced<'a> {
+        Spliced {
+            value: v,
+            holes: self
+                .holes
+                .iter()
+                .filter_map(|(path, lazy)| match path.split_first() {
+                    Some((first, rest)) if step(*first) => Some((rest, *lazy)),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Serialize for Spliced<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Some((_, lazy)) = self.holes.iter().find(|(path, _)| path.is_empty()) {
+            return lazy.serialize(s);
+        }
+        match self.value {
+            Value::Object(m) if !self.holes.is_empty() => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    let c = self.child(v, |st| matches!(st, Step::Key(x) if x == k));
+                    map.serialize_entry(k, &c)?;
+                }
+                map.end()
+            }
+            Value::Array(a) if !self.holes.is_empty() => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for (i, v) in a.iter().enumerate() {
+                    let c = self.child(v, |st| matches!(st, Step::Index(x) if x == i));
+                    seq.serialize_element(&c)?;
+                }
+                seq.end()
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
+pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let index = opts.index_for(r);
+    let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
+    let results = Results {
+        r,
+        prefix: opts.repo_prefix.as_deref(),
+        provenance: r
+            .artifacts
+            .iter()
+            .filter_map(|a| a.provenance.as_ref().map(|p| (a.path.as_str(), p.label())))
+            .collect(),
+    };
+    let skill_indices = SkillIndices { r, index: &index };
     let root = match &opts.repo_prefix {
         Some(p) => format!("The root of the repository holding the scanned folder `{p}`."),
         None => "The scanned root (the repository root when a repository holds it).".to_owned(),
     };
+    // Placeholders (`null`) where the results and the skills' indices go.
     let doc = log(
         rules,
-        results,
+        Value::Null,
         &root,
         json!({
             "mode": r.mode.as_str(),
             "skills": r.artifacts.len(),
             "silentlyExcluded": r.coverage.silently_excluded_count,
             "securityIndex": index.scan_dto(),
-            "skillIndices": skill_indices,
+            "skillIndices": Value::Null,
         }),
     );
+    let run = Step::Index(0);
+    let holes = [
+        (
+            &[Step::Key("runs"), run, Step::Key("results")][..],
+            Lazy::Results(&results),
+        ),
+        (
+            &[
+                Step::Key("runs"),
+                run,
+                Step::Key("properties"),
+                Step::Key("skillIndices"),
+            ][..],
+            Lazy::SkillIndices(&skill_indices),
+        ),
+    ];
+    let doc = Spliced {
+        value: &doc,
+        holes: holes.iter().map(|(path, lazy)| (*path, lazy)).collect(),
+    };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)
 }
@@ -302,7 +444,8 @@ pub fn render_findings(
 
 /// A SARIF 2.1.0 log of one skillguard run: its rules, results, the meaning of `SRCROOT` and
 /// the run's properties.
-fn log(rules: Vec<Value>, results: Vec<Value>, root: &str, properties: Value) -> Value {
+fn log(rules: Vec<Value>, results: impl Into<Value>, root: &str, properties: Value) -> Value {
+    let results: Value = results.into();
     json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",

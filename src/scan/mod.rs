@@ -86,6 +86,8 @@ struct Walked {
     dir_links: BTreeMap<String, SymlinkInfo>,
     issues: Vec<WalkIssue>,
     hidden: usize,
+    /// [`discover::Plan::listing`].
+    listing: Option<String>,
 }
 
 /// Runs a scan.
@@ -102,6 +104,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         dir_links,
         issues,
         hidden,
+        listing,
     } = walk(mode, target, opts)?;
 
     // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).
@@ -232,8 +235,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
 
     let coverage = summary::coverage(&artifacts, mode);
     let repos = summary::repos(&groups, &artifacts, &findings, mode);
-    let files_scanned = artifacts.iter().map(|a| a.files.len()).sum();
-    let bytes_scanned = artifacts.iter().map(|a| a.total_bytes()).sum();
+    let (files_scanned, bytes_scanned) = crate::inventory::totals(&artifacts);
     let mut result = ScanResult {
         lock_entries: 0,
         mode,
@@ -250,6 +252,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         suppressed: Vec::new(),
         changed,
         shard: opts.walk.shard,
+        // Repository and path scans: no workspace, an empty listing.
+        listing: Some(listing.unwrap_or_else(|| crate::hash::sha256_hex(b""))),
+        run: None,
         targets,
     };
     timing::time(Stage::SecurityScanWide, || {
@@ -287,8 +292,7 @@ pub fn restrict_to_changed(result: &mut ScanResult) {
             .agents
             .retain(|a| changed.files.binary_search(&a.path).is_ok());
         result.coverage = summary::coverage(&result.artifacts, result.mode);
-        result.files_scanned = result.artifacts.iter().map(|a| a.files.len()).sum();
-        result.bytes_scanned = result.artifacts.iter().map(|a| a.total_bytes()).sum();
+        (result.files_scanned, result.bytes_scanned) = crate::inventory::totals(&result.artifacts);
         if let [r] = &mut result.repos[..] {
             r.skills = result.artifacts.iter().filter(|a| !a.excluded).count();
             r.excluded = result.artifacts.len() - r.skills;
@@ -322,6 +326,7 @@ fn walk(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<Walked, Discove
         link_starts,
         mut issues,
         hidden,
+        listing,
     } = plan;
     let mut walk_opts = opts.walk.clone();
     walk_opts.threads = opts.threads;
@@ -341,6 +346,7 @@ fn walk(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<Walked, Discove
         dir_links,
         issues,
         hidden,
+        listing,
     })
 }
 

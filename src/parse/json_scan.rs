@@ -6,7 +6,10 @@
 //! The scan is linear in the text and keeps no state of its own beyond an offset: it never
 //! recurses, so deep nesting costs nothing but the callers' own stacks. It does not validate
 //! (numbers, literals and colons are skipped; an unterminated string runs to the end), so it
-//! reads hostile or broken text without failing.
+//! reads hostile or broken text without failing. JSONC comments (`//` to the end of the
+//! line, `/* … */`) outside strings are skipped, so a commented-out entry is not read and a
+//! quote inside a comment does not turn the rest of the file inside out; a trailing comma is
+//! one more comma, which no caller minds.
 
 /// One token of the scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +61,15 @@ impl Iterator for Tokens<'_> {
                     }
                     let key = b.get(j) == Some(&b':');
                     return Some((at, Tok::Str { end, key }));
+                }
+                // A JSONC comment (VS Code's configuration files): skipped whole. Strict
+                // JSON has no `/` outside strings, so this changes nothing there.
+                b'/' if b.get(at + 1) == Some(&b'/') => {
+                    self.i = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+                }
+                b'/' if b.get(at + 1) == Some(&b'*') => {
+                    self.i =
+                        memchr::memmem::find(&b[at + 2..], b"*/").map_or(b.len(), |n| at + n + 4);
                 }
                 c @ (b'{' | b'[') => return Some((at, Tok::Open(c))),
                 b'}' | b']' => return Some((at, Tok::Close)),

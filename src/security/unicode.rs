@@ -66,7 +66,7 @@ pub struct Pending {
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut all = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        for p in cap(scan_source(src)) {
+        for p in scan_source(src) {
             all.push((si, p));
         }
     }
@@ -78,35 +78,44 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     }
 }
 
-/// Keeps at most [`MAX_PER_FILE`] findings per rule; the last kept one counts the rest.
-fn cap(mut v: Vec<Pending>) -> Vec<Pending> {
-    let mut out: Vec<Pending> = Vec::with_capacity(v.len().min(64));
-    let mut counts: Vec<(&'static str, usize, Option<usize>)> = Vec::new();
-    for p in v.drain(..) {
-        let e = match counts.iter_mut().find(|c| c.0 == p.rule) {
-            Some(e) => e,
+/// The findings of one file as they are found, at most [`MAX_PER_FILE`] per rule: the rest
+/// are counted, not kept, so a file of millions of hidden characters holds ten findings per
+/// rule in memory, not one per line (the last kept one counts the rest).
+#[derive(Default)]
+struct Capped {
+    kept: Vec<Pending>,
+    /// Per rule: findings seen, and the index of the last one kept.
+    counts: Vec<(&'static str, usize, usize)>,
+}
+
+impl Capped {
+    fn push(&mut self, p: Pending) {
+        let i = match self.counts.iter().position(|c| c.0 == p.rule) {
+            Some(i) => i,
             None => {
-                counts.push((p.rule, 0, None));
-                counts.last_mut().expect("pushed")
+                self.counts.push((p.rule, 0, 0));
+                self.counts.len() - 1
             }
         };
+        let e = &mut self.counts[i];
         e.1 += 1;
         if e.1 <= MAX_PER_FILE {
-            e.2 = Some(out.len());
-            out.push(p);
+            e.2 = self.kept.len();
+            self.kept.push(p);
         }
     }
-    for (_, n, last) in counts {
-        if n > MAX_PER_FILE
-            && let Some(i) = last
-        {
-            out[i].message.push_str(&format!(
-                " ({} more occurrence(s) of this rule in the file are not listed.)",
-                n - MAX_PER_FILE
-            ));
+
+    fn finish(mut self) -> Vec<Pending> {
+        for (_, n, last) in self.counts {
+            if n > MAX_PER_FILE {
+                self.kept[last].message.push_str(&format!(
+                    " ({} more occurrence(s) of this rule in the file are not listed.)",
+                    n - MAX_PER_FILE
+                ));
+            }
         }
+        self.kept
     }
-    out
 }
 
 /// Where in a skill an offset is, as far as these rules care.
@@ -342,10 +351,11 @@ pub fn show_bytes(bytes: &[u8]) -> String {
 // Scanning.
 // ---------------------------------------------------------------------------
 
-/// Every finding of this family in one source, in order, uncapped.
+/// The findings of this family in one source, in order, at most [`MAX_PER_FILE`] per rule
+/// (the last kept one says how many more there were).
 pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
     let text: &str = &src.text;
-    let mut out = Vec::new();
+    let mut out = Capped::default();
     // Most files are plain ASCII without control bytes or carriage returns: nothing any
     // check below looks for (the loop would find each ASCII line clean).
     let b = text.as_bytes();
@@ -355,7 +365,7 @@ pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
             .iter()
             .any(|&c| (c < 0x20 && !matches!(c, b'\t' | b'\n' | 0x0C)) || c == 0x7F)
     {
-        return out;
+        return Vec::new();
     }
     let lf_file = memchr::memchr(b'\n', b).is_some();
     // Line ends from one memchr pass (not a search per line).
@@ -377,7 +387,7 @@ pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
         }
         pos = end + 1;
     }
-    out
+    out.finish()
 }
 
 /// A carriage return that is not the last byte of the line (overwrites text on a terminal).
@@ -386,7 +396,7 @@ fn has_lone_cr(line: &str) -> bool {
     t.contains('\r')
 }
 
-fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Vec<Pending>) {
+fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Capped) {
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut bidi = Vec::new();
     let mut marks = Vec::new();
@@ -604,7 +614,7 @@ fn tag_run(
     chars: &[(usize, char)],
     i: usize,
     j: usize,
-    out: &mut Vec<Pending>,
+    out: &mut Capped,
 ) {
     let from = chars[i].0;
     let to = chars.get(j).map_or(line.len(), |x| x.0);
@@ -640,7 +650,7 @@ fn selector_run(
     chars: &[(usize, char)],
     i: usize,
     j: usize,
-    out: &mut Vec<Pending>,
+    out: &mut Capped,
 ) {
     let n = j - i;
     let base = i
@@ -680,7 +690,7 @@ const BACKSPACE: &str = "backspace (overwrites the previous character)";
 const INLINE_CR: &str = "carriage return inside the line (overwrites it)";
 
 /// One finding for the control characters and escape sequences of a line.
-fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Vec<Pending>) {
+fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Capped) {
     let mut count = 0;
     let mut first = None;
     let mut hiding: Vec<&'static str> = Vec::new();
@@ -886,7 +896,7 @@ fn describe_letters(token: &str) -> String {
     v.join(", ")
 }
 
-fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Vec<Pending>) {
+fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Capped) {
     let at = place(src, start);
     let in_name = at == Place::NameOrDescription { name: true };
     let in_code = at == Place::Code;
@@ -1301,9 +1311,43 @@ mod tests {
     #[test]
     fn findings_are_capped_per_file() {
         let t = "a\u{200B} b\n".repeat(25);
-        let v = cap(run(&t, Lang::Text));
+        let v = run(&t, Lang::Text);
         assert_eq!(v.len(), MAX_PER_FILE);
         assert!(v.last().unwrap().message.contains("15 more"));
+    }
+
+    #[test]
+    fn a_file_of_hidden_characters_keeps_ten_findings_per_rule_in_memory() {
+        // One finding per line, 50,000 lines: counted as they are found, never all kept.
+        let mut c = Capped::default();
+        for i in 0..50_000 {
+            let rule = if i % 2 == 0 {
+                TAG_SMUGGLING
+            } else {
+                INVISIBLE_CHARACTER
+            };
+            c.push(Pending {
+                rule,
+                severity: None,
+                offset: i,
+                message: "m".into(),
+                anchor: String::new(),
+            });
+            assert!(c.kept.len() <= 2 * MAX_PER_FILE);
+        }
+        let v = c.finish();
+        assert_eq!(v.len(), 2 * MAX_PER_FILE);
+        assert!(v[2 * MAX_PER_FILE - 1].message.contains("24990 more"));
+        let tags: String = (0..20_000)
+            .map(|i| format!("{}\n", char::from_u32(0xE0041 + i % 26).unwrap()))
+            .collect();
+        let v = run(&tags, Lang::Text);
+        assert_eq!(v.len(), MAX_PER_FILE);
+        assert!(
+            v[MAX_PER_FILE - 1].message.contains("19990 more"),
+            "{}",
+            v[MAX_PER_FILE - 1].message
+        );
     }
 
     #[test]

@@ -99,7 +99,6 @@ fn parse_whole(body: &str, first_line: u32) -> Body {
 
 fn parse_in_pieces(body: &str, first_line: u32) -> Body {
     let mut out = Body::default();
-    let lines = LineIndex::new(body);
     // A reference defined in one piece and used in another still resolves.
     let definitions = std::sync::Arc::new(reference_definitions(body));
     let mut opts = options();
@@ -113,8 +112,23 @@ fn parse_in_pieces(body: &str, first_line: u32) -> Body {
                 })
         },
     ));
+    // Where the current piece starts in the body: its 1-based line and the code points
+    // before it on that line, counted on from piece to piece (no index of the whole body:
+    // a body of newlines would make one of 8 bytes per byte).
+    let (mut at, mut line, mut col0) = (0usize, 1u32, 0usize);
     for piece in pieces(body) {
+        let between = &body[at..piece.start];
+        match memchr::memrchr(b'\n', between.as_bytes()) {
+            Some(nl) => {
+                line += memchr::memchr_iter(b'\n', between.as_bytes()).count() as u32;
+                col0 = between[nl + 1..].chars().count();
+            }
+            None => col0 += between.chars().count(),
+        }
+        at = piece.start;
         let prefix = piece.reopen.unwrap_or("");
+        // The re-opened fence's opener is one line of its own, before the piece's text.
+        let prefix_lines = u32::from(!prefix.is_empty());
         let text: std::borrow::Cow<'_, str> = if prefix.is_empty() {
             body[piece.start..piece.end].into()
         } else {
@@ -123,15 +137,20 @@ fn parse_in_pieces(body: &str, first_line: u32) -> Body {
         let piece_lines = LineIndex::new(&text);
         let arena = Arena::new();
         let root = parse_document(&arena, &text, &opts);
-        collect(root, &mut out, |line, col| {
-            // The node's byte offset in the piece's text, then in the body (a node of the
-            // re-opened fence is placed where the piece starts).
-            let at = piece_lines.line_start(line).unwrap_or(0) + col - 1;
-            let off = piece.start + at.saturating_sub(prefix.len());
-            let (line, column) = lines.position(body, off);
+        collect(root, &mut out, |l, c| {
+            let off = piece_lines.line_start(l).unwrap_or(0) + c - 1;
+            let (pl, pc) = piece_lines.position(&text, off);
+            let (l, c) = if off < prefix.len() {
+                // A node of the re-opened fence: where the piece starts.
+                (line, col0 as u32 + 1)
+            } else if pl == 1 + prefix_lines {
+                (line, col0 as u32 + pc)
+            } else {
+                (line + pl - 1 - prefix_lines, pc)
+            };
             At {
-                line: line + first_line.saturating_sub(1),
-                column,
+                line: l + first_line.saturating_sub(1),
+                column: c,
             }
         });
     }
@@ -518,10 +537,22 @@ mod tests {
                 ps.len()
             );
         }
-        // A fenced block cut in two stays code in both pieces.
+        // A fenced block cut in two stays code in both pieces, and what follows it is placed
+        // as in the whole parse.
         let b = parse(&fence, 1);
         assert!(b.links.is_empty() && b.inline_code.is_empty());
         assert!(b.code_blocks.len() >= 2);
+        let after = format!("{fence}```\n\nSee [a](b.md) and ééé `c`.\n");
+        let (cut, whole) = (parse(&after, 4), parse_whole(&after, 4));
+        assert_eq!(cut.links, whole.links);
+        assert_eq!(cut.inline_code, whole.inline_code);
+        assert_eq!(cut.code_blocks[0].at, whole.code_blocks[0].at);
+        // Short lines: every inline code span where the whole parse puts it.
+        let spans: String = (0..40_000).map(|i| format!("`{i}`\n")).collect();
+        assert_eq!(
+            parse(&spans, 2).inline_code,
+            parse_whole(&spans, 2).inline_code
+        );
         // Positions after a cut inside a line are exact.
         let b = parse(&long_line, 3);
         let n = b.links.len();

@@ -10,7 +10,7 @@ secs=${1:-600}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(archive ledger decode markdown yaml frontmatter pin skills_lock trace pyc)
+    targets=(archive ledger decode markdown yaml frontmatter pin skills_lock trace pyc json_config toml_config report evals)
 fi
 mkdir -p logs
 # Build every target once, then run the binaries directly: editing the library while a

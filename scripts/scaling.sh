@@ -18,6 +18,9 @@
 # subtracted, so the ratio compares the work the payload causes. The verdict is taken on the
 # last two sizes (1m -> 10m by default) with instructions when they were counted, else CPU time:
 # the cost ratio must stay at most MAX_RATIO x (byte ratio / 10), i.e. 12x for 10x the bytes.
+# Peak resident memory (GNU time) is recorded with the CPU runs, and a family whose peak at the
+# largest size, less the tiny skill's, exceeds MAX_MEM_RATIO x (its input + its JSON report)
+# fails too.
 # Exit status: 0 every family linear, 1 a family above the ratio (or timed out / crashed), 2 usage.
 #
 # Environment:
@@ -26,6 +29,9 @@
 #   METHOD=both           cpu | instr | both
 #   RUNS=3                CPU-time runs per input (the minimum is kept)
 #   MAX_RATIO=12          allowed cost ratio for 10x the bytes
+#   MAX_MEM_RATIO=24      allowed peak memory above the tiny skill's, per byte of input and of
+#                         JSON report, at the largest size (cpu runs only; docs/performance.md,
+#                         "Memory": what a scan holds is the file a worker reads and the report)
 #   TIMEOUT=600           seconds per measured run (a run that times out fails its family)
 #   NICE=10               niceness of the measured runs (the machine is shared)
 #   NOISE_MS=40           CPU verdicts: a payload cost under this at the largest size is "noise",
@@ -46,7 +52,7 @@ if [ "${1:-}" = --list ]; then
   exec python3 "$GEN" --list
 fi
 if [ $# -gt 0 ]; then
-  sed -n '2,31p' "$0" >&2
+  sed -n '2,45p' "$0" >&2
   exit 2
 fi
 
@@ -55,6 +61,7 @@ FAMILIES=${FAMILIES:-all}
 METHOD=${METHOD:-both}
 RUNS=${RUNS:-3}
 MAX_RATIO=${MAX_RATIO:-12}
+MAX_MEM_RATIO=${MAX_MEM_RATIO:-24}
 TIMEOUT=${TIMEOUT:-600}
 NOISE_MS=${NOISE_MS:-40}
 NICE=${NICE:-10}
@@ -107,17 +114,30 @@ SG="$WORK/skillguard"
 cp "$BIN" "$SG"
 REPORT="$WORK/report.json"
 
-# run_ok DIR: one scan; exit 0 or 1 (findings) is a completed scan, anything else is an error.
-scan_args() { echo scan "$1" --format json -o "$REPORT" -j1; }
+# scan_args DIR: one scan; exit 0 or 1 (findings) is a completed scan, anything else is an
+# error. A folder with its own `.skillguard.toml` is scanned as a repository (`--repo`), so
+# the configuration is read.
+scan_args() {
+  if [ -f "$1/.skillguard.toml" ]; then
+    echo scan --repo "$1" --format json -o "$REPORT" -j1
+  else
+    echo scan "$1" --format json -o "$REPORT" -j1
+  fi
+}
 
-# cpu_ms DIR: CPU milliseconds of one scan (prints "timeout" or "error:RC" on failure).
+# cpu_ms DIR: CPU milliseconds of one scan (prints "timeout" or "error:RC" on failure); the
+# scan's peak resident memory (KiB, GNU time's %M: the largest of the processes it waited
+# for, so the scan's own, perf's being smaller) is appended to $WORK/rss.txt.
 cpu_ms() {
   local dir=$1 rc=0 out="$WORK/perf.txt"
   if [ "$USE_PERF" = 1 ]; then
-    nice -n "$NICE" timeout "$TIMEOUT" perf stat -x, -o "$out" -e task-clock "$SG" $(scan_args "$dir") 2> "$WORK/stderr.txt" || rc=$?
+    nice -n "$NICE" timeout "$TIMEOUT" /usr/bin/time -f '%M' -o "$WORK/rss1.txt" perf stat -x, -o "$out" -e task-clock "$SG" $(scan_args "$dir") 2> "$WORK/stderr.txt" || rc=$?
   else
-    nice -n "$NICE" timeout "$TIMEOUT" /usr/bin/time -f '%U %S' -o "$out" "$SG" $(scan_args "$dir") 2> "$WORK/stderr.txt" || rc=$?
+    nice -n "$NICE" timeout "$TIMEOUT" /usr/bin/time -f '%U %S %M' -o "$out" "$SG" $(scan_args "$dir") 2> "$WORK/stderr.txt" || rc=$?
+    awk '{ print $3 }' "$out" > "$WORK/rss1.txt" 2> /dev/null || true
   fi
+  tail -n 1 "$WORK/rss1.txt" >> "$WORK/rss.txt" 2> /dev/null || true
+  stat -c %s "$REPORT" > "$WORK/report_bytes.txt" 2> /dev/null || echo 0 > "$WORK/report_bytes.txt"
   rm -f "$REPORT"
   if [ "$rc" = 124 ]; then echo timeout; return; fi
   if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then echo "error:$rc"; return; fi
@@ -128,14 +148,17 @@ cpu_ms() {
   fi
 }
 
-# min_cpu_ms DIR: the minimum of RUNS runs (or the first failure).
+# min_cpu_ms DIR: the minimum of RUNS runs (or the first failure); the largest peak resident
+# memory of those runs (MiB) in $WORK/rss_max.txt.
 min_cpu_ms() {
   local best="" v
+  : > "$WORK/rss.txt"
   for _ in $(seq "$RUNS"); do
     v=$(cpu_ms "$1")
     case "$v" in timeout | error:*) echo "$v"; return ;; esac
     if [ -z "$best" ] || awk -v a="$v" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$v; fi
   done
+  awk '$1 ~ /^[0-9]+$/ { if ($1 > m) m = $1 } END { printf "%.1f", m / 1024 }' "$WORK/rss.txt" > "$WORK/rss_max.txt"
   echo "$best"
 }
 
@@ -171,19 +194,27 @@ done
 # ---- baseline ----------------------------------------------------------------------------------
 BASE_CPU=0
 BASE_INS=0
-if [ "$METHOD" != instr ]; then BASE_CPU=$(min_cpu_ms "$WORK/in/tiny/tiny"); fi
+BASE_RSS=0
+if [ "$METHOD" != instr ]; then
+  BASE_CPU=$(min_cpu_ms "$WORK/in/tiny/tiny")
+  BASE_RSS=$(cat "$WORK/rss_max.txt")
+fi
 if [ "$METHOD" != cpu ]; then BASE_INS=$(instructions "$WORK/in/tiny/tiny"); fi
-note "baseline (tiny skill): cpu ${BASE_CPU} ms, ${BASE_INS} instructions"
+note "baseline (tiny skill): cpu ${BASE_CPU} ms, ${BASE_RSS} MiB, ${BASE_INS} instructions"
 
 # ---- measure -----------------------------------------------------------------------------------
-declare -A CPU INS BYTES
+declare -A CPU INS BYTES RSS REP
 for fam in "${FAMS[@]}"; do
   for s in "${SIZE_NAMES[@]}"; do
     dir="$WORK/in/$s/$fam"
     BYTES[$fam,$s]=$(du_bytes "$dir")
-    if [ "$METHOD" != instr ]; then CPU[$fam,$s]=$(min_cpu_ms "$dir"); fi
+    if [ "$METHOD" != instr ]; then
+      CPU[$fam,$s]=$(min_cpu_ms "$dir")
+      RSS[$fam,$s]=$(cat "$WORK/rss_max.txt")
+      REP[$fam,$s]=$(cat "$WORK/report_bytes.txt")
+    fi
     if [ "$METHOD" != cpu ]; then INS[$fam,$s]=$(instructions "$dir"); fi
-    note "$fam $s: ${BYTES[$fam,$s]} bytes, cpu ${CPU[$fam,$s]:--} ms, ${INS[$fam,$s]:--} instructions"
+    note "$fam $s: ${BYTES[$fam,$s]} bytes, cpu ${CPU[$fam,$s]:--} ms, ${RSS[$fam,$s]:--} MiB, ${INS[$fam,$s]:--} instructions"
   done
 done
 
@@ -211,6 +242,7 @@ fi
 hdr+=" cpu ratio $PREV→$LAST |"
 sep+="---:|"
 if [ "$METHOD" != cpu ]; then hdr+=" instr ratio ${SIZE_NAMES[0]}→${SIZE_NAMES[1]} | instr ratio $PREV→$LAST |"; sep+="---:|---:|"; fi
+if [ "$METHOD" != instr ]; then hdr+=" report MB $LAST | peak MiB $LAST | memory ratio |"; sep+="---:|---:|---:|"; fi
 hdr+=" allowed | verdict |"
 sep+="---:|---|"
 echo
@@ -245,8 +277,19 @@ for fam in "${FAMS[@]}"; do
     # CPU time: a payload that costs less than NOISE_MS at the largest size is within the noise.
     if awk -v c="${CPU[$fam,$LAST]:-0}" -v z="$BASE_CPU" -v n="$NOISE_MS" 'BEGIN { exit !(c - z < n) }'; then judged=noise; fi
   fi
+  mem_ok=1
+  if [ "$METHOD" != instr ]; then
+    # Peak memory above the tiny skill's, per MiB of input and report, at the largest size.
+    per=$(awk -v r="${RSS[$fam,$LAST]:-}" -v z="$BASE_RSS" -v b="${BYTES[$fam,$LAST]}" -v o="${REP[$fam,$LAST]:-0}" 'BEGIN {
+      if (r !~ /^[0-9.]+$/) { print "-"; exit }
+      d = r - z; if (d < 0) d = 0; printf "%.1f", d / ((b + o) / 1048576) }')
+    row+=" $(awk -v o="${REP[$fam,$LAST]:-0}" 'BEGIN { printf "%.1f", o / 1e6 }') | ${RSS[$fam,$LAST]:--} | $per |"
+    if awk -v p="$per" -v m="$MAX_MEM_RATIO" 'BEGIN { exit !(p ~ /^[0-9.]+$/ && p > m) }'; then mem_ok=0; fi
+  fi
   if [ -n "$failed_run" ]; then
     verdict="FAIL (timeout or error)"
+  elif [ "$mem_ok" = 0 ]; then
+    verdict="FAIL (memory over ${MAX_MEM_RATIO}x input and report)"
   elif [ "$judged" = noise ]; then
     verdict="ok (below ${NOISE_MS} ms)"
   elif [ "$judged" = - ]; then

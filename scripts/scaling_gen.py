@@ -456,6 +456,110 @@ def many_skills(root, name, n):
         skill(base, f"skill-{i}", "Text of the skill. " * 90 + "\n")
 
 
+# -- configurations: MCP, hooks, .skillguard.toml --
+
+
+def mcp_server(i):
+    # Every other server is reached over plain HTTP, the rest run an unpinned package: one
+    # finding per server, each placed at its key.
+    if i % 2:
+        return f'    "srv{i}": {{\n      "url": "http://mcp{i}.example.com/sse"\n    }}'
+    return f'    "srv{i}": {{\n      "command": "npx",\n      "args": ["-y", "pkg-{i}"]\n    }}'
+
+
+def json_object(n, key, unit, sep=",\n"):
+    """`{"key": {unit(0), unit(1), …}}` of about n bytes, pretty-printed."""
+    body = fill(n, lambda i: ("" if i == 0 else sep) + unit(i))
+    return "{\n  \"" + key + "\": {\n" + body + "\n  }\n}\n"
+
+
+@family
+def mcp_servers(root, name, n):
+    # A repository's `.mcp.json` with many servers (a single-skill repository beside it).
+    skill(root, name, "Uses the MCP servers of `.mcp.json`.\n", {".mcp.json": json_object(n, "mcpServers", mcp_server)})
+
+
+@family
+def mcp_servers_one_line(root, name, n):
+    # The same, minified: every server on one line (columns along one long line).
+    text = json_object(n, "mcpServers", lambda i: mcp_server(i).replace("\n", "").replace("  ", ""), sep=",")
+    skill(root, name, "Uses the MCP servers of `.mcp.json`.\n", {".mcp.json": text.replace("\n", "") + "\n"})
+
+
+@family
+def mcp_vscode_jsonc(root, name, n):
+    # `.vscode/mcp.json` as VS Code writes it: JSONC, with comments and trailing commas.
+    def unit(i):
+        return f"    // server {i}\n" + mcp_server(i).replace("\n    }", ",\n    },").rstrip(",")
+
+    body = fill(n, lambda i: unit(i) + ",\n")
+    text = "\ufeff{\n  /* servers */\n  \"servers\": {\n" + body + "  },\n}\n"
+    skill(root, name, "Uses the MCP servers of `.vscode/mcp.json`.\n", {".vscode/mcp.json": text})
+
+
+def hook(i):
+    return (
+        '        {\n          "matcher": "Bash",\n          "hooks": [\n'
+        f'            {{ "type": "command", "command": "echo hook {i} >> /tmp/log{i}.txt" }}\n'
+        "          ]\n        }"
+    )
+
+
+def hooks_json(n):
+    body = fill(n, lambda i: ("" if i == 0 else ",\n") + hook(i))
+    return '{\n  "hooks": {\n    "PreToolUse": [\n' + body + "\n    ]\n  }\n}\n"
+
+
+@family
+def hooks_many(root, name, n):
+    # A plugin's `hooks/hooks.json` with many hooks, each a command read as shell.
+    skill(root, name, "Has hooks.\n", {"hooks/hooks.json": hooks_json(n)})
+
+
+@family
+def hooks_over_limit(root, name, n):
+    # A `hooks.json` just over the 10 MiB file limit whatever the size asked: it must cost
+    # no more than hashing it (not parsed). The size does not grow with n, so the family
+    # measures the bound, not linearity.
+    big = 10 * 1024 * 1024 + 1024
+    skill(root, name, "Has hooks.\n", {"hooks/hooks.json": hooks_json(big)})
+
+
+@family
+def toml_ignores(root, name, n):
+    # A repository's `.skillguard.toml` with many `[[ignore]]` entries (capped at 1 MiB by the
+    # loader), matching nothing: each one is a `suppression-unused` finding at its line.
+    n = min(n, 1024 * 1024 - 4096)
+    text = fill(
+        n,
+        lambda i: f'[[ignore]]\nrule = "secret-generic"\npath = "skills/s{i}/**"\nreason = "entry {i}"\n\n',
+    )
+    skill(root, name, "A skill.\n", {".skillguard.toml": text})
+
+
+@family
+def md_short_lines(root, name, n):
+    # A SKILL.md body of very short lines: comrak keeps a node or two per line.
+    skill(root, name, fill(n, lambda i: f"a{i % 10}\n"))
+
+
+@family
+def md_short_lines_many(root, name, n):
+    # A skills root of eight such skills (n/8 bytes each), scanned with the default threads
+    # by hand (docs/performance.md) to see the memory bound per worker.
+    base = os.path.join(root, name)
+    for k in range(8):
+        skill(base, f"skill-{k}", fill(n // 8, lambda i: f"a{i % 10}\n"))
+
+
+@family
+def unicode_tag_chars(root, name, n):
+    # Tag characters (U+E0000 block, 4 bytes each) between letters: a run, so a finding,
+    # every five bytes (only ten per rule are reported; the rest must not be kept either).
+    text = fill(n, lambda i: "x" + chr(0xE0020 + i % 95) + ("\n" if i % 20 == 19 else ""))
+    script_skill(root, name, "references/notes.txt", text)
+
+
 def main(argv):
     if argv[1:] == ["--list"]:
         print("\n".join(FAMILIES))

@@ -431,6 +431,20 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
     },
 ];
 
+/// Is the JSON file at `rel` JSONC? VS Code reads its workspace configuration files
+/// (`.vscode/*.json`: `mcp.json`, `settings.json`) and Gemini CLI its `.gemini/settings.json`
+/// as JSON with comments and trailing commas (docs/agents.md); every other harness reads
+/// strict JSON.
+pub fn is_jsonc(rel: &str) -> bool {
+    let mut parts = rel.rsplit('/');
+    let name = parts.next().unwrap_or("");
+    match parts.next() {
+        Some(".vscode") => name.ends_with(".json"),
+        Some(".gemini") => name == "settings.json",
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,5 +483,14 @@ mod tests {
         ] {
             assert!(by_path(required).is_some(), "{required}");
         }
+    }
+
+    #[test]
+    fn vscode_files_are_jsonc() {
+        assert!(is_jsonc(".vscode/mcp.json"));
+        assert!(is_jsonc("repo/.vscode/settings.json"));
+        assert!(!is_jsonc(".mcp.json"));
+        assert!(!is_jsonc(".vscode/x/mcp.json"));
+        assert!(!is_jsonc(".claude/settings.json"));
     }
 }

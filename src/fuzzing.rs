@@ -38,6 +38,10 @@ pub const TARGETS: &[Target] = &[
     ("ledger", ledger_snapshot),
     ("skills_lock", skills_lock),
     ("trace", trace),
+    ("json_config", json_config),
+    ("toml_config", toml_config),
+    ("report", shard_report),
+    ("evals", eval_results),
 ];
 
 /// The input as the scanner sees a text file: UTF-8, invalid bytes replaced.
@@ -525,5 +529,252 @@ pub fn trace(data: &[u8]) {
         {
             assert!((0.0..=100.0).contains(&x), "skill efficiency {x}");
         }
+    }
+}
+
+/// Two JSON values equal but for how a number is held (`1` and `1.0`, `-0` and `0`).
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Number(x), V::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_json(va, vb))
+        }
+        _ => a == b,
+    }
+}
+
+/// A `Cx` for findings about one file of a scan.
+fn file_cx(rel: &str) -> crate::rules::Cx<'static> {
+    crate::rules::Cx {
+        skill: "fuzz",
+        skill_path: "",
+        dir_name: "fuzz",
+        entry_path: rel.to_owned(),
+        files: &[],
+        findings: Vec::new(),
+    }
+}
+
+/// JSON MCP, hook and settings configurations (`agents::json_config`, strict JSON and
+/// VS Code's JSONC, then `agents::mcp_checks`), the positions of their members
+/// (`parse::json::member_keys`) and the command overlay (`agents::commands::overlay`):
+/// findings placed inside the text, JSONC reading every strict JSON text as JSON does, the
+/// overlay line for line.
+pub fn json_config(data: &[u8]) {
+    use crate::parse::json::{self, Dialect};
+    let t = text(data);
+    let lines = line_count(&t);
+    for rel in [".mcp.json", ".vscode/mcp.json", "hooks/hooks.json"] {
+        let mut cx = file_cx(rel);
+        if let Some(v) = crate::agents::json_config(&mut cx, rel, &t) {
+            crate::agents::mcp_checks(&mut cx, &t, &v);
+        }
+        for f in &cx.findings {
+            if let Some(l) = f.location.line {
+                assert!(
+                    l >= 1 && l as usize <= lines + 1,
+                    "{rel}: finding at line {l} of {lines}: {}",
+                    f.message
+                );
+            }
+            assert!(f.location.column.is_none_or(|c| c >= 1));
+            assert!(printable(&f.message), "unescaped message: {:?}", f.message);
+        }
+    }
+    if let Ok(v) = json::parse(&t, Dialect::Json) {
+        let w = json::parse(&t, Dialect::Jsonc)
+            .unwrap_or_else(|e| panic!("JSONC refuses what JSON reads: {e}"));
+        assert!(same_json(&v, &w), "JSONC reads {w} where JSON reads {v}");
+    }
+    let parents: [&[&str]; 3] = [&["mcpServers"], &["servers"], &["mcp", "servers"]];
+    for keys in json::member_keys(&t, &parents) {
+        for off in keys.values() {
+            assert!(
+                t.is_char_boundary(*off) && t.as_bytes()[*off] == b'"',
+                "key at {off}"
+            );
+        }
+    }
+    if let Some(o) = crate::agents::commands::overlay(&t) {
+        assert_eq!(line_count(&o), lines, "the overlay keeps the lines");
+    }
+}
+
+/// `.skillguard.toml` (`config::parse`) and the policy over it (`policy::apply`: the
+/// `[[ignore]]` entries indexed by rule, their lines found once): errors point inside the
+/// text, what parses writes back and reads back the same, and every finding about an entry
+/// is at a line of the file.
+pub fn toml_config(data: &[u8]) {
+    use crate::policy::{self, Policy, Scope};
+    let t = text(data);
+    let lines = line_count(&t);
+    let mut c = match crate::config::parse(".skillguard.toml", &t) {
+        Ok(c) => c,
+        Err(crate::config::ConfigError::Invalid { line, column, .. }) => {
+            assert!(
+                line >= 1 && line <= lines + 1 && column >= 1,
+                "error at {line}:{column}"
+            );
+            return;
+        }
+        Err(e) => panic!("a text gave an I/O error: {e}"),
+    };
+    if let Ok(written) = toml::to_string(&c) {
+        let again = crate::config::parse("again.toml", &written)
+            .unwrap_or_else(|e| panic!("a configuration written back does not read back: {e}"));
+        assert_eq!(again, c, "configuration round trip");
+    }
+    // Inline comments would be read from disk: not here.
+    c.inline_ignores = false;
+    let findings: Vec<crate::finding::Finding> =
+        ["secret-generic", "fetch-then-execute", "name-missing"]
+            .iter()
+            .enumerate()
+            .map(|(i, rule)| {
+                let mut f = crate::finding::Finding::new(
+                    rule,
+                    "m",
+                    crate::finding::Location::at(format!("skills/s{i}/SKILL.md"), 1, 1),
+                );
+                f.fingerprint = format!("{i:064x}");
+                f
+            })
+            .collect();
+    let mut result = crate::result::ScanResult {
+        lock_entries: 0,
+        mode: crate::discover::Mode::Repo,
+        target: ".".into(),
+        artifacts: Vec::new(),
+        agents: Vec::new(),
+        evals: Vec::new(),
+        findings,
+        coverage: Default::default(),
+        repos: Vec::new(),
+        hidden_skipped: 0,
+        files_scanned: 0,
+        bytes_scanned: 0,
+        suppressed: Vec::new(),
+        changed: None,
+        shard: None,
+        targets: Vec::new(),
+        listing: None,
+        run: None,
+    };
+    let policy = Policy {
+        scopes: vec![Scope {
+            prefix: String::new(),
+            config: c,
+            config_shown: Some(".skillguard.toml".into()),
+            config_text: t.to_string(),
+            root: PathBuf::new(),
+        }],
+        today: chrono::NaiveDate::from_ymd_opt(2026, 6, 1),
+        ..Policy::default()
+    };
+    let _ = policy::apply(&mut result, &policy);
+    for f in result
+        .findings
+        .iter()
+        .chain(result.suppressed.iter().map(|s| &s.finding))
+    {
+        if f.location.path == ".skillguard.toml"
+            && let Some(l) = f.location.line
+        {
+            assert!(
+                l >= 1 && l as usize <= lines,
+                "{} at line {l} of {lines}",
+                f.rule_id
+            );
+        }
+    }
+    for s in &result.suppressed {
+        assert!(
+            !s.reason.trim().is_empty(),
+            "a suppression without a reason"
+        );
+    }
+}
+
+/// A scratch folder per process and thread under the system's temporary folder, made on
+/// first use and removed when the thread ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A scratch file for the targets whose entry point reads a path, removed after use.
+fn with_file<T>(name: &str, data: &[u8], f: impl FnOnce(&Path) -> T) -> T {
+    thread_local! {
+        static DIR: Scratch = {
+            let dir = std::env::temp_dir().join(format!(
+                "skillguard-fuzz-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::create_dir_all(&dir).expect("scratch folder");
+            Scratch(dir)
+        };
+    }
+    let path = DIR.with(|d| d.0.join(name));
+    std::fs::write(&path, data).expect("scratch file");
+    let out = f(&path);
+    let _ = std::fs::remove_file(&path);
+    out
+}
+
+/// Shard reports read back by `skillguard merge` (`merge::merge`, which reads them through
+/// `report::model`): a report merged, written as JSON again and merged again, gives the
+/// same findings.
+pub fn shard_report(data: &[u8]) {
+    let merged = with_file("shard.json", data, |p| {
+        crate::merge::merge(&[p.to_path_buf()], &crate::merge::Options::default(), false)
+    });
+    let Ok((result, _)) = merged else {
+        return;
+    };
+    let mut out = Vec::new();
+    crate::report::render(
+        crate::report::Format::Json,
+        &result,
+        &crate::report::RenderOptions::default(),
+        &mut out,
+    )
+    .expect("render to memory");
+    let again = with_file("again.json", &out, |p| {
+        crate::merge::merge(&[p.to_path_buf()], &crate::merge::Options::default(), false)
+    })
+    .unwrap_or_else(|e| panic!("a merged report written back does not merge: {e}"));
+    assert_eq!(
+        again.0.findings.len(),
+        result.findings.len(),
+        "findings lost or gained in a round trip"
+    );
+}
+
+/// Eval results given with `--evals` (`index::evals::read_eval_result`, then the axis
+/// `index::evals::metric`): the score and each set's value are within their ranges.
+pub fn eval_results(data: &[u8]) {
+    let Ok(r) = with_file("results.json", data, crate::index::evals::read_eval_result) else {
+        return;
+    };
+    if let Ok(m) = crate::index::evals::metric(&[&r]) {
+        assert!((0.0..=100.0).contains(&m.score), "score {}", m.score);
+        for v in [m.regression_pass_hat_k, m.capability_pass_at_k]
+            .into_iter()
+            .flatten()
+        {
+            assert!((0.0..=1.0).contains(&v), "set value {v}");
+        }
+        let _ = crate::index::evals::detail(&m);
     }
 }

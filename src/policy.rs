@@ -11,7 +11,7 @@
 //!
 //! Runs after the scan and the baseline comparisons and before the index and the report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -220,6 +220,17 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 .collect()
         })
         .collect();
+    // Each scope's entries by the rules they name, and the line of each entry.
+    let mut index: Vec<EntryIndex<'_>> = policy
+        .scopes
+        .iter()
+        .map(|s| EntryIndex::new(&s.config.ignore))
+        .collect();
+    let lines: Vec<Vec<u32>> = policy
+        .scopes
+        .iter()
+        .map(|s| ignore_lines(&s.config_text))
+        .collect();
     for mut f in findings {
         let scopes: Vec<(usize, &Scope)> = policy
             .scopes
@@ -243,7 +254,8 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
         // Config entries, the most specific scope first.
         for (si, s) in scopes.iter().rev() {
             let rel = &f.location.path[s.prefix.len()..];
-            for (ei, e) in s.config.ignore.iter().enumerate() {
+            for ei in index[*si].candidates(&f) {
+                let e = &s.config.ignore[ei];
                 if !entry_matches(e, globs[*si][ei].as_ref(), &f, rel) {
                     continue;
                 }
@@ -257,7 +269,9 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 usage.config.insert((*si, ei));
                 match e.severity {
                     Some(sev) if lowered.is_none() => {
-                        let at = entry_line(s, ei).map_or_else(String::new, |l| format!(":{l}"));
+                        let at = lines[*si]
+                            .get(ei)
+                            .map_or_else(String::new, |l| format!(":{l}"));
                         let shown = s.config_shown.as_deref().unwrap_or(config::FILE_NAME);
                         lowered = Some((
                             Severity::from(sev),
@@ -351,6 +365,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
         extra.push(policy_finding(
             ids::SUPPRESSION_EXPIRED,
             s,
+            &lines[*si],
             *ei,
             format!(
                 "The suppression of `{}` ({}) expired on {}; {n} finding(s) it covered are reported again. Fix them, or renew the entry with a new `expires` date and a reason that still holds.",
@@ -370,6 +385,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
                 extra.push(policy_finding(
                     ids::SUPPRESSION_UNUSED,
                     s,
+                    &lines[si],
                     ei,
                     format!(
                         "The suppression of `{}`{} matched no finding. Remove the entry, or correct its rule, path or fingerprint.",
@@ -506,23 +522,84 @@ fn entry_matches(
     path.is_none_or(|g| g.matches(rel))
 }
 
-/// The line of entry `ei`'s `[[ignore]]` header in scope `s`'s configuration file.
-fn entry_line(s: &Scope, ei: usize) -> Option<u32> {
-    s.config_text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with("[[ignore]]"))
-        .nth(ei)
-        .map(|(i, _)| i as u32 + 1)
+/// The `[[ignore]]` entries of a scope by the rules they name, built as findings ask: an
+/// entry is tried only on findings of a rule it selects (and, when it names a fingerprint,
+/// only on that finding), not on every finding.
+struct EntryIndex<'a> {
+    entries: &'a [config::Suppression],
+    by_rule: HashMap<(&'static str, &'static str), Bucket>,
 }
 
-/// A finding about entry `ei` of scope `s`'s configuration file, at its `[[ignore]]` line.
-fn policy_finding(rule: &'static str, s: &Scope, ei: usize, msg: String) -> Finding {
+/// The entries that select one rule: without a fingerprint, and by fingerprint (lower case).
+#[derive(Default)]
+struct Bucket {
+    any: Vec<usize>,
+    by_fingerprint: HashMap<String, Vec<usize>>,
+}
+
+impl<'a> EntryIndex<'a> {
+    fn new(entries: &'a [config::Suppression]) -> Self {
+        EntryIndex {
+            entries,
+            by_rule: HashMap::new(),
+        }
+    }
+
+    /// The entries that may match `f`, in the file's order. One pass over the entries per
+    /// rule the findings name, then lookups.
+    fn candidates(&mut self, f: &Finding) -> Vec<usize> {
+        let entries = self.entries;
+        let b = self
+            .by_rule
+            .entry((f.rule_id, f.category))
+            .or_insert_with(|| {
+                let mut b = Bucket::default();
+                for (i, e) in entries.iter().enumerate() {
+                    if !config::selects(e.rule.as_str(), f.rule_id, f.category) {
+                        continue;
+                    }
+                    match &e.fingerprint {
+                        Some(fp) => b
+                            .by_fingerprint
+                            .entry(fp.as_str().to_ascii_lowercase())
+                            .or_default()
+                            .push(i),
+                        None => b.any.push(i),
+                    }
+                }
+                b
+            });
+        let fp = b.by_fingerprint.get(&f.fingerprint.to_ascii_lowercase());
+        let mut v: Vec<usize> = b
+            .any
+            .iter()
+            .chain(fp.into_iter().flatten())
+            .copied()
+            .collect();
+        if fp.is_some() {
+            v.sort_unstable();
+        }
+        v
+    }
+}
+
+/// The line of each `[[ignore]]` header of a configuration text, in order: one pass.
+fn ignore_lines(text: &str) -> Vec<u32> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[ignore]]"))
+        .map(|(i, _)| i as u32 + 1)
+        .collect()
+}
+
+/// A finding about entry `ei` of scope `s`'s configuration file, at its `[[ignore]]` line
+/// (`lines`: [`ignore_lines`] of the file).
+fn policy_finding(rule: &'static str, s: &Scope, lines: &[u32], ei: usize, msg: String) -> Finding {
     let shown = s
         .config_shown
         .clone()
         .unwrap_or_else(|| config::FILE_NAME.into());
-    let line = entry_line(s, ei);
+    let line = lines.get(ei).copied();
     let loc = match line {
         Some(l) => Location::at(shown, l, 1),
         None => Location::file(shown),
@@ -679,5 +756,39 @@ mod tests {
         assert!(!m("skills/x", "skills/xy/a.sh"));
         assert!(!m("skills/*.md", "skills/x/a.md"));
         assert!(!PathGlobs::new(&[]).unwrap().matches("a"));
+    }
+
+    fn finding(rule: &'static str, fingerprint: &str) -> Finding {
+        let mut f = Finding::new(rule, "m", Location::file("a.md"));
+        f.fingerprint = fingerprint.to_owned();
+        f
+    }
+
+    #[test]
+    fn a_finding_is_tried_only_on_the_entries_of_its_rule() {
+        // 6,000 entries: 2,000 of another rule, 2,000 by fingerprint, 2,000 for the category
+        // of the rule. A finding is tried on the category's entries and its own fingerprint's.
+        let mut text = String::new();
+        for i in 0..2000 {
+            text.push_str(&format!(
+                "[[ignore]]\nrule = \"secret-generic\"\npath = \"s{i}/**\"\nreason = \"r\"\n\n\
+                 [[ignore]]\nrule = \"fetch-then-execute\"\nfingerprint = \"{i:064x}\"\nreason = \"r\"\n\n\
+                 [[ignore]]\nrule = \"security\"\npath = \"t{i}/**\"\nreason = \"r\"\n\n"
+            ));
+        }
+        let c = config::parse("x.toml", &text).unwrap();
+        assert_eq!(c.ignore.len(), 6000);
+        let mut ix = EntryIndex::new(&c.ignore);
+        let f = finding("fetch-then-execute", &format!("{:064X}", 7));
+        let v = ix.candidates(&f);
+        assert_eq!(v.len(), 2001);
+        assert!(v.windows(2).all(|w| w[0] < w[1]), "in file order");
+        assert!(v.contains(&(3 * 7 + 1)));
+        let g = finding("fetch-then-execute", "00");
+        assert_eq!(ix.candidates(&g).len(), 2000);
+        // The entry lines, found in one pass.
+        let lines = ignore_lines(&text);
+        assert_eq!(lines.len(), 6000);
+        assert_eq!(lines[1], 6);
     }
 }

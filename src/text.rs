@@ -41,18 +41,45 @@ pub fn has_visible(s: &str) -> bool {
 #[derive(Debug)]
 pub struct LineIndex {
     starts: Vec<usize>,
-    /// The last position computed: (byte offset, 0-based line, 1-based column). A column is
-    /// counted in code points from the line's start; positions asked in order along one long
-    /// line count on from the last one instead (thousands of hits on a line of megabytes
-    /// were quadratic).
-    last: std::sync::Mutex<(usize, usize, u32)>,
+    /// What positions computed so far leave to count on from (see [`Counted`]).
+    memo: std::sync::Mutex<Counted>,
 }
+
+/// A column is counted in code points from a known point of its line: the line's start,
+/// the last position computed on the same line (positions asked in order along one long
+/// line count on from each other), or, on a line longer than [`COLUMN_BLOCK`], the nearest
+/// of its checkpoints (the code points before every [`COLUMN_BLOCK`]-th byte, counted once
+/// per long line). A column therefore costs at most [`COLUMN_BLOCK`] bytes of counting in
+/// whatever order positions are asked: thousands of hits on a line of megabytes, asked out
+/// of order, were quadratic.
+#[derive(Debug)]
+struct Counted {
+    /// The last position computed: (byte offset, 0-based line, 1-based column).
+    last: (usize, usize, u32),
+    /// Per long line: (byte offset, code points from the line's start) every block.
+    blocks: std::collections::HashMap<usize, Vec<(usize, usize)>>,
+    /// Bytes counted so far (tests check it stays linear).
+    counted: usize,
+}
+
+impl Default for Counted {
+    fn default() -> Self {
+        Counted {
+            last: (0, 0, 1),
+            blocks: std::collections::HashMap::new(),
+            counted: 0,
+        }
+    }
+}
+
+/// Bytes between two checkpoints of a long line's columns.
+pub const COLUMN_BLOCK: usize = 4096;
 
 impl Clone for LineIndex {
     fn clone(&self) -> Self {
         LineIndex {
             starts: self.starts.clone(),
-            last: std::sync::Mutex::new((0, 0, 1)),
+            memo: std::sync::Mutex::new(Counted::default()),
         }
     }
 }
@@ -64,7 +91,7 @@ impl LineIndex {
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {
             starts,
-            last: std::sync::Mutex::new((0, 0, 1)),
+            memo: std::sync::Mutex::new(Counted::default()),
         }
     }
 
@@ -105,15 +132,48 @@ impl LineIndex {
         while end > start && !text.is_char_boundary(end) {
             end -= 1;
         }
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        let (lo, ll, lc) = *last;
-        let col = if ll == line && start <= lo && lo <= end && text.is_char_boundary(lo) {
-            lc as usize - 1 + text[lo..end].chars().count()
-        } else {
-            text[start..end].chars().count()
-        };
-        *last = (end, line, col as u32 + 1);
+        let mut guard = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        let memo = &mut *guard;
+        // The nearest known point at or before `end` on this line: (byte offset, code points).
+        let mut from = (start, 0usize);
+        let (lo, ll, lc) = memo.last;
+        if ll == line && start <= lo && lo <= end && text.is_char_boundary(lo) {
+            from = (lo, lc as usize - 1);
+        }
+        if end - from.0 > COLUMN_BLOCK {
+            let line_end = self.starts.get(line + 1).map_or(text.len(), |&e| e - 1);
+            let counted = &mut memo.counted;
+            let blocks = memo.blocks.entry(line).or_insert_with(|| {
+                let mut v = Vec::new();
+                let (mut at, mut chars) = (start, 0usize);
+                while at + COLUMN_BLOCK < line_end {
+                    let mut next = at + COLUMN_BLOCK;
+                    while !text.is_char_boundary(next) {
+                        next -= 1;
+                    }
+                    chars += text[at..next].chars().count();
+                    *counted += next - at;
+                    at = next;
+                    v.push((at, chars));
+                }
+                v
+            });
+            let k = blocks.partition_point(|b| b.0 <= end);
+            if let Some(&b) = k.checked_sub(1).and_then(|k| blocks.get(k))
+                && b.0 > from.0
+            {
+                from = b;
+            }
+        }
+        let col = from.1 + text[from.0..end].chars().count();
+        memo.counted += end - from.0;
+        memo.last = (end, line, col as u32 + 1);
         (line as u32 + 1, col as u32 + 1)
+    }
+
+    /// Bytes counted for columns so far (for tests of the cost).
+    pub fn bytes_counted(&self) -> usize {
+        self.memo.lock().unwrap_or_else(|e| e.into_inner()).counted
     }
 
     /// Byte offset of the start of 1-based `line`.
@@ -351,6 +411,37 @@ mod tests {
         let r = ix.line_range(&t, 2_000_002);
         assert_eq!(&t[r], "end");
         assert_eq!(ix.line_range(&t, 2_000_000), 0..2_000_000);
+    }
+
+    #[test]
+    fn positions_out_of_order_on_a_long_line_cost_a_block_each() {
+        // 20,000 positions on a 2 MB line, backwards and alternating: each counts from the
+        // nearest checkpoint, at most a block, not from the line's start.
+        let t = "aé".repeat(700_000) + "\nend";
+        let ix = LineIndex::new(&t);
+        let n = 10_000;
+        for k in (0..n).rev() {
+            let off = 3 * (k * 69);
+            assert_eq!(ix.position(&t, off), (1, 2 * (k * 69) as u32 + 1));
+            let far = t.len() - 4 - 3 * k;
+            assert_eq!(ix.position(&t, far).0, 1);
+        }
+        let line = t.len() - 4;
+        assert!(
+            ix.bytes_counted() <= line + 2 * n * COLUMN_BLOCK,
+            "{} bytes counted for {} positions on a line of {line}",
+            ix.bytes_counted(),
+            2 * n
+        );
+        // The checkpoints agree with counting from the line's start.
+        for off in [0, 4095, 4096, 4097, 8193, 1_000_000, line] {
+            let mut o = off;
+            while !t.is_char_boundary(o) {
+                o -= 1;
+            }
+            let want = t[..o].chars().count() as u32 + 1;
+            assert_eq!(ix.position(&t, off), (1, want), "{off}");
+        }
     }
 
     #[test]

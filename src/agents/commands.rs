@@ -55,11 +55,16 @@ pub fn overlay(text: &str) -> Option<String> {
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
         let mut width = 0usize;
+        // Characters of the line before `counted.0`: each string's column counts on from the
+        // previous string's (many strings on one long line stay linear).
+        let mut counted = (line_start, 0usize);
         while k < found.len() && found[k].0 < line_end {
             let (at, s) = &found[k];
             // Blank up to the value's first character (one space per character, so columns
             // match); a later string of the same line joins with one space at least.
-            let col = text.get(line_start..at + 1).unwrap_or("").chars().count();
+            let upto = (at + 1).min(line_end);
+            let col = counted.1 + text.get(counted.0..upto).unwrap_or("").chars().count();
+            counted = (upto, col);
             let pad = if width == 0 {
                 col
             } else {

@@ -7,7 +7,7 @@
 //! A file inside a skill folder belongs to the skill (its security findings come from the
 //! skill's scan); only an `.agent.md` is also read as an agent there, for its frontmatter.
 
-mod commands;
+pub mod commands;
 pub mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,7 +16,7 @@ use crate::conventions::{self, ArtefactConvention, Format};
 use crate::discover::{Entry, EntryKind, Group, SkillDir};
 use crate::finding::{Finding, Location, Severity};
 use crate::inventory::{Artifact, ArtifactKind, FileKind};
-use crate::parse::json_scan;
+use crate::parse::json::Dialect;
 use crate::parse::yaml::{Node, NodeKind};
 use crate::read::{self, Shared};
 use crate::rules::{Cx, SkillDoc, ids};
@@ -277,10 +277,19 @@ pub fn analyze(
 ) -> Option<Analysed> {
     let dir = parent(&af.rel).to_owned();
     let name_in_dir = file_name(&af.rel).to_owned();
+    let format = af.convention.format;
     let sd = SkillDir {
         rel: dir.clone(),
         group: af.group,
-        entry: name_in_dir.clone(),
+        // A Markdown file is read as an entry file (one over the size limit is parsed from
+        // its first part, as a `SKILL.md` is); a JSON configuration as any other file: one
+        // over the limit is hashed, reported and never parsed (a cut JSON text is no
+        // configuration, and parsing it would cost what the limit is there to avoid).
+        entry: if format.is_markdown() {
+            name_in_dir.clone()
+        } else {
+            String::new()
+        },
         variants: Vec::new(),
         nested_in: None,
         nested_in_entry: None,
@@ -290,11 +299,16 @@ pub fn analyze(
     };
     let read::SkillFiles {
         mut files,
-        entry: bytes,
+        entry,
+        others,
         pending,
         ..
     } = read::read_skill(&sd, shared);
-    let format = af.convention.format;
+    let bytes = if format.is_markdown() {
+        entry
+    } else {
+        others.into_iter().next().map(|(_, b)| b)
+    };
     let fallback = stem(&af.rel).to_owned();
     let mut cx = Cx {
         skill: &fallback,
@@ -378,50 +392,18 @@ pub fn analyze(
             }
         } else {
             let text = String::from_utf8_lossy(bytes);
-            // VS Code and Gemini CLI read their configuration as JSON with comments: read
-            // as strict JSON of the same shape (positions kept).
-            let strict: std::borrow::Cow<'_, str> = if reads_jsonc(&af.rel) {
-                std::borrow::Cow::Owned(json_scan::strip_jsonc(&text))
-            } else {
-                std::borrow::Cow::Borrowed(&text)
-            };
-            match serde_json::from_str::<serde_json::Value>(&strict) {
-                Ok(v) => {
-                    if format == conventions::Format::Settings {
-                        kind = if v.get("hooks").is_some() {
-                            ArtifactKind::Hooks
-                        } else if v.get("mcpServers").is_some() {
-                            ArtifactKind::McpConfig
-                        } else {
-                            return None;
-                        };
-                    }
-                    mcp_checks(&mut cx, &strict, &v);
-                    frontmatter = v;
+            if let Some(v) = json_config(&mut cx, &af.rel, &text) {
+                if format == conventions::Format::Settings {
+                    kind = if v.get("hooks").is_some() {
+                        ArtifactKind::Hooks
+                    } else if v.get("mcpServers").is_some() {
+                        ArtifactKind::McpConfig
+                    } else {
+                        return None;
+                    };
                 }
-                Err(e) => {
-                    let at = Location::at(af.rel.clone(), e.line() as u32, e.column() as u32);
-                    cx.emit(
-                        AGENT_FIELD_INVALID,
-                        format!(
-                            "`{}` is not valid JSON ({}); the harness ignores the whole file. Fix the JSON.",
-                            sanitize_line(&af.rel),
-                            sanitize_line(&e.to_string())
-                        ),
-                        at.clone(),
-                        "json",
-                    );
-                    cx.emit(
-                        ids::CONTENT_NOT_INSPECTED,
-                        format!(
-                            "`{}` was not inspected in full: it is not valid JSON ({}; bound: the configuration must parse), so the MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still run them. Fix the JSON, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                            sanitize_line(&af.rel),
-                            sanitize_line(&e.to_string())
-                        ),
-                        at,
-                        &format!("json:{}parse", ids::UNINSPECTED_ANCHOR),
-                    );
-                }
+                mcp_checks(&mut cx, &text, &v);
+                frontmatter = v;
             }
             let mut data = files.clone();
             for f in &mut data {
@@ -685,14 +667,6 @@ fn outside_backticks(text: &str, f: impl Fn(&str) -> String) -> String {
         }
     }
     out
-}
-
-/// Does the harness of this configuration file read JSON with comments and trailing commas?
-/// VS Code (`.vscode/mcp.json`) and Gemini CLI (`.gemini/settings.json`) do.
-fn reads_jsonc(rel: &str) -> bool {
-    let dir = parent(rel);
-    let dir = dir.rsplit('/').next().unwrap_or(dir);
-    dir == ".vscode" || dir == ".gemini"
 }
 
 /// An agent file whose frontmatter does not parse: what it declares (tools, MCP servers,
@@ -1448,21 +1422,67 @@ fn pos_of(l: Location) -> (u32, u32) {
     (l.line.unwrap_or(1), l.column.unwrap_or(1))
 }
 
+/// A JSON MCP, hook or settings configuration read in its dialect (JSONC for VS Code's own
+/// files, [`conventions::is_jsonc`]); one that does not parse is an `agent-field-invalid`
+/// finding at the error's line and column, and `None`.
+pub fn json_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<serde_json::Value> {
+    let dialect = if conventions::is_jsonc(rel) {
+        Dialect::Jsonc
+    } else {
+        Dialect::Json
+    };
+    match crate::parse::json::parse(text, dialect) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            cx.emit(
+                AGENT_FIELD_INVALID,
+                format!(
+                    "`{}` is not valid {} ({}); the harness ignores the whole file. Fix the JSON.",
+                    sanitize_line(rel),
+                    if dialect == Dialect::Jsonc {
+                        "JSONC"
+                    } else {
+                        "JSON"
+                    },
+                    sanitize_line(&e.message)
+                ),
+                Location::at(rel.to_owned(), e.line, e.column),
+                "json",
+            );
+            cx.emit(
+                ids::CONTENT_NOT_INSPECTED,
+                format!(
+                    "`{}` was not inspected in full: it is not valid {} ({}; bound: the configuration must parse), so the MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still run them. Fix the JSON, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                    sanitize_line(rel),
+                    if dialect == Dialect::Jsonc { "JSONC" } else { "JSON" },
+                    sanitize_line(&e.message)
+                ),
+                Location::at(rel.to_owned(), e.line, e.column),
+                &format!("json:{}parse", ids::UNINSPECTED_ANCHOR),
+            );
+            None
+        }
+    }
+}
+
 /// MCP server checks of a JSON configuration (`mcpServers`, `servers`, and the same keys
 /// inside settings).
-fn mcp_checks(cx: &mut Cx<'_>, text: &str, v: &serde_json::Value) {
+pub fn mcp_checks(cx: &mut Cx<'_>, text: &str, v: &serde_json::Value) {
+    const KEYS: [&str; 3] = ["mcpServers", "servers", "mcp-servers"];
     let lines = crate::text::LineIndex::new(text);
     let rel = cx.entry_path.clone();
-    let servers = ["mcpServers", "servers", "mcp-servers"]
-        .iter()
-        .filter_map(|k| v.get(*k).and_then(|s| s.as_object()))
-        .flat_map(|m| m.iter());
-    for (name, cfg) in servers {
-        // The position of the server's key in the text (first occurrence).
-        let needle = format!("\"{name}\"");
-        let off = text.find(&needle).unwrap_or(0);
-        let (l, c) = lines.position(text, off);
-        server_checks(cx, name, cfg, Location::at(rel.clone(), l, c));
+    // Where each server's key is: one scan of the text for every server.
+    let parents: Vec<&[&str]> = KEYS.iter().map(std::slice::from_ref).collect();
+    let keys = crate::parse::json::member_keys(text, &parents);
+    for (k, at) in KEYS.iter().zip(&keys) {
+        let Some(servers) = v.get(*k).and_then(|s| s.as_object()) else {
+            continue;
+        };
+        for (name, cfg) in servers {
+            let off = at.get(name).copied().unwrap_or(0);
+            let (l, c) = lines.position(text, off);
+            server_checks(cx, name, cfg, Location::at(rel.clone(), l, c));
+        }
     }
 }
 

@@ -6,7 +6,10 @@
 //! The scan is linear in the text and keeps no state of its own beyond an offset: it never
 //! recurses, so deep nesting costs nothing but the callers' own stacks. It does not validate
 //! (numbers, literals and colons are skipped; an unterminated string runs to the end), so it
-//! reads hostile or broken text without failing.
+//! reads hostile or broken text without failing. JSONC comments (`//` to the end of the
+//! line, `/* … */`) outside strings are skipped, so a commented-out entry is not read and a
+//! quote inside a comment does not turn the rest of the file inside out; a trailing comma is
+//! one more comma, which no caller minds.
 
 /// One token of the scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +62,15 @@ impl Iterator for Tokens<'_> {
                     let key = b.get(j) == Some(&b':');
                     return Some((at, Tok::Str { end, key }));
                 }
+                // A JSONC comment (VS Code's configuration files): skipped whole. Strict
+                // JSON has no `/` outside strings, so this changes nothing there.
+                b'/' if b.get(at + 1) == Some(&b'/') => {
+                    self.i = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+                }
+                b'/' if b.get(at + 1) == Some(&b'*') => {
+                    self.i =
+                        memchr::memmem::find(&b[at + 2..], b"*/").map_or(b.len(), |n| at + n + 4);
+                }
                 c @ (b'{' | b'[') => return Some((at, Tok::Open(c))),
                 b'}' | b']' => return Some((at, Tok::Close)),
                 b',' => return Some((at, Tok::Comma)),
@@ -67,72 +79,6 @@ impl Iterator for Tokens<'_> {
         }
         None
     }
-}
-
-/// JSON with comments (`//…`, `/*…*/`) and trailing commas, as VS Code (`.vscode/mcp.json`)
-/// and Gemini CLI (`.gemini/settings.json`) read their configuration files, turned into
-/// strict JSON of the same length: every comment and trailing comma becomes blanks, line
-/// breaks are kept, so the parser's line numbers still point into the file. Linear; text that
-/// is not JSON stays as broken as it was.
-pub fn strip_jsonc(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = b.to_vec();
-    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
-        for c in &mut out[from..to] {
-            if *c != b'\n' && *c != b'\r' {
-                *c = b' ';
-            }
-        }
-    };
-    // The last comma seen outside strings and comments, if only blanks followed it.
-    let mut comma: Option<usize> = None;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                let mut j = i + 1;
-                while j < b.len() && b[j] != b'"' {
-                    j += if b[j] == b'\\' { 2 } else { 1 };
-                }
-                i = (j + 1).min(b.len());
-                comma = None;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let end = b[i..]
-                    .iter()
-                    .position(|c| *c == b'\n')
-                    .map_or(b.len(), |k| i + k);
-                blank(&mut out, i, end);
-                i = end;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = b[i + 2..]
-                    .windows(2)
-                    .position(|w| w == b"*/")
-                    .map_or(b.len(), |k| i + 2 + k + 2);
-                blank(&mut out, i, end);
-                i = end;
-            }
-            b',' => {
-                comma = Some(i);
-                i += 1;
-            }
-            b'}' | b']' => {
-                if let Some(c) = comma.take() {
-                    out[c] = b' ';
-                }
-                i += 1;
-            }
-            c if c.is_ascii_whitespace() => i += 1,
-            _ => {
-                comma = None;
-                i += 1;
-            }
-        }
-    }
-    // Only ASCII bytes inside comments were blanked or a comma replaced: still UTF-8 when
-    // each blanked run covered whole characters, which comments do (they end at ASCII).
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The value of the string token at `start..end` (escapes decoded); empty when it is not a
@@ -177,20 +123,6 @@ pub fn line_cols(text: &str, offsets: &[usize]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn jsonc_comments_and_trailing_commas() {
-        let t =
-            "{\n  // a server\n  \"servers\": { \"a\": {\"command\": \"x // y\",}, /* b */ },\n}\n";
-        let s = strip_jsonc(t);
-        assert_eq!(s.len(), t.len());
-        assert_eq!(s.lines().count(), t.lines().count());
-        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(v["servers"]["a"]["command"], "x // y");
-        // Broken text stays broken.
-        assert!(serde_json::from_str::<serde_json::Value>(&strip_jsonc("{\"a\": }x")).is_err());
-        assert_eq!(strip_jsonc("/* é */{}"), format!("{}{{}}", " ".repeat(8)));
-    }
 
     #[test]
     fn keys_values_and_brackets() {

@@ -20,6 +20,8 @@
 //! A hit on a line where the line rules already reported the same rule is not reported again
 //! (one cause, one finding).
 
+use std::collections::HashMap;
+
 use super::execution::{Origin, origin_of};
 use super::{Lang, RegionKind, SecCx, SignalKind, Source};
 use crate::finding::{Location, Severity};
@@ -249,15 +251,19 @@ fn code_words(name: &str, args: &[Word]) -> Vec<usize> {
     out
 }
 
-/// Does the command run the file at `path` (`bash f`, `./f`, `python3 f`, `source f`)?
-fn runs_file(c: &Command, path: &str) -> Option<usize> {
+/// The words of a command that name a file it runs (`bash f`, `./f`, `python3 f`, `source
+/// f`): a first word with a folder (a bare command name is looked up on PATH), and a
+/// runner's operands.
+fn run_operands(c: &Command) -> impl Iterator<Item = &str> {
     let argv = strip_wrappers(&c.argv);
-    let first = argv.first()?;
-    // A bare command name is looked up on PATH: only `./x`, `/tmp/x`, `dir/x` run a file.
-    if first.text.contains('/') && same_file(&first.text, path) {
-        return Some(first.start);
-    }
-    let name = base_name(&first.text).to_ascii_lowercase();
+    let first = argv
+        .first()
+        .map(|w| w.text.as_str())
+        .filter(|t| t.contains('/'));
+    let name = argv
+        .first()
+        .map(|w| base_name(&w.text).to_ascii_lowercase())
+        .unwrap_or_default();
     let runner = shell::is_shell(&name)
         || shell::is_interpreter(&name)
         || matches!(
@@ -273,17 +279,114 @@ fn runs_file(c: &Command, path: &str) -> Option<usize> {
                 | "launchctl"
                 | "start"
         );
-    if !runner {
-        return None;
+    let operands = if runner {
+        argv.get(1..).unwrap_or(&[])
+    } else {
+        &[]
+    };
+    first.into_iter().chain(
+        operands
+            .iter()
+            .map(|w| w.text.as_str())
+            .filter(|t| !t.starts_with('-')),
+    )
+}
+
+/// A path as [`same_file`] compares it: without `./` and quotes.
+fn norm_path(s: &str) -> &str {
+    s.trim_start_matches("./")
+        .trim_matches(|c| c == '"' || c == '\'')
+}
+
+/// Commands (their index in the script, their start), in script order, with the running
+/// maximum of the starts: the first command starting after an offset is a binary search.
+#[derive(Default)]
+struct Runs {
+    cmds: Vec<usize>,
+    max_start: Vec<usize>,
+}
+
+impl Runs {
+    fn push(&mut self, cmd: usize, start: usize) {
+        if self.cmds.last() == Some(&cmd) {
+            return;
+        }
+        let m = self.max_start.last().map_or(start, |&m| m.max(start));
+        self.cmds.push(cmd);
+        self.max_start.push(m);
     }
-    argv[1..]
-        .iter()
-        .find(|w| !w.text.starts_with('-') && same_file(&w.text, path))
-        .map(|w| w.start)
+
+    /// The first command (in script order) that starts after `offset`.
+    fn first_after(&self, offset: usize) -> Option<usize> {
+        let k = self.max_start.partition_point(|&m| m <= offset);
+        self.cmds.get(k).copied()
+    }
+}
+
+/// Which commands run which files, built once per script: the command that runs a written
+/// file is looked up, not searched for among every command per file.
+#[derive(Default)]
+struct RunIndex {
+    /// By the operand's normalised path.
+    exact: HashMap<String, Runs>,
+    /// By its file name: every operand, and those without a folder.
+    by_name: HashMap<String, Runs>,
+    bare_by_name: HashMap<String, Runs>,
+}
+
+impl RunIndex {
+    fn new(script: &Script) -> Self {
+        let mut ix = RunIndex::default();
+        for (i, c) in script.commands.iter().enumerate() {
+            for t in run_operands(c) {
+                let n = norm_path(t);
+                if n.is_empty() || n.starts_with('-') {
+                    continue;
+                }
+                ix.exact.entry(n.to_owned()).or_default().push(i, c.start);
+                let b = base_name(n);
+                ix.by_name.entry(b.to_owned()).or_default().push(i, c.start);
+                if !n.contains('/') {
+                    ix.bare_by_name
+                        .entry(b.to_owned())
+                        .or_default()
+                        .push(i, c.start);
+                }
+            }
+        }
+        ix
+    }
+
+    /// The first command (in script order) starting after `offset` that runs `path`
+    /// ([`same_file`]'s reading of "the same file").
+    fn runner_of(&self, path: &str, offset: usize) -> Option<usize> {
+        let p = norm_path(path);
+        if p.is_empty() || p.starts_with('-') {
+            return None;
+        }
+        let b = base_name(p);
+        let exact = self.exact.get(p).and_then(|r| r.first_after(offset));
+        let named = if b.len() > 1 {
+            let by = if p.contains('/') {
+                &self.bare_by_name
+            } else {
+                &self.by_name
+            };
+            by.get(b).and_then(|r| r.first_after(offset))
+        } else {
+            None
+        };
+        match (exact, named) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// `./x.sh` and `x.sh`, `/tmp/x` and `/tmp/x`: the same file. A bare name matches a path
-/// ending in it only when one side has no folder.
+/// ending in it only when one side has no folder. [`RunIndex`] answers the same question
+/// for every command at once (its test compares the two).
+#[cfg(test)]
 fn same_file(a: &str, b: &str) -> bool {
     let norm = |s: &str| {
         s.trim_start_matches("./")
@@ -1066,9 +1169,12 @@ fn written_files(script: &Script) -> Vec<Written> {
 }
 
 /// A checksum or signature check between two offsets.
-fn verified_between(script: &Script, from: usize, to: usize) -> bool {
-    script.commands.iter().any(|c| {
-        c.start > from && c.start < to && {
+/// The starts of the commands that check a checksum or a signature, sorted.
+fn verifications(script: &Script) -> Vec<usize> {
+    let mut v: Vec<usize> = script
+        .commands
+        .iter()
+        .filter(|c| {
             let (n, a) = eff(c);
             (matches!(
                 n.as_str(),
@@ -1078,22 +1184,37 @@ fn verified_between(script: &Script, from: usize, to: usize) -> bool {
                 || (n == "cosign" && a.iter().any(|w| w.text.starts_with("verify")))
                 || n == "minisign"
                 || (n == "openssl" && a.iter().any(|w| w.text == "dgst"))
-        }
-    })
+        })
+        .map(|c| c.start)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Does a check start strictly between `from` and `to` (`verified`: [`verifications`])?
+fn verified_between(verified: &[usize], from: usize, to: usize) -> bool {
+    let i = verified.partition_point(|&s| s <= from);
+    verified.get(i).is_some_and(|&s| s < to)
 }
 
 fn download_run(text: &str, script: &Script, hits: &mut Vec<Hit>) {
-    for w in written_files(script) {
+    let written = written_files(script);
+    if written.is_empty() {
+        return;
+    }
+    let runs = RunIndex::new(script);
+    let verified = verifications(script);
+    let lines = crate::text::LineIndex::new(text);
+    for w in written {
         let wc = &script.commands[w.cmd];
-        let run = script
-            .commands
-            .iter()
-            .enumerate()
-            .filter(|(j, c)| *j != w.cmd && c.start > wc.start)
-            .find_map(|(_, c)| runs_file(c, &w.path).map(|at| (c, at)));
-        let Some((rc, _)) = run else { continue };
+        let Some(rc) = runs
+            .runner_of(&w.path, wc.start)
+            .map(|j| &script.commands[j])
+        else {
+            continue;
+        };
         let ran = shown(cmd_text(text, rc));
-        let line_of = |off: usize| text[..off.min(text.len())].matches('\n').count() + 1;
+        let line_of = |off: usize| lines.line_range(text, off).start;
         let same_line = line_of(rc.start) == line_of(wc.start);
         let wrote = shown(cmd_text(text, wc));
         match w.kind {
@@ -1103,7 +1224,7 @@ fn download_run(text: &str, script: &Script, hits: &mut Vec<Hit>) {
                 if o == Origin::KnownInstaller {
                     sev = Severity::Medium;
                 }
-                if verified_between(script, wc.start, rc.start) {
+                if verified_between(&verified, wc.start, rc.start) {
                     sev = Severity::Low;
                 }
                 let when = if same_line { "on the same line" } else { "later" };
@@ -1977,6 +2098,69 @@ mod tests {
 
     fn has(t: &str, rule: &str) -> bool {
         rules(t).iter().any(|(r, _)| *r == rule)
+    }
+
+    /// The runner of a written file as a search of every command found it (before the
+    /// index): the first command, in script order, starting after the write, that runs it.
+    fn runner_by_search(script: &Script, path: &str, offset: usize) -> Option<usize> {
+        script.commands.iter().enumerate().find_map(|(j, c)| {
+            (c.start > offset && run_operands(c).any(|t| same_file(t, path))).then_some(j)
+        })
+    }
+
+    #[test]
+    fn the_run_index_agrees_with_a_search_of_every_command() {
+        let t = "curl -o /tmp/a.sh https://x.example/a\nbash ./a.sh\n./tmp/b.sh; python3 /tmp/a.sh\n\
+                 sudo -E sh b.sh -x\nsource \"/opt/c.sh\"\n/tmp/a.sh --flag\n. x\nnode y/c.sh\nbash -- -z\n\
+                 cat /tmp/a.sh\nbash 'q.sh'\n";
+        let s = shell::parse(t).unwrap();
+        let ix = RunIndex::new(&s);
+        let paths = [
+            "/tmp/a.sh",
+            "a.sh",
+            "./a.sh",
+            "b.sh",
+            "/x/b.sh",
+            "c.sh",
+            "/opt/c.sh",
+            "x",
+            "y/c.sh",
+            "q.sh",
+            "'q.sh'",
+            "-z",
+            "",
+            "z.sh",
+        ];
+        let mut found = 0;
+        for p in paths {
+            for off in [0, 1, 20, 40, 60, 90, t.len()] {
+                let want = runner_by_search(&s, p, off);
+                assert_eq!(ix.runner_of(p, off), want, "{p:?} after {off}");
+                found += usize::from(want.is_some());
+            }
+        }
+        assert!(found > 20, "{found}");
+    }
+
+    #[test]
+    fn many_downloads_are_matched_through_the_index() {
+        // 2,000 files written and run: each download finds its runner by lookup (a search
+        // of every command per download was quadratic).
+        let mut t = String::new();
+        for i in 0..2000 {
+            t.push_str(&format!(
+                "curl -fsSL https://example.com/t{i}.sh -o /tmp/tool{i}.sh\n"
+            ));
+        }
+        for i in 0..2000 {
+            t.push_str(&format!("bash /tmp/tool{i}.sh\n"));
+        }
+        let s = shell::parse(&t).unwrap();
+        let n = analyze(&t, &s)
+            .iter()
+            .filter(|h| h.rule == DOWNLOAD_THEN_EXECUTE)
+            .count();
+        assert_eq!(n, 2000);
     }
 
     #[test]

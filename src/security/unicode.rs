@@ -66,7 +66,7 @@ pub struct Pending {
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut all = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        for p in cap(scan_source(src)) {
+        for p in scan_source(src) {
             all.push((si, p));
         }
     }
@@ -78,35 +78,44 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     }
 }
 
-/// Keeps at most [`MAX_PER_FILE`] findings per rule; the last kept one counts the rest.
-fn cap(mut v: Vec<Pending>) -> Vec<Pending> {
-    let mut out: Vec<Pending> = Vec::with_capacity(v.len().min(64));
-    let mut counts: Vec<(&'static str, usize, Option<usize>)> = Vec::new();
-    for p in v.drain(..) {
-        let e = match counts.iter_mut().find(|c| c.0 == p.rule) {
-            Some(e) => e,
+/// The findings of one file as they are found, at most [`MAX_PER_FILE`] per rule: the rest
+/// are counted, not kept, so a file of millions of hidden characters holds ten findings per
+/// rule in memory, not one per line (the last kept one counts the rest).
+#[derive(Default)]
+struct Capped {
+    kept: Vec<Pending>,
+    /// Per rule: findings seen, and the index of the last one kept.
+    counts: Vec<(&'static str, usize, usize)>,
+}
+
+impl Capped {
+    fn push(&mut self, p: Pending) {
+        let i = match self.counts.iter().position(|c| c.0 == p.rule) {
+            Some(i) => i,
             None => {
-                counts.push((p.rule, 0, None));
-                counts.last_mut().expect("pushed")
+                self.counts.push((p.rule, 0, 0));
+                self.counts.len() - 1
             }
         };
+        let e = &mut self.counts[i];
         e.1 += 1;
         if e.1 <= MAX_PER_FILE {
-            e.2 = Some(out.len());
-            out.push(p);
+            e.2 = self.kept.len();
+            self.kept.push(p);
         }
     }
-    for (_, n, last) in counts {
-        if n > MAX_PER_FILE
-            && let Some(i) = last
-        {
-            out[i].message.push_str(&format!(
-                " ({} more occurrence(s) of this rule in the file are not listed.)",
-                n - MAX_PER_FILE
-            ));
+
+    fn finish(mut self) -> Vec<Pending> {
+        for (_, n, last) in self.counts {
+            if n > MAX_PER_FILE {
+                self.kept[last].message.push_str(&format!(
+                    " ({} more occurrence(s) of this rule in the file are not listed.)",
+                    n - MAX_PER_FILE
+                ));
+            }
         }
+        self.kept
     }
-    out
 }
 
 /// Where in a skill an offset is, as far as these rules care.
@@ -342,10 +351,11 @@ pub fn show_bytes(bytes: &[u8]) -> String {
 // Scanning.
 // ---------------------------------------------------------------------------
 
-/// Every finding of this family in one source, in order, uncapped.
+/// The findings of this family in one source, in order, at most [`MAX_PER_FILE`] per rule
+/// (the last kept one says how many more there were).
 pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
     let text: &str = &src.text;
-    let mut out = Vec::new();
+    let mut out = Capped::default();
     // Most files are plain ASCII without control bytes or carriage returns: nothing any
     // check below looks for (the loop would find each ASCII line clean).
     let b = text.as_bytes();
@@ -355,7 +365,7 @@ pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
             .iter()
             .any(|&c| (c < 0x20 && !matches!(c, b'\t' | b'\n' | 0x0C)) || c == 0x7F)
     {
-        return out;
+        return Vec::new();
     }
     let lf_file = memchr::memchr(b'\n', b).is_some();
     // Line ends from one memchr pass (not a search per line).
@@ -377,7 +387,7 @@ pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
         }
         pos = end + 1;
     }
-    out
+    out.finish()
 }
 
 /// A carriage return that is not the last byte of the line (overwrites text on a terminal).
@@ -386,45 +396,133 @@ fn has_lone_cr(line: &str) -> bool {
     t.contains('\r')
 }
 
-fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Vec<Pending>) {
-    let chars: Vec<(usize, char)> = line.char_indices().collect();
-    let mut bidi = Vec::new();
-    let mut marks = Vec::new();
-    let mut invisible: Vec<(usize, char)> = Vec::new();
-    let mut splits_word = false;
-    let mut words: Option<AsciiNeighbours> = None;
-    let mut has_control = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let (off, c) = chars[i];
-        if is_bidi_control(c) {
-            bidi.push((off, c));
-        } else if is_bidi_mark(c) {
-            marks.push((off, c));
-        } else if c == '\u{FEFF}' && start + off == 0 {
-            // A byte-order mark at the start of the file.
-        } else if is_invisible(c) {
-            if !orthographic_joiner(&chars, i) {
-                invisible.push((off, c));
-                if c != '\u{00AD}' && !splits_word {
-                    let w = words.get_or_insert_with(|| AsciiNeighbours::of(&chars));
-                    splits_word = w.splits(i);
-                }
-            }
-        } else if is_tag(c) {
-            let j = run_end(&chars, i, is_tag);
-            tag_run(src, start, line, &chars, i, j, out);
-            i = j;
-            continue;
-        } else if selector_byte(c).is_some() {
-            let j = run_end(&chars, i, |c| selector_byte(c).is_some());
-            selector_run(src, start, line, &chars, i, j, out);
-            i = j;
-            continue;
-        } else if (c.is_control() && !matches!(c, '\t' | '\r' | '\u{0C}')) || c == '\u{7F}' {
-            has_control = true;
+/// Lines longer than this are read in islands ([`islands`]), not character by character.
+const LONG_LINE: usize = 64 * 1024;
+
+/// Characters of one kind seen on a line: the first few (what a message lists) and how many.
+#[derive(Default)]
+struct Seen {
+    first: Vec<(usize, char)>,
+    n: usize,
+}
+
+impl Seen {
+    fn push(&mut self, x: (usize, char)) {
+        if self.first.len() < LIST {
+            self.first.push(x);
         }
-        i += 1;
+        self.n += 1;
+    }
+
+    fn first(&self) -> Option<&(usize, char)> {
+        self.first.first()
+    }
+
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
+/// A byte the per-character checks act on: not ASCII, or an ASCII control other than tab,
+/// carriage return and form feed.
+fn special(b: u8) -> bool {
+    b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\r' | 0x0C)) || b == 0x7F
+}
+
+/// The parts of a long line the per-character checks need: each run of special bytes (runs
+/// closer than 64 bytes joined, up to 4 KiB, a longer run whole), with the ASCII character
+/// before and after it, which is what every check looks at around a character (the word it
+/// may split, the base of a selector, the emoji before a tag run). Everything outside is
+/// printable ASCII, which no check acts on: a line of megabytes with a few hidden
+/// characters is held as a few short slices, not as a vector of all its characters.
+fn islands(line: &str) -> Vec<std::ops::Range<usize>> {
+    const JOIN: usize = 64;
+    const MAX: usize = 4096;
+    let b = line.as_bytes();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !special(b[i]) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < b.len() && special(b[i]) {
+            i += 1;
+        }
+        match out.last_mut() {
+            Some(last) if s - last.end < JOIN && i - last.start <= MAX => last.end = i,
+            _ => out.push(s..i),
+        }
+    }
+    for r in &mut out {
+        r.start = r.start.saturating_sub(1);
+        r.end = (r.end + 1).min(b.len());
+    }
+    out
+}
+
+fn scan_line(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Capped) {
+    scan_line_from(src, start, line, lf_file, out, LONG_LINE);
+}
+
+/// [`scan_line`], reading lines longer than `long` in islands.
+fn scan_line_from(
+    src: &Source<'_>,
+    start: usize,
+    line: &str,
+    lf_file: bool,
+    out: &mut Capped,
+    long: usize,
+) {
+    let mut bidi = Seen::default();
+    let mut marks = Seen::default();
+    let mut invisible = Seen::default();
+    let mut splits_word = false;
+    let mut has_control = false;
+    let parts = if line.len() > long {
+        islands(line)
+    } else {
+        std::iter::once(0..line.len()).collect()
+    };
+    for part in parts {
+        let chars: Vec<(usize, char)> = line[part.clone()]
+            .char_indices()
+            .map(|(o, c)| (o + part.start, c))
+            .collect();
+        let mut words: Option<AsciiNeighbours> = None;
+        let mut i = 0;
+        while i < chars.len() {
+            let (off, c) = chars[i];
+            if is_bidi_control(c) {
+                bidi.push((off, c));
+            } else if is_bidi_mark(c) {
+                marks.push((off, c));
+            } else if c == '\u{FEFF}' && start + off == 0 {
+                // A byte-order mark at the start of the file.
+            } else if is_invisible(c) {
+                if !orthographic_joiner(&chars, i) {
+                    invisible.push((off, c));
+                    if c != '\u{00AD}' && !splits_word {
+                        let w = words.get_or_insert_with(|| AsciiNeighbours::of(&chars));
+                        splits_word = w.splits(i);
+                    }
+                }
+            } else if is_tag(c) {
+                let j = run_end(&chars, i, is_tag);
+                tag_run(src, start, line, &chars, i, j, out);
+                i = j;
+                continue;
+            } else if selector_byte(c).is_some() {
+                let j = run_end(&chars, i, |c| selector_byte(c).is_some());
+                selector_run(src, start, line, &chars, i, j, out);
+                i = j;
+                continue;
+            } else if (c.is_control() && !matches!(c, '\t' | '\r' | '\u{0C}')) || c == '\u{7F}' {
+                has_control = true;
+            }
+            i += 1;
+        }
     }
     if has_control || (lf_file && has_lone_cr(line)) {
         controls(src, start, line, lf_file, out);
@@ -505,18 +603,21 @@ fn where_(at: Place) -> &'static str {
     }
 }
 
-/// "U+200B at column 5, U+200B at column 9" (at most 6 listed).
-fn list_chars(v: &[(usize, char)], line: &str) -> String {
+/// Characters a message lists.
+const LIST: usize = 6;
+
+/// "U+200B at column 5, U+200B at column 9" (at most [`LIST`] listed).
+fn list_chars(v: &Seen, line: &str) -> String {
     let mut parts: Vec<String> = v
+        .first
         .iter()
-        .take(6)
         .map(|(off, c)| {
             let col = line[..*off].chars().count() + 1;
             format!("{} at column {col}", name(*c))
         })
         .collect();
-    if v.len() > 6 {
-        parts.push(format!("{} more", v.len() - 6));
+    if v.len() > LIST {
+        parts.push(format!("{} more", v.len() - LIST));
     }
     parts.join(", ")
 }
@@ -604,7 +705,7 @@ fn tag_run(
     chars: &[(usize, char)],
     i: usize,
     j: usize,
-    out: &mut Vec<Pending>,
+    out: &mut Capped,
 ) {
     let from = chars[i].0;
     let to = chars.get(j).map_or(line.len(), |x| x.0);
@@ -640,7 +741,7 @@ fn selector_run(
     chars: &[(usize, char)],
     i: usize,
     j: usize,
-    out: &mut Vec<Pending>,
+    out: &mut Capped,
 ) {
     let n = j - i;
     let base = i
@@ -680,7 +781,7 @@ const BACKSPACE: &str = "backspace (overwrites the previous character)";
 const INLINE_CR: &str = "carriage return inside the line (overwrites it)";
 
 /// One finding for the control characters and escape sequences of a line.
-fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Vec<Pending>) {
+fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut Capped) {
     let mut count = 0;
     let mut first = None;
     let mut hiding: Vec<&'static str> = Vec::new();
@@ -886,7 +987,7 @@ fn describe_letters(token: &str) -> String {
     v.join(", ")
 }
 
-fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Vec<Pending>) {
+fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Capped) {
     let at = place(src, start);
     let in_name = at == Place::NameOrDescription { name: true };
     let in_code = at == Place::Code;
@@ -942,16 +1043,21 @@ fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Vec<Pending
     if !in_name && !in_code {
         return;
     }
-    let chars: Vec<(usize, char)> = line.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if !is_token_char(chars[i].1) {
-            i += 1;
+    // Tokens one after another, without a vector of the line's characters.
+    let mut it = line.char_indices().peekable();
+    while let Some(&(ts, c)) = it.peek() {
+        it.next();
+        if !is_token_char(c) {
             continue;
         }
-        let j = run_end(&chars, i, is_token_char);
-        let (ts, te) = (chars[i].0, chars.get(j).map_or(line.len(), |x| x.0));
-        i = j;
+        let mut te = line.len();
+        while let Some(&(o, c)) = it.peek() {
+            if !is_token_char(c) {
+                te = o;
+                break;
+            }
+            it.next();
+        }
         if seen_url.iter().any(|(a, b)| ts >= *a && te <= *b) {
             continue;
         }
@@ -1301,9 +1407,87 @@ mod tests {
     #[test]
     fn findings_are_capped_per_file() {
         let t = "a\u{200B} b\n".repeat(25);
-        let v = cap(run(&t, Lang::Text));
+        let v = run(&t, Lang::Text);
         assert_eq!(v.len(), MAX_PER_FILE);
         assert!(v.last().unwrap().message.contains("15 more"));
+    }
+
+    #[test]
+    fn a_line_read_in_islands_gives_what_it_gives_whole() {
+        // Every kind of character this family reads, spread over a line with ASCII between
+        // (and runs next to each other, at the line's ends, and longer than an island).
+        let tags: String = "hidden"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
+            .collect();
+        let pieces = [
+            "pass\u{200B}word ".to_owned(),
+            "a\u{202E}b ".to_owned(),
+            "x\u{200F}y ".to_owned(),
+            format!("t{tags}t "),
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} ".to_owned(),
+            "v\u{FE0F}\u{E0100}\u{E0101}\u{E0102}\u{E0103} ".to_owned(),
+            "\u{1F468}\u{200D}\u{1F469} ".to_owned(),
+            "ctl\u{1B}[31m ".to_owned(),
+            "ра\u{0443}pal ".to_owned(),
+            "\u{200B}".repeat(3000),
+            "é".repeat(2100),
+            "plain ascii text ".repeat(5),
+        ];
+        let mut line = String::from("\u{200B}start ");
+        for k in 0..40 {
+            line.push_str(&pieces[k % pieces.len()]);
+            line.push_str(&"filler ".repeat(k * 3));
+        }
+        line.push('\u{202C}');
+        for lang in [Lang::Text, Lang::Shell, Lang::Markdown] {
+            let text = format!("{line}\n");
+            let src = source(&text, lang, lang == Lang::Markdown);
+            let (mut whole, mut parts) = (Capped::default(), Capped::default());
+            scan_line_from(&src, 0, &line, true, &mut whole, usize::MAX);
+            scan_line_from(&src, 0, &line, true, &mut parts, 0);
+            let (whole, parts) = (whole.finish(), parts.finish());
+            assert!(whole.len() >= 5, "{whole:?}");
+            assert_eq!(parts, whole, "{lang:?}");
+        }
+        // Islands cover every special byte once and stay short around short runs.
+        let long = format!("{}é{}", "a".repeat(100_000), "b".repeat(100_000));
+        let r = islands(&long);
+        assert_eq!(r, std::iter::once(99_999..100_003).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_file_of_hidden_characters_keeps_ten_findings_per_rule_in_memory() {
+        // One finding per line, 50,000 lines: counted as they are found, never all kept.
+        let mut c = Capped::default();
+        for i in 0..50_000 {
+            let rule = if i % 2 == 0 {
+                TAG_SMUGGLING
+            } else {
+                INVISIBLE_CHARACTER
+            };
+            c.push(Pending {
+                rule,
+                severity: None,
+                offset: i,
+                message: "m".into(),
+                anchor: String::new(),
+            });
+            assert!(c.kept.len() <= 2 * MAX_PER_FILE);
+        }
+        let v = c.finish();
+        assert_eq!(v.len(), 2 * MAX_PER_FILE);
+        assert!(v[2 * MAX_PER_FILE - 1].message.contains("24990 more"));
+        let tags: String = (0..20_000)
+            .map(|i| format!("{}\n", char::from_u32(0xE0041 + i % 26).unwrap()))
+            .collect();
+        let v = run(&tags, Lang::Text);
+        assert_eq!(v.len(), MAX_PER_FILE);
+        assert!(
+            v[MAX_PER_FILE - 1].message.contains("19990 more"),
+            "{}",
+            v[MAX_PER_FILE - 1].message
+        );
     }
 
     #[test]

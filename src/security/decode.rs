@@ -390,9 +390,20 @@ pub fn blobs(text: &str, budget: &mut Budget) -> Vec<Blob> {
 /// [`blobs`], told whether `text` holds a [`CODE_WORDS`] word when the caller knows it
 /// (a scanned file's literal pass); `None`: looked up here.
 pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -> Vec<Blob> {
+    blobs_left(text, budget, char_codes).0
+}
+
+/// [`blobs_hinted`], and the first blob left undecoded because the budget ran out whose first
+/// [`MAX_BLOB`] bytes decode to text: what a file could hide behind many harmless blobs.
+/// Finding it decodes the rest one blob at a time, without analysis: linear in the text.
+pub fn blobs_left(
+    text: &str,
+    budget: &mut Budget,
+    char_codes: Option<bool>,
+) -> (Vec<Blob>, Option<Blob>) {
     let mut out: Vec<Blob> = Vec::new();
     if budget.exhausted() || text.len() < 16 {
-        return out;
+        return (out, None);
     }
     let mut cands: Vec<(usize, usize, Encoding)> = Vec::new();
     // Cheap byte-level prefilters: each regex below runs only when its shape can occur.
@@ -445,10 +456,23 @@ pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -
         if s < covered {
             continue;
         }
-        if budget.exhausted() {
-            break;
-        }
         let src = &text[s..e];
+        if budget.exhausted() {
+            let left =
+                decode(src, enc, MAX_BLOB).filter(|(b, _)| matches!(classify(b), Content::Text(_)));
+            if let Some((bytes, truncated)) = left {
+                let blob = Blob {
+                    start: s,
+                    end: e,
+                    encoding: enc,
+                    bytes,
+                    truncated,
+                };
+                return (out, Some(blob));
+            }
+            covered = e;
+            continue;
+        }
         let limit = MAX_BLOB.min(budget.bytes);
         let Some((bytes, truncated)) = decode(src, enc, limit) else {
             continue;
@@ -467,7 +491,7 @@ pub fn blobs_hinted(text: &str, budget: &mut Budget, char_codes: Option<bool>) -
             truncated,
         });
     }
-    out
+    (out, None)
 }
 
 /// Decodes `src` (the whole match) in `enc`, stopping at `limit` bytes.

@@ -125,7 +125,19 @@ const PLANTED: &[(&str, &str, u64, &str)] = &[
         "medium",
     ),
     ("agent-permission-bypass", ".claude/agents/y.md", 4, "high"),
-    ("frontmatter-hooks", "skills/s1/helper.agent.md", 4, "high"),
+    // The hook's command has its own finding; the hooks themselves stay medium.
+    (
+        "frontmatter-hooks",
+        "skills/s1/helper.agent.md",
+        4,
+        "medium",
+    ),
+    (
+        "destructive-command",
+        "skills/s1/helper.agent.md",
+        6,
+        "high",
+    ),
     ("mcp-server-insecure-transport", ".mcp.json", 3, "high"),
 ];
 

@@ -4,10 +4,10 @@
 //! server's arguments is then found at its place in the JSON file, as in a script.
 
 /// Characters of one overlay line; the rest of a longer command line is not read as shell.
-const MAX_LINE: usize = 16 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024;
 
 /// Keys whose string values (or array elements) are command lines.
-const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
+pub(crate) const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
 
 /// The overlay: the same lines as `text`, holding only the command strings (unescaped,
 /// strings of one line joined by spaces). `None` when the text holds no command. Linear in

@@ -8,6 +8,7 @@
 //! skill's scan); only an `.agent.md` is also read as an agent there, for its frontmatter.
 
 pub mod commands;
+mod servers;
 pub mod tools;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -390,6 +391,8 @@ pub fn analyze(
                 // The skill's scan reads the body; the frontmatter's hooks are ours.
                 hooks_only(&mut cx, &doc, &files, bytes);
             }
+            // The commands and URLs of the servers and hooks the frontmatter declares.
+            servers::check(&mut cx, &doc, &files, format);
         } else {
             let text = String::from_utf8_lossy(bytes);
             if let Some(v) = json_config(&mut cx, &af.rel, &text) {
@@ -1383,22 +1386,6 @@ fn check_agent_fields(
                 Node::a_type(n)
             ),
         );
-    }
-    for key in ["mcp-servers", "mcpServers"] {
-        // A plugin agent's `mcpServers` is ignored by the harness (`agent-field-ignored`):
-        // no server of it ever starts.
-        if format == Format::PluginAgent && key == "mcpServers" {
-            continue;
-        }
-        if let Some(n) = root.get(key)
-            && let NodeKind::Map { entries, .. } = &n.kind
-        {
-            for (k, v) in entries {
-                if let Some(name) = k.as_str() {
-                    server_checks(cx, name, &v.to_json(), at(k));
-                }
-            }
-        }
     }
     if claude && let Some(n) = root.get("skills") {
         match string_list(n) {

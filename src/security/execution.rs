@@ -15,6 +15,10 @@ use crate::parse::yaml::{Node, NodeKind};
 
 pub const LOAD_TIME_SHELL_INJECTION: &str = "load-time-shell-injection";
 pub const FRONTMATTER_HOOKS: &str = "frontmatter-hooks";
+
+/// The sentence a `frontmatter-hooks` finding adds when a hook command is dangerous.
+pub const HOOK_DANGEROUS_WHY: &str =
+    " A hook command fetches, executes, deletes or reads credentials.";
 pub const FETCH_THEN_EXECUTE: &str = "fetch-then-execute";
 
 /// Rule ids this module emits.
@@ -516,10 +520,7 @@ fn check_hooks(scx: &mut SecCx<'_, '_>) {
         format!(" (`{}`)", shown.join("`, `"))
     };
     let (sev, why) = match dangerous {
-        Some(_) => (
-            Severity::High,
-            " A hook command fetches, executes, deletes or reads credentials.",
-        ),
+        Some(_) => (Severity::High, HOOK_DANGEROUS_WHY),
         None => (Severity::Medium, ""),
     };
     scx.cx.emit(

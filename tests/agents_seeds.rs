@@ -526,3 +526,39 @@ fn a_three_thousand_word_agent_is_over_the_token_budget() {
         &["agent-token-budget"],
     );
 }
+
+/// Claude Code's documented `argument-hint: [message]` is a YAML list that Claude Code shows
+/// as text: not a type error.
+#[test]
+fn claude_command_argument_hint_in_brackets() {
+    expect(
+        &[(
+            ".claude/commands/pr.md",
+            "---\ndescription: Create a pull request.\nargument-hint: [target-branch]\n---\nOpen a PR.\n",
+        )],
+        &[],
+    );
+}
+
+/// Waza picks agents by `description`: with `description-quality` on, agents are rated too.
+#[test]
+fn agent_description_quality_when_enabled() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        AGENT,
+        &agent("description: Reviews code", "Review."),
+    );
+    let opts = ScanOptions {
+        rules: skillguard::catalog::Enabled::only(["description-quality"]),
+        ..ScanOptions::default()
+    };
+    let r = scan(Mode::Repo, dir.path(), &opts).unwrap();
+    let ids: Vec<&str> = r.findings.iter().map(|f| f.rule_id).collect();
+    assert_eq!(ids, ["description-quality"]);
+    assert!(
+        r.findings[0].message.contains("pick an agent"),
+        "{}",
+        r.findings[0].message
+    );
+}

@@ -538,9 +538,9 @@ pub const FIELDS: &[Field] = &[
     f(
         S::ClaudeCommand,
         "argument-hint",
-        Ty::Str,
+        Ty::StrOrList,
         T::Both,
-        "input hint",
+        "input hint; Claude Code's own examples write `[arg]`, which YAML reads as a list and Claude Code shows as text",
     ),
     f(S::ClaudeCommand, "model", Ty::Str, T::Both, "model id"),
     f(

@@ -772,7 +772,8 @@ pub fn description_quality(doc: &SkillDoc, cx: &mut Cx<'_>, noun: &str) {
     cx.emit(
         ids::DESCRIPTION_QUALITY,
         format!(
-            "`description` {facts}: agents pick a {noun} by its description alone, and Waza rates this one {level}. Say what the {noun} does, when to use it (`USE FOR: …` or `Use when …`) and when not to (`DO NOT USE FOR: …`), in at least {DESCRIPTION_MIN_CHARS} characters."
+            "`description` {facts}: agents pick {} by its description alone, and Waza rates this one {level}. Say what the {noun} does, when to use it (`USE FOR: …` or `Use when …`) and when not to (`DO NOT USE FOR: …`), in at least {DESCRIPTION_MIN_CHARS} characters.",
+            crate::text::with_article(noun)
         ),
         cx.at(l, c),
         "description-quality",

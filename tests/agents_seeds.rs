@@ -562,3 +562,18 @@ fn agent_description_quality_when_enabled() {
         r.findings[0].message
     );
 }
+
+/// A bare word as a link target is a placeholder of an output template, not a file.
+#[test]
+fn template_placeholders_are_not_links() {
+    expect(
+        &[(
+            AGENT,
+            &agent(
+                "description: Finds references",
+                "For each reference write:\n\n**[N]. [Title]**\n![preview](thumbnail_url)\n",
+            ),
+        )],
+        &[],
+    );
+}

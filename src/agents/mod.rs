@@ -638,6 +638,11 @@ fn body_links(
         if url.is_empty() || !seen.insert((url.to_owned(), link.at.line, link.at.column)) {
             continue;
         }
+        // A bare word (`![preview](thumbnail_url)`) is a placeholder of an output template the
+        // agent is told to write, not a file: a path has a `/` or an extension.
+        if !url.contains(['/', '.', '\\', '~']) {
+            continue;
+        }
         let what = if link.image { "image" } else { "link" };
         let loc = Location::at(cx.entry_path.clone(), link.at.line, link.at.column);
         let shown = sanitize_line(&crate::text::truncate(url, 120)).into_owned();

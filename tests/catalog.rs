@@ -223,6 +223,33 @@ fn agents_doc_lists_every_artefact_pattern() {
     }
 }
 
+/// docs/agents.md's field table is generated from the schema (`src/agents/schema.rs`).
+#[test]
+fn agents_doc_field_table_is_fresh() {
+    let path = root().join("docs/agents.md");
+    let doc = fs::read_to_string(&path).unwrap();
+    let (start, end) = (
+        "<!-- fields:start (generated from src/agents/schema.rs) -->\n",
+        "<!-- fields:end -->",
+    );
+    let (Some(a), Some(b)) = (doc.find(start), doc.find(end)) else {
+        panic!("docs/agents.md lacks the field table markers");
+    };
+    let want = format!(
+        "{}{start}{}{}",
+        &doc[..a],
+        skillguard::agents::schema::markdown_table(),
+        &doc[b..]
+    );
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        fs::write(&path, &want).unwrap();
+    }
+    assert!(
+        doc == want,
+        "docs/agents.md's field table is stale; regenerate with `UPDATE_DOCS=1 cargo test --test catalog`"
+    );
+}
+
 #[test]
 fn readme_rule_count_is_current() {
     let readme =

@@ -89,6 +89,8 @@ const TEXT_RULES: &[&str] = &[
 /// Other rules a look-alike cannot avoid triggering (every other look-alike
 /// must scan completely clean).
 const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
+    // A body just under Copilot's 30,000 characters is over Waza's 2,500-token threshold.
+    ("agent-body-too-long", &["agent-token-budget"]),
     // The data-flow look-alikes are skills with a script, which a governance review notes.
     (
         "credential-flow-to-network",

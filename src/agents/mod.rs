@@ -8,6 +8,7 @@
 //! skill's scan); only an `.agent.md` is also read as an agent there, for its frontmatter.
 
 pub mod commands;
+pub mod schema;
 mod servers;
 pub mod tools;
 
@@ -39,6 +40,10 @@ pub const MCP_SERVER_UNPINNED: &str = "mcp-server-unpinned";
 pub const MCP_SERVER_INSECURE_TRANSPORT: &str = "mcp-server-insecure-transport";
 pub const AGENT_HANDOFF_ESCALATION: &str = "agent-handoff-escalation";
 pub const AGENT_IDENTITY_CONFLICT: &str = "agent-identity-conflict";
+pub const AGENT_REFERENCE_OUTSIDE_REPO: &str = "agent-reference-outside-repo";
+pub const AGENT_NAME_MISSING: &str = "agent-name-missing";
+pub const AGENT_NAME_MISMATCH: &str = "agent-name-mismatch";
+pub const AGENT_TOKEN_BUDGET: &str = "agent-token-budget";
 
 /// Every rule this module emits.
 pub const RULES: &[&str] = &[
@@ -57,6 +62,10 @@ pub const RULES: &[&str] = &[
     MCP_SERVER_INSECURE_TRANSPORT,
     AGENT_HANDOFF_ESCALATION,
     AGENT_IDENTITY_CONFLICT,
+    AGENT_REFERENCE_OUTSIDE_REPO,
+    AGENT_NAME_MISSING,
+    AGENT_NAME_MISMATCH,
+    AGENT_TOKEN_BUDGET,
 ];
 
 pub use crate::conventions::COPILOT_BODY_LIMIT;
@@ -366,6 +375,9 @@ pub fn analyze(
             info.yaml_broken = doc.split.yaml.is_some() && doc.yaml.is_none();
             info.body_chars = doc.body_text().chars().count();
             excluded = validate(af, &doc, &mut cx, &mut info);
+            if format.is_agent() && shared.rules.runs(ids::DESCRIPTION_QUALITY) {
+                crate::rules::quality::description_quality(&doc, &mut cx, "agent");
+            }
             attach_yaml_consequence(&mut cx.findings, format);
             if info.yaml_broken && format.is_agent() {
                 frontmatter_not_inspected(&mut cx, &af.rel);
@@ -375,7 +387,8 @@ pub fn analyze(
                     .groups
                     .get(af.group)
                     .map_or("", |g| g.boundary_rel.as_str());
-                body_references(&doc, &mut cx, &dir, root, paths);
+                body_references(&doc, &mut cx, &dir, root, paths, info.target.as_deref());
+                body_links(&doc, &mut cx, &dir, root, paths);
             }
             if af.in_skill.is_none() || format == Format::PluginAgent {
                 let before = cx.findings.len();
@@ -498,7 +511,9 @@ fn body_references(
     dir: &str,
     root: &str,
     paths: &std::collections::HashSet<&str>,
+    target: Option<&str>,
 ) {
+    let on_github = target == Some("github-copilot");
     let body = doc.body_text();
     let mut fence: Option<&str> = None;
     let mut off = doc.body_start.min(doc.text.len());
@@ -534,6 +549,30 @@ fn body_references(
                 if target.is_empty() {
                     continue;
                 }
+                let (l, c) = doc.lines.position(&doc.text, start + s - needle.len());
+                let loc = Location::at(cx.entry_path.clone(), l, c);
+                // Copilot does not read `#tool:` and `#file:` at all.
+                if on_github {
+                    cx.emit(
+                        AGENT_FIELD_IGNORED,
+                        format!(
+                            "`{needle}{}` is a VS Code (local) reference, unsupported by Copilot, and this agent has `target: github-copilot`. Use an ordinary Markdown link for a file, and the `tools` field for a tool.",
+                            sanitize_line(target)
+                        ),
+                        loc,
+                        &format!("{kind}:{target}"),
+                    );
+                    continue;
+                }
+                if kind == "file" && is_home(target) {
+                    outside_repo(
+                        cx,
+                        &format!("`#file:{}`", sanitize_line(target)),
+                        loc,
+                        target,
+                    );
+                    continue;
+                }
                 let missing = match kind {
                     "tool" => tools::capability(target).is_none(),
                     _ => !file_exists(target, dir, root, paths),
@@ -541,7 +580,6 @@ fn body_references(
                 if !missing {
                     continue;
                 }
-                let (l, c) = doc.lines.position(&doc.text, start + s - needle.len());
                 let why = if kind == "tool" {
                     let hint = tools::closest(target)
                         .map(|k| format!(" Did you mean `{k}`?"))
@@ -559,10 +597,88 @@ fn body_references(
                 cx.emit(
                     AGENT_REFERENCE_BROKEN,
                     why,
-                    Location::at(cx.entry_path.clone(), l, c),
+                    loc,
                     &format!("{kind}:{target}"),
                 );
             }
+        }
+    }
+}
+
+/// Does a reference start at the home folder (`~` or `~/…`), as VS Code resolves it?
+fn is_home(target: &str) -> bool {
+    target == "~" || target.starts_with("~/") || target.starts_with("~\\")
+}
+
+/// A reference the harness resolves outside the repository (the home folder, an absolute
+/// path): the scan cannot check it, and the agent depends on a file each user must have.
+fn outside_repo(cx: &mut Cx<'_>, what: &str, loc: Location, target: &str) {
+    cx.emit(
+        AGENT_REFERENCE_OUTSIDE_REPO,
+        format!(
+            "{what} points outside the repository (the harness resolves `~` to the user's home folder), so the scan cannot check it and the agent depends on a file each user must have. Keep it if intended, or copy the file into the repository and reference it relatively."
+        ),
+        loc,
+        &format!("outside:{target}"),
+    );
+}
+
+/// Markdown links of an agent body, read as `SKILL.md` links are ([`body::resolve`]) but
+/// relative to the agent's folder within the repository: a link to a file that is not
+/// there is `agent-reference-broken`, one to the home folder or out of the repository is
+/// `agent-reference-outside-repo`.
+fn body_links(
+    doc: &SkillDoc,
+    cx: &mut Cx<'_>,
+    dir: &str,
+    root: &str,
+    paths: &std::collections::HashSet<&str>,
+) {
+    use crate::rules::body::{Resolved, resolve};
+    let mut seen = BTreeSet::new();
+    for link in &doc.body.links {
+        let url = link.url.trim();
+        if url.is_empty() || !seen.insert((url.to_owned(), link.at.line, link.at.column)) {
+            continue;
+        }
+        // A bare word (`![preview](thumbnail_url)`) is a placeholder of an output template the
+        // agent is told to write, not a file: a path has a `/` or an extension.
+        if !url.contains(['/', '.', '\\', '~']) {
+            continue;
+        }
+        let what = if link.image { "image" } else { "link" };
+        let loc = Location::at(cx.entry_path.clone(), link.at.line, link.at.column);
+        let shown = sanitize_line(&crate::text::truncate(url, 120)).into_owned();
+        match resolve(url) {
+            Resolved::External => continue,
+            // `~`, an absolute path, a drive letter, `file:`: not relative to the agent.
+            Resolved::Escapes if !url.starts_with('.') => {
+                outside_repo(cx, &format!("{what} `{shown}`"), loc, url);
+                continue;
+            }
+            _ => {}
+        }
+        let joined = if dir.is_empty() {
+            url.to_owned()
+        } else {
+            format!("{dir}/{url}")
+        };
+        let in_repo = |p: &str| root.is_empty() || p == root || p.starts_with(&format!("{root}/"));
+        match resolve(&joined) {
+            Resolved::Inside(p) if in_repo(&p) => {
+                if !paths.contains(p.as_str()) {
+                    cx.emit(
+                        AGENT_REFERENCE_BROKEN,
+                        format!(
+                            "{what} `{shown}` refers to `{}`, which is not in the repository (links resolve from the agent's folder), so the agent gets nothing from it. Fix the path or add the file.",
+                            sanitize_line(&p)
+                        ),
+                        loc,
+                        &format!("link:{url}"),
+                    );
+                }
+            }
+            _ => outside_repo(cx, &format!("{what} `{shown}`"), loc, url),
         }
     }
 }
@@ -801,76 +917,6 @@ fn keep_new(findings: &mut Vec<Finding>, from: usize, keep: impl Fn(&Finding) ->
     findings.append(&mut tail);
 }
 
-/// Known frontmatter keys per format.
-fn known_keys(format: Format) -> &'static [&'static str] {
-    match format {
-        Format::CopilotAgent | Format::ChatMode => &[
-            "description",
-            "name",
-            "argument-hint",
-            "tools",
-            "agents",
-            "model",
-            "user-invocable",
-            "user-invokable",
-            "disable-model-invocation",
-            "infer",
-            "target",
-            "mcp-servers",
-            "handoffs",
-            "hooks",
-            "metadata",
-        ],
-        Format::ClaudeAgent | Format::PluginAgent => &[
-            "name",
-            "description",
-            "tools",
-            "disallowedTools",
-            "model",
-            "permissionMode",
-            "maxTurns",
-            "skills",
-            "mcpServers",
-            "hooks",
-            "memory",
-            "background",
-            "effort",
-            "isolation",
-            "color",
-            "initialPrompt",
-        ],
-        Format::GeminiAgent => &[
-            "name",
-            "description",
-            "kind",
-            "tools",
-            "model",
-            "temperature",
-            "max_turns",
-            "timeout_mins",
-            "mcpServers",
-        ],
-        Format::Prompt => &[
-            "description",
-            "name",
-            "argument-hint",
-            "agent",
-            "mode",
-            "model",
-            "tools",
-        ],
-        Format::ClaudeCommand => &[
-            "description",
-            "allowed-tools",
-            "argument-hint",
-            "model",
-            "disable-model-invocation",
-        ],
-        Format::Instructions => &["name", "description", "applyTo", "excludeAgent"],
-        _ => &[],
-    }
-}
-
 /// Per-harness validation of a Markdown artefact; returns whether a harness drops it.
 fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) -> bool {
     let format = af.convention.format;
@@ -983,28 +1029,11 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
         }
         return excluded;
     };
-    let NodeKind::Map { entries, .. } = &root.kind else {
+    if !matches!(root.kind, NodeKind::Map { .. }) {
         return excluded;
-    };
-    // Unknown keys.
-    let known = known_keys(format);
-    if !known.is_empty() {
-        for (k, _) in entries {
-            let Some(key) = k.as_str() else { continue };
-            if !known.contains(&key) {
-                cx.emit(
-                    AGENT_UNKNOWN_KEY,
-                    format!(
-                        "`{}` is not a field of {} file; the harness ignores it. Remove it or move it into the body.",
-                        sanitize_line(key),
-                        crate::text::with_article(format.as_str())
-                    ),
-                    at(k),
-                    &format!("key:{key}"),
-                );
-            }
-        }
     }
+    // Unknown keys, types down to the leaves, fields the target does not read.
+    schema::check(format, root, cx, &at);
     if format.is_agent() || format == Format::Prompt {
         check_agent_fields(af, root, cx, &at, info);
     }
@@ -1022,6 +1051,7 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
             "description",
         );
     }
+    waza_rules(af, doc, root, cx);
     // Body limit of the Copilot cloud agent.
     if format == Format::CopilotAgent {
         let body = doc.body_text();
@@ -1043,6 +1073,72 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
         }
     }
     excluded
+}
+
+/// Waza's token threshold for an agent file: its `tokens profile` warning threshold and the
+/// size `waza dev` rates "comprehensive" (tokens estimated as bytes ÷ 4, rounded up).
+pub const AGENT_TOKEN_LIMIT: usize = 2_500;
+
+/// Waza's rules for the `.agent.md` files it evaluates (found by the `**/*.agent.md`
+/// convention, not beside a `SKILL.md`, which Waza prefers): `name` is required and must be
+/// the file name without `.agent.md`; and, for every `.agent.md`, the token budget.
+fn waza_rules(af: &AgentFile, doc: &SkillDoc, root: &Node, cx: &mut Cx<'_>) {
+    let rel = af.rel.as_str();
+    if !file_name(rel).ends_with(".agent.md") {
+        return;
+    }
+    let beside_skill = af.in_skill.as_deref() == Some(parent(rel));
+    let top = Location::at(rel.to_owned(), 1, 1);
+    if af.convention.pattern == "**/*.agent.md" && !beside_skill {
+        let file = stem(rel);
+        let name = root.get("name");
+        match name.filter(|n| schema::is_string(n)).and_then(Node::as_str).map(str::trim) {
+            None | Some("") => cx.emit(
+                AGENT_NAME_MISSING,
+                format!(
+                    "the agent has no `name`: Waza requires one and selects agents by it (its eval's `skill:` names the agent). Add `name: {}`.",
+                    sanitize_line(file)
+                ),
+                name.map(|n| {
+                    let (l, c) = doc.file_pos(n.pos);
+                    Location::at(rel.to_owned(), l, c)
+                })
+                .unwrap_or(top.clone()),
+                "name",
+            ),
+            Some(n) if n != file => {
+                let (l, c) = doc.file_pos(name.expect("present").pos);
+                cx.emit(
+                    AGENT_NAME_MISMATCH,
+                    format!(
+                        "`name: {}` differs from the file name `{}`: Waza requires them to match, and an eval that names one does not find the other. Rename the file or set `name: {}`.",
+                        sanitize_line(n),
+                        sanitize_line(file_name(rel)),
+                        sanitize_line(file)
+                    ),
+                    Location::at(rel.to_owned(), l, c),
+                    "name",
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    let bytes = doc.text.len();
+    let tokens = bytes.div_ceil(4);
+    let body_long = doc.body_text().chars().count() > COPILOT_BODY_LIMIT;
+    if tokens > AGENT_TOKEN_LIMIT && !body_long {
+        let (l, c) = doc
+            .lines
+            .position(&doc.text, (AGENT_TOKEN_LIMIT * 4).min(bytes));
+        cx.emit(
+            AGENT_TOKEN_BUDGET,
+            format!(
+                "the agent file is about {tokens} tokens ({bytes} bytes ÷ 4), over Waza's {AGENT_TOKEN_LIMIT}-token threshold; the budget runs out here. The whole body enters the context each time the agent runs: move detail into files it reads on demand."
+            ),
+            Location::at(rel.to_owned(), l, c),
+            "tokens",
+        );
+    }
 }
 
 fn suggest_name(n: &str) -> String {
@@ -1097,50 +1193,6 @@ fn check_agent_fields(
     let invalid = |cx: &mut Cx<'_>, n: &Node, key: &str, why: String| {
         cx.emit(AGENT_FIELD_INVALID, why, at(n), &format!("field:{key}"));
     };
-    for key in [
-        "description",
-        "name",
-        "argument-hint",
-        "color",
-        "initialPrompt",
-        "label",
-    ] {
-        if let Some(n) = root.get(key)
-            && n.as_str().is_none()
-            && !n.is_null()
-        {
-            invalid(
-                cx,
-                n,
-                key,
-                format!(
-                    "`{key}` must be a string, not {}; the harness drops or misreads it. Quote the value.",
-                    Node::a_type(n)
-                ),
-            );
-        }
-    }
-    for key in [
-        "user-invocable",
-        "user-invokable",
-        "disable-model-invocation",
-        "infer",
-        "background",
-    ] {
-        if let Some(n) = root.get(key)
-            && !is_bool(n)
-        {
-            invalid(
-                cx,
-                n,
-                key,
-                format!(
-                    "`{key}` must be `true` or `false`, not {}. Write a YAML boolean.",
-                    Node::a_type(n)
-                ),
-            );
-        }
-    }
     if let Some(n) = root.get("infer") {
         cx.emit(
             AGENT_FIELD_IGNORED,
@@ -1148,30 +1200,6 @@ fn check_agent_fields(
             at(n),
             "field:infer",
         );
-    }
-    if let Some(n) = root.get("target") {
-        match n.as_str() {
-            Some("vscode") | Some("github-copilot") => {}
-            _ => invalid(
-                cx,
-                n,
-                "target",
-                "`target` must be `vscode` or `github-copilot`; other values make the agent unavailable in both. Remove it to target both.".to_owned(),
-            ),
-        }
-    }
-    let on_github = root.get("target").and_then(Node::as_str) == Some("github-copilot");
-    if on_github {
-        for key in ["handoffs", "argument-hint"] {
-            if let Some(n) = root.get(key) {
-                cx.emit(
-                    AGENT_FIELD_IGNORED,
-                    format!("`{key}` is ignored on github.com, and this agent targets `github-copilot`. Remove it, or target `vscode`."),
-                    at(n),
-                    &format!("field:{key}"),
-                );
-            }
-        }
     }
     if format == Format::PluginAgent {
         for key in ["hooks", "mcpServers", "permissionMode"] {
@@ -1185,94 +1213,64 @@ fn check_agent_fields(
             }
         }
     }
-    // model: a string (Claude: an alias or a full id), or a prioritised list (VS Code).
-    if let Some(n) = root.get("model") {
-        match (&n.kind, n.as_str()) {
-            (_, Some(m)) if claude => {
-                let ok = ["sonnet", "opus", "haiku", "fable", "inherit"].contains(&m)
-                    || m.starts_with("claude-");
-                if !ok {
-                    invalid(
-                        cx,
-                        n,
-                        "model",
-                        format!(
-                            "`model: {}` is not a Claude model: use `sonnet`, `opus`, `haiku`, `fable`, `inherit` or a full `claude-…` id.",
-                            sanitize_line(m)
-                        ),
-                    );
-                }
-            }
-            (
-                NodeKind::Scalar {
-                    ty: crate::parse::yaml::ScalarType::Str,
-                    ..
-                },
-                Some(_),
-            ) => {}
-            (NodeKind::Seq { items, .. }, _)
-                if !claude
-                    && format != Format::Prompt
-                    && items.iter().all(|i| i.as_str().is_some()) => {}
-            _ => invalid(
+    // model: Claude Code takes an alias or a full `claude-…` id (the type is the schema's).
+    if claude
+        && let Some(n) = root.get("model")
+        && schema::is_string(n)
+        && let Some(m) = n.as_str()
+    {
+        let ok = ["sonnet", "opus", "haiku", "fable", "inherit"].contains(&m)
+            || m.starts_with("claude-");
+        if !ok {
+            invalid(
                 cx,
                 n,
                 "model",
                 format!(
-                    "`model` must be a string{}, not {}.",
-                    if claude { "" } else { " or a list of strings" },
-                    Node::a_type(n)
+                    "`model: {}` is not a Claude model: use `sonnet`, `opus`, `haiku`, `fable`, `inherit` or a full `claude-…` id.",
+                    sanitize_line(m)
                 ),
-            ),
+            );
         }
     }
-    if let Some(n) = root.get("permissionMode") {
-        match n.as_str() {
-            Some("bypassPermissions") if format != Format::PluginAgent => cx.emit(
-                AGENT_PERMISSION_BYPASS,
-                "`permissionMode: bypassPermissions` runs every tool call of this agent without asking, including shell commands and file writes. Use `default` or `acceptEdits`, and grant only the tools it needs.".to_owned(),
-                at(n),
-                "permission-mode",
-            ),
-            Some(
-                "default" | "acceptEdits" | "auto" | "dontAsk" | "bypassPermissions" | "plan"
-                | "manual",
-            ) => {}
-            _ => invalid(
-                cx,
-                n,
-                "permissionMode",
-                "`permissionMode` must be one of `default`, `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions`, `plan`, `manual`.".to_owned(),
-            ),
-        }
+    if format != Format::PluginAgent
+        && let Some(n) = root.get("permissionMode")
+        && n.as_str() == Some("bypassPermissions")
+    {
+        cx.emit(
+            AGENT_PERMISSION_BYPASS,
+            "`permissionMode: bypassPermissions` runs every tool call of this agent without asking, including shell commands and file writes. Use `default` or `acceptEdits`, and grant only the tools it needs.".to_owned(),
+            at(n),
+            "permission-mode",
+        );
     }
     // tools
+    let claude_or_copilot = claude || format == Format::CopilotAgent || format == Format::ChatMode;
     let mut caps: BTreeSet<Cap> = BTreeSet::new();
     let mut unrestricted_exec = false;
     if let Some(n) = root.get("tools") {
-        let list = match (&n.kind, claude || format == Format::CopilotAgent) {
-            (NodeKind::Seq { .. }, _) => string_list(n),
-            (_, true) if n.as_str().is_some() => string_list(n),
-            _ => None,
+        // A value of the wrong shape is the schema's `agent-field-invalid`: its items are
+        // not tool names.
+        let shaped = match &n.kind {
+            NodeKind::Seq { items, .. } => items.iter().all(schema::is_string),
+            _ => claude_or_copilot && schema::is_string(n),
         };
+        let list = if shaped { string_list(n) } else { None };
+        let on_github = root.get("target").and_then(Node::as_str) == Some("github-copilot");
         match list {
-            None => invalid(
-                cx,
-                n,
-                "tools",
-                format!(
-                    "`tools` must be a list of tool names{}, not {}; the harness ignores it and the agent gets its defaults.",
-                    if claude {
-                        " or a comma-separated string"
-                    } else {
-                        ""
-                    },
-                    Node::a_type(n)
-                ),
-            ),
+            None => {}
             Some(list) => {
                 let mut reported = BTreeSet::new();
                 for (t, node) in list {
+                    if on_github && t.eq_ignore_ascii_case("agent/runSubagent") {
+                        cx.emit(
+                            AGENT_FIELD_IGNORED,
+                            "`agent/runSubagent` is VS Code's local delegation tool, not a portable one, and this agent has `target: github-copilot`: Copilot delegates with its native task tool. Use the `agent` alias instead.".to_owned(),
+                            at(node),
+                            &format!("tool:{t}"),
+                        );
+                        continue;
+                    }
                     match tools::capability(&t) {
                         Some(c) => {
                             caps.insert(c);
@@ -1317,12 +1315,22 @@ fn check_agent_fields(
             "execute-and-web",
         );
     }
-    // agents and handoffs name other agents.
-    if let Some(n) = root.get("agents")
+    // agents and handoffs name other agents (their shape is the schema's; a target that
+    // does not read them gets `agent-field-ignored` there, and no reference check).
+    let local_ignored =
+        !claude && root.get("target").and_then(Node::as_str) == Some("github-copilot");
+    if !local_ignored
+        && let Some(n) = root.get("agents")
         && let NodeKind::Seq { items, .. } = &n.kind
     {
         for i in items {
-            let name = i.as_str().or_else(|| i.get("name").and_then(Node::as_str));
+            let name = if schema::is_string(i) {
+                i.as_str()
+            } else {
+                i.get("name")
+                    .filter(|n| schema::is_string(n))
+                    .and_then(Node::as_str)
+            };
             if let Some(name) = name
                 && name != "*"
             {
@@ -1331,76 +1339,37 @@ fn check_agent_fields(
             }
         }
     }
-    if let Some(n) = root.get("handoffs") {
-        match &n.kind {
-            NodeKind::Seq { items, .. } => {
-                for h in items {
-                    let target = h.get("agent").or_else(|| h.get("name"));
-                    match target.and_then(Node::as_str) {
-                        Some(t) => {
-                            let (l, c) = pos_of(at(target.expect("present")));
-                            info.refs.push((t.to_owned(), l, c, "handoffs"));
-                            if h.get("send").and_then(Node::as_str) == Some("true") {
-                                info.sends.push((t.to_owned(), l, c));
-                            }
-                        }
-                        None => invalid(
-                            cx,
-                            h,
-                            "handoffs",
-                            "each handoff needs `label`, `agent` (the target agent's name) and `prompt`; this one names no agent, so it cannot be followed.".to_owned(),
-                        ),
-                    }
-                    if let Some(s) = h.get("send")
-                        && !is_bool(s)
-                    {
-                        invalid(
-                            cx,
-                            s,
-                            "handoffs",
-                            "`send` must be `true` or `false`.".to_owned(),
-                        );
-                    }
+    if !local_ignored
+        && let Some(n) = root.get("handoffs")
+        && let NodeKind::Seq { items, .. } = &n.kind
+    {
+        for h in items {
+            let target = h
+                .get("agent")
+                .or_else(|| h.get("name"))
+                .filter(|t| schema::is_string(t));
+            if let Some(target) = target
+                && let Some(t) = target.as_str()
+            {
+                let (l, c) = pos_of(at(target));
+                info.refs.push((t.to_owned(), l, c, "handoffs"));
+                if h.get("send").is_some_and(is_bool)
+                    && h.get("send").and_then(Node::as_str) == Some("true")
+                {
+                    info.sends.push((t.to_owned(), l, c));
                 }
             }
-            _ => invalid(
-                cx,
-                n,
-                "handoffs",
-                format!(
-                    "`handoffs` must be a list of `{{label, agent, prompt, send, model}}`, not {}.",
-                    Node::a_type(n)
-                ),
-            ),
         }
     }
-    if let Some(n) = root.get("mcp-servers")
-        && !matches!(n.kind, NodeKind::Map { .. } | NodeKind::Seq { .. })
+    if claude
+        && let Some(n) = root.get("skills")
+        && (schema::is_string(n)
+            || matches!(&n.kind, NodeKind::Seq { items, .. } if items.iter().all(schema::is_string)))
+        && let Some(list) = string_list(n)
     {
-        invalid(
-            cx,
-            n,
-            "mcp-servers",
-            format!(
-                "`mcp-servers` must be a mapping of server names to MCP configurations, not {}.",
-                Node::a_type(n)
-            ),
-        );
-    }
-    if claude && let Some(n) = root.get("skills") {
-        match string_list(n) {
-            Some(list) => {
-                for (s, node) in list {
-                    let (l, c) = pos_of(at(node));
-                    info.skills.push((s, l, c));
-                }
-            }
-            None => invalid(
-                cx,
-                n,
-                "skills",
-                "`skills` must be a list of skill names.".to_owned(),
-            ),
+        for (s, node) in list {
+            let (l, c) = pos_of(at(node));
+            info.skills.push((s, l, c));
         }
     }
 }
@@ -1601,6 +1570,10 @@ pub fn check_references(
     for a in analysed {
         let rel = &a.artifact.path;
         for (target, l, c, field) in &a.info.refs {
+            // The harnesses' built-in agents (`agent`, `ask`, `plan`, ...) always resolve.
+            if schema::BUILTIN_AGENTS.contains(&target.as_str()) {
+                continue;
+            }
             if !names.contains(&(a.artifact.repo.as_deref(), target.as_str())) {
                 let f = Finding::new(
                     AGENT_REFERENCE_BROKEN,

@@ -122,6 +122,45 @@ const GROUPS: &[(&str, Cap)] = &[
     ("vscode", Cap::Other),
 ];
 
+/// VS Code's qualified tool names (`group/tool`) in its built-in groups, lower-cased. A
+/// qualified name in one of [`GROUPS`] must be one of these (or `group/*`, or a group with
+/// a flat name of [`KNOWN`]): `web/fecth` is a typo, not an MCP tool.
+const QUALIFIED: &[&str] = &[
+    "execute/runinterminal",
+    "execute/getterminaloutput",
+    "execute/awaitterminal",
+    "execute/killterminal",
+    "execute/createandruntask",
+    "execute/runtask",
+    "execute/gettaskoutput",
+    "execute/runnotebookcell",
+    "read/readfile",
+    "read/readnotebookcelloutput",
+    "read/getnotebooksummary",
+    "read/gettaskoutput",
+    "edit/editfiles",
+    "edit/createfile",
+    "edit/createdirectory",
+    "edit/editnotebook",
+    "edit/createjupyternotebook",
+    "edit/rename",
+    "search/filesearch",
+    "search/textsearch",
+    "search/listdirectory",
+    "search/searchsubagent",
+    "web/fetch",
+    "web/githubrepo",
+    "web/githubtextsearch",
+    "agent/runsubagent",
+    "vscode/getprojectsetupinfo",
+    "vscode/installextension",
+    "vscode/newworkspace",
+    "vscode/runcommand",
+    "vscode/toolsearch",
+    "vscode/askquestions",
+    "vscode/switchagent",
+];
+
 /// The capability a tool name grants, or `None` when no harness knows it.
 pub fn capability(name: &str) -> Option<Cap> {
     let n = name.trim();
@@ -142,7 +181,10 @@ pub fn capability(name: &str) -> Option<Cap> {
             return None;
         }
         if let Some((_, c)) = GROUPS.iter().find(|(g, _)| *g == group) {
-            return Some(*c);
+            let known = tool == "*"
+                || QUALIFIED.contains(&lower.as_str())
+                || KNOWN.iter().any(|(k, _)| *k == tool);
+            return known.then_some(*c);
         }
         // `server/tool`, `server/*`, `extension.id/tool`.
         return Some(Cap::Mcp);
@@ -170,7 +212,14 @@ pub fn closest(name: &str) -> Option<&'static str> {
     // Over bytes, as `strsim` takes them (a sized collection): at most 64 × 20 steps a name.
     let lower = lower.into_bytes();
     let mut best: Option<(usize, &'static str)> = None;
-    for (k, _) in KNOWN.iter().chain(GROUPS) {
+    // A qualified name is compared with the qualified names, a flat one with the flat names.
+    let qualified = lower.contains(&b'/');
+    let names: Vec<&'static str> = if qualified {
+        QUALIFIED.to_vec()
+    } else {
+        KNOWN.iter().chain(GROUPS).map(|(k, _)| *k).collect()
+    };
+    for k in names {
         let d = strsim::generic_levenshtein(&lower, &k.as_bytes().to_vec());
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, k));
@@ -204,5 +253,9 @@ mod tests {
         assert_eq!(closest("Reed"), Some("read"));
         assert_eq!(closest("WebFetsh"), Some("webfetch"));
         assert_eq!(closest("completely-unrelated-tool"), None);
+        assert_eq!(capability("web/fecth"), None);
+        assert_eq!(closest("web/fecth"), Some("web/fetch"));
+        assert_eq!(capability("read/problems"), Some(Cap::Read));
+        assert_eq!(capability("edit/*"), Some(Cap::Edit));
     }
 }

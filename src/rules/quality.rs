@@ -5,8 +5,8 @@
 //!
 //! Rules that fire on most real skills are off by default ([`Enabled`]; the counts are in
 //! `docs/design.md`). Where a rule departs from Waza to avoid false positives on real
-//! skills, its catalog entry (`rules/<id>.md`) says so. Skills only: agent, prompt and
-//! instruction files do not get these advisories.
+//! skills, its catalog entry (`rules/<id>.md`) says so. Of these, agent files get the
+//! description's score ([`description_quality`]); prompt and instruction files get none.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -27,7 +27,7 @@ use crate::text::{code_points, sanitize_line};
 pub fn check(doc: &SkillDoc, cx: &mut Cx<'_>, contents: &[(String, Vec<u8>)], on: &Enabled) {
     let texts = Texts::new(contents);
     if on.runs(ids::DESCRIPTION_QUALITY) {
-        description(doc, cx);
+        description_quality(doc, cx, "skill");
     }
     if on.runs(ids::LICENSE_MISSING) {
         license(doc, cx);
@@ -722,7 +722,9 @@ static ANTI_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
 /// than [`DESCRIPTION_MIN_CHARS`] or names no trigger phrase, Medium when it names no
 /// anti-trigger phrase; every fact that applies goes into one finding. A missing, blank or
 /// over-long description has its own rules (`description-missing`, `description-too-long`).
-fn description(doc: &SkillDoc, cx: &mut Cx<'_>) {
+/// `noun` is what the file is (`skill`, `agent`): Waza selects agents by their description
+/// too.
+pub fn description_quality(doc: &SkillDoc, cx: &mut Cx<'_>, noun: &str) {
     let Some(node) = doc.root().and_then(|r| r.get("description")) else {
         return;
     };
@@ -770,7 +772,8 @@ fn description(doc: &SkillDoc, cx: &mut Cx<'_>) {
     cx.emit(
         ids::DESCRIPTION_QUALITY,
         format!(
-            "`description` {facts}: agents pick a skill by its description alone, and Waza rates this one {level}. Say what the skill does, when to use it (`USE FOR: …` or `Use when …`) and when not to (`DO NOT USE FOR: …`), in at least {DESCRIPTION_MIN_CHARS} characters."
+            "`description` {facts}: agents pick {} by its description alone, and Waza rates this one {level}. Say what the {noun} does, when to use it (`USE FOR: …` or `Use when …`) and when not to (`DO NOT USE FOR: …`), in at least {DESCRIPTION_MIN_CHARS} characters.",
+            crate::text::with_article(noun)
         ),
         cx.at(l, c),
         "description-quality",

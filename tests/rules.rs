@@ -89,6 +89,8 @@ const TEXT_RULES: &[&str] = &[
 /// Other rules a look-alike cannot avoid triggering (every other look-alike
 /// must scan completely clean).
 const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
+    // The valid agent-evals file of the look-alike has two cases: advice to grow the sets.
+    ("eval-file-invalid", &["eval-set-small"]),
     // The data-flow look-alikes are skills with a script, which a governance review notes.
     (
         "credential-flow-to-network",

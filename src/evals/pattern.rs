@@ -174,8 +174,8 @@ mod tests {
 
     #[test]
     fn backtracking_is_bounded() {
-        let p = compile(r"^(a+)+\1$", Dialect::Dotnet).unwrap();
-        let text = format!("{}b", "a".repeat(40));
+        let p = compile(r"(x+x+)+(?>y)", Dialect::Dotnet).unwrap();
+        let text = "x".repeat(40);
         assert_eq!(p.is_match(&text), Err(PatternError::Backtrack));
     }
 }

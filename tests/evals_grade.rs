@@ -98,7 +98,7 @@ fn known_values_with_k_3() {
     assert!(close(&cap["pass_at_k"], 0.6625)); // (1 + 0 + 0.9 + 0.75) / 4
     assert!(close(&cap["pass_hat_k"], 0.25));
     assert_eq!(cap["missing"], 1);
-    assert_eq!(cap["passed"], true); // default --min-capability 0
+    assert_eq!(cap["passed"], false); // default --min-capability 1: cap-none is never solved
     let reg = &v["sets"]["regression"];
     assert!(close(&reg["pass_hat_k"], 0.7)); // (1 + 0.4) / 2
     assert_eq!(reg["gate"], "pass_hat_k");
@@ -136,8 +136,16 @@ fn gates_decide_the_exit_code() {
         a.extend(extra);
         run(&a).status.code().unwrap()
     };
-    assert_eq!(code(&["--min-regression", "0.7"]), 0);
-    assert_eq!(code(&["--min-regression", "0.71"]), 1);
+    // The capability gate defaults to 1 (every case solved at least once in k).
+    assert_eq!(code(&["--min-regression", "0.7"]), 1);
+    assert_eq!(
+        code(&["--min-regression", "0.7", "--min-capability", "0"]),
+        0
+    );
+    assert_eq!(
+        code(&["--min-regression", "0.71", "--min-capability", "0"]),
+        1
+    );
     assert_eq!(
         code(&["--min-regression", "0.7", "--min-capability", "0.6625"]),
         0

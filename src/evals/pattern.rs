@@ -166,6 +166,8 @@ mod tests {
         assert!(m(r"(?<!x)y", Dialect::Dotnet, "ay"));
         assert!(m(r"(\w)\1", Dialect::Dotnet, "hello"));
         assert!(compile(r"foo(?=bar)", Dialect::Rust).is_err());
+        // .NET's class subtraction is read as a union of classes (docs/evals.md).
+        assert!(m(r"^[a-z-[aeiou]]$", Dialect::Dotnet, "a"));
         assert!(matches!(
             compile("(unclosed", Dialect::Dotnet),
             Err(PatternError::Syntax(_))

@@ -168,10 +168,17 @@ fn k_above_n_is_bad_input() {
 #[test]
 fn bad_input_exits_2_naming_the_file() {
     for (file, says) in [
-        ("bad-regex.json", "bad regex"),
+        // The messages of the reader `scan` uses too (`eval-file-invalid`).
+        (
+            "bad-regex.json",
+            "is not a regular expression that compiles",
+        ),
         ("unsafe-id.json", "not a safe folder name"),
-        ("duplicate-id.json", "duplicate id"),
-        ("bad-set.json", "unknown variant `smoke`"),
+        ("duplicate-id.json", "is used again"),
+        (
+            "bad-set.json",
+            "`set: smoke` is neither `capability` nor `regression`",
+        ),
         ("missing-folder.json", "missing outputs folder"),
         ("no-such-file.json", "cannot read"),
     ] {
@@ -230,6 +237,8 @@ fn compare_names_dropped_and_disappeared_cases() {
         "3",
         "--min-regression",
         "0.7",
+        "--min-capability",
+        "0",
         "--compare",
         &evals("previous.json"),
     ]);
@@ -256,6 +265,8 @@ fn compare_names_dropped_and_disappeared_cases() {
         "3".into(),
         "--min-regression".into(),
         "0.7".into(),
+        "--min-capability".into(),
+        "0".into(),
     ];
     let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
     a.extend(["--format", "json", "-o", me.to_str().unwrap()]);

@@ -138,12 +138,15 @@ fn exit_codes() {
     assert_eq!(o.status.code(), Some(0));
     let o = run(&["scan", "--repo", "fixtures/demo", "--fail-on", "info"]);
     assert_eq!(o.status.code(), Some(1));
-    // A clean skill passes the strictest gate.
+    // A clean skill passes the strictest gate (but for the advice to grow its three-case
+    // eval sets, `eval-set-small`).
     let o = run(&[
         "scan",
         "fixtures/demo/.github/skills/pdf-tools",
         "--fail-on",
         "info",
+        "--ignore",
+        "eval-set-small",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }

@@ -100,6 +100,9 @@ const PLANTED: &[(&str, &str, u64, u64)] = &[
         135,
     ),
     ("eval-file-invalid", "skills/pdf-tools/evals.json", 5, 58),
+    // Advice: sets of fewer than 20 cases.
+    ("eval-set-small", "skills/csv-tools/evals.json", 2, 12),
+    ("eval-set-small", "skills/pdf-tools/evals/evals.json", 2, 12),
 ];
 
 #[test]

@@ -98,7 +98,7 @@ fn known_values_with_k_3() {
     assert!(close(&cap["pass_at_k"], 0.6625)); // (1 + 0 + 0.9 + 0.75) / 4
     assert!(close(&cap["pass_hat_k"], 0.25));
     assert_eq!(cap["missing"], 1);
-    assert_eq!(cap["passed"], true); // default --min-capability 0
+    assert_eq!(cap["passed"], false); // default --min-capability 1: cap-none is never solved
     let reg = &v["sets"]["regression"];
     assert!(close(&reg["pass_hat_k"], 0.7)); // (1 + 0.4) / 2
     assert_eq!(reg["gate"], "pass_hat_k");
@@ -136,8 +136,16 @@ fn gates_decide_the_exit_code() {
         a.extend(extra);
         run(&a).status.code().unwrap()
     };
-    assert_eq!(code(&["--min-regression", "0.7"]), 0);
-    assert_eq!(code(&["--min-regression", "0.71"]), 1);
+    // The capability gate defaults to 1 (every case solved at least once in k).
+    assert_eq!(code(&["--min-regression", "0.7"]), 1);
+    assert_eq!(
+        code(&["--min-regression", "0.7", "--min-capability", "0"]),
+        0
+    );
+    assert_eq!(
+        code(&["--min-regression", "0.71", "--min-capability", "0"]),
+        1
+    );
     assert_eq!(
         code(&["--min-regression", "0.7", "--min-capability", "0.6625"]),
         0
@@ -160,10 +168,17 @@ fn k_above_n_is_bad_input() {
 #[test]
 fn bad_input_exits_2_naming_the_file() {
     for (file, says) in [
-        ("bad-regex.json", "bad regex"),
+        // The messages of the reader `scan` uses too (`eval-file-invalid`).
+        (
+            "bad-regex.json",
+            "is not a regular expression that compiles",
+        ),
         ("unsafe-id.json", "not a safe folder name"),
-        ("duplicate-id.json", "duplicate id"),
-        ("bad-set.json", "unknown variant `smoke`"),
+        ("duplicate-id.json", "is used again"),
+        (
+            "bad-set.json",
+            "`set: smoke` is neither `capability` nor `regression`",
+        ),
         ("missing-folder.json", "missing outputs folder"),
         ("no-such-file.json", "cannot read"),
     ] {
@@ -222,6 +237,8 @@ fn compare_names_dropped_and_disappeared_cases() {
         "3",
         "--min-regression",
         "0.7",
+        "--min-capability",
+        "0",
         "--compare",
         &evals("previous.json"),
     ]);
@@ -248,6 +265,8 @@ fn compare_names_dropped_and_disappeared_cases() {
         "3".into(),
         "--min-regression".into(),
         "0.7".into(),
+        "--min-capability".into(),
+        "0".into(),
     ];
     let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
     a.extend(["--format", "json", "-o", me.to_str().unwrap()]);

@@ -91,6 +91,8 @@ const TEXT_RULES: &[&str] = &[
 const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
     // A body just under Copilot's 30,000 characters is over Waza's 2,500-token threshold.
     ("agent-body-too-long", &["agent-token-budget"]),
+    // The valid agent-evals file of the look-alike has two cases: advice to grow the sets.
+    ("eval-file-invalid", &["eval-set-small"]),
     // The data-flow look-alikes are skills with a script, which a governance review notes.
     (
         "credential-flow-to-network",

@@ -24,6 +24,21 @@ pub enum EvalsCmd {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RegexDialect {
+    Dotnet,
+    Rust,
+}
+
+impl From<RegexDialect> for grade::Dialect {
+    fn from(d: RegexDialect) -> Self {
+        match d {
+            RegexDialect::Dotnet => grade::Dialect::Dotnet,
+            RegexDialect::Rust => grade::Dialect::Rust,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GradeFormat {
     Console,
     Json,
@@ -53,12 +68,17 @@ pub struct GradeCmd {
     /// error (exit 2).
     #[arg(short = 'k', value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub k: Option<u32>,
-    /// Gate of the capability set: its mean pass@k must reach X (0..=1; 0 reports only).
-    #[arg(long, value_name = "X", default_value = "0", value_parser = score)]
+    /// Gate of the capability set: its mean pass@k must reach X (0..=1; default 1: every
+    /// capability case is solved at least once in k samples; 0 reports only).
+    #[arg(long, value_name = "X", default_value = "1", value_parser = score)]
     pub min_capability: f64,
     /// Gate of the regression set: its mean pass^k must reach Y (0..=1).
     #[arg(long, value_name = "Y", default_value = "1", value_parser = score)]
     pub min_regression: f64,
+    /// Dialect of `match: regex` patterns: `dotnet` (the harness's: look-around,
+    /// back-references, `$` before a final newline; bounded backtracking) or `rust`.
+    #[arg(long, value_enum, ignore_case = true, default_value = "dotnet")]
+    pub regex_dialect: RegexDialect,
     /// A previous JSON result: every case whose pass^k dropped, and every regression case
     /// that disappeared, is named and fails the run (exit 1).
     #[arg(long, value_name = "PREVIOUS.json")]
@@ -115,8 +135,12 @@ fn run_grade(
         k: cmd.k,
         min_capability: cmd.min_capability,
         min_regression: cmd.min_regression,
+        dialect: cmd.regex_dialect.into(),
     };
     let mut report = grade::grade(&cmd.evals, &cmd.outputs, &opts)?;
+    for a in grade::advisories(&report) {
+        writeln!(stderr, "skillguard: advisory: {a}")?;
+    }
     // Where the result goes, worked out before anything is written, so a bad --repo fails
     // the run with nothing written.
     let record = if cmd.record {

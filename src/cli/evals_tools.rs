@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Error, ExitStatus};
 use crate::discover::Mode;
-use crate::evals::tools::{Policy, PolicyError, policy_of};
+use crate::evals::tools::{Constraint, Policy, PolicyError, constraint_of_eval, policy_of};
 use crate::inventory::ArtifactKind;
 use crate::parse::tool_calls;
 use crate::scan::{self, ScanOptions};
@@ -32,6 +32,10 @@ pub struct ToolsCmd {
     /// Transcripts: JSON lists of tool calls (shapes in docs/evals-tools.md).
     #[arg(value_name = "TRANSCRIPT", required = true)]
     pub transcripts: Vec<PathBuf>,
+    /// A Waza eval file (`eval.yaml`, `evals/<name>.yaml`): its `tool_constraint` grader
+    /// (`allow_only`, `reject_tools`) replaces the implicit one of the agent's `tools:`.
+    #[arg(long, value_name = "EVAL.yaml")]
+    pub eval: Option<PathBuf>,
     /// Repository whose agent files a NAME is looked up among.
     #[arg(long, value_name = "ROOT", default_value = ".")]
     pub repo: PathBuf,
@@ -44,8 +48,10 @@ pub struct ToolsCmd {
 pub enum EvalsError {
     #[error("no agent named `{name}` among the agent files of {repo}")]
     NoAgent { name: String, repo: String },
-    #[error("agent name `{name}` is ambiguous: {paths}")]
+    #[error("`{name}` is ambiguous: it names {paths}. Pass the file's path instead")]
     Ambiguous { name: String, paths: String },
+    #[error("invalid eval file {path}: {reason}")]
+    EvalInvalid { path: String, reason: String },
     #[error("cannot read agent file {path}: {reason}")]
     AgentUnreadable { path: String, reason: String },
     #[error("malformed agent {path}: {source}")]
@@ -68,12 +74,52 @@ fn looks_like_path(arg: &str) -> bool {
     arg.contains('/') || arg.contains('\\') || arg.ends_with(".md") || Path::new(arg).is_file()
 }
 
-/// The agent file: the path given, or the one agent of that name found by a repository scan.
-fn resolve(agent: &str, repo: &Path) -> Result<PathBuf, Error> {
+/// What `--agent` resolves to.
+enum Target {
+    /// An agent file.
+    Agent(PathBuf),
+    /// A skill's `SKILL.md`: Waza evaluates a skill that matches the name and ignores an agent
+    /// of the same name, and injects no tool policy for a skill.
+    Skill(PathBuf),
+}
+
+/// The target: the path given, or the one skill or agent of that name found by a repository
+/// scan. Skills take precedence over agents (as Waza resolves `skill:`); among agents one
+/// `.agent.md` wins over same-named subagents; more than one candidate left is an error that
+/// lists them.
+fn resolve(agent: &str, repo: &Path) -> Result<Target, Error> {
     if looks_like_path(agent) {
-        return Ok(PathBuf::from(agent));
+        return Ok(Target::Agent(PathBuf::from(agent)));
     }
     let result = scan::scan(Mode::Repo, repo, &ScanOptions::default())?;
+    let mut skills: Vec<String> = result
+        .artifacts
+        .iter()
+        .filter(|s| {
+            s.kind == ArtifactKind::Skill
+                && (s.name.eq_ignore_ascii_case(agent) || s.dir_name.eq_ignore_ascii_case(agent))
+        })
+        .map(|s| {
+            if s.path.is_empty() {
+                s.entry.clone()
+            } else {
+                format!("{}/{}", s.path, s.entry)
+            }
+        })
+        .collect();
+    skills.sort_unstable();
+    skills.dedup();
+    match &skills[..] {
+        [] => {}
+        [one] => return Ok(Target::Skill(repo.join(one))),
+        _ => {
+            return Err(EvalsError::Ambiguous {
+                name: agent.to_owned(),
+                paths: format!("{} skills: {}", skills.len(), skills.join(", ")),
+            }
+            .into());
+        }
+    }
     let mut hits: Vec<&str> = result
         .agents
         .iter()
@@ -102,13 +148,27 @@ fn resolve(agent: &str, repo: &Path) -> Result<PathBuf, Error> {
             repo: repo.display().to_string(),
         }
         .into()),
-        [one] => Ok(repo.join(one)),
+        [one] => Ok(Target::Agent(repo.join(one))),
         _ => Err(EvalsError::Ambiguous {
             name: agent.to_owned(),
-            paths: hits.join(", "),
+            paths: format!("{} agents: {}", hits.len(), hits.join(", ")),
         }
         .into()),
     }
+}
+
+fn load_constraint(path: &Path) -> Result<Option<Constraint>, EvalsError> {
+    let shown = path.display().to_string();
+    let bytes = read_bounded(path, MAX_AGENT_BYTES).map_err(|reason| EvalsError::EvalInvalid {
+        path: shown.clone(),
+        reason,
+    })?;
+    constraint_of_eval(&shown, &String::from_utf8_lossy(&bytes)).map_err(|reason| {
+        EvalsError::EvalInvalid {
+            path: shown,
+            reason,
+        }
+    })
 }
 
 fn load_policy(path: &Path) -> Result<Policy, EvalsError> {
@@ -155,28 +215,50 @@ struct TranscriptSummary {
 #[derive(Debug, Serialize)]
 struct Report {
     agent: String,
+    /// `implicit` (the agent's `tools:`) or `explicit` (the eval's `tool_constraint`).
+    grader: &'static str,
     /// `unrestricted`, `deny-all` or `allow-only`.
     policy: &'static str,
     /// The declared tools (`null` when `tools` is omitted).
     tools: Option<Vec<String>>,
+    /// The eval's `reject_tools`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    reject_tools: Vec<String>,
     transcripts: Vec<TranscriptSummary>,
     violations: Vec<Violation>,
 }
 
 pub(super) fn run_tools(cmd: &ToolsCmd, stdout: &mut dyn Write) -> Result<ExitStatus, Error> {
-    let path = resolve(&cmd.agent, &cmd.repo)?;
-    let policy = load_policy(&path)?;
+    let (path, implicit) = match resolve(&cmd.agent, &cmd.repo)? {
+        Target::Agent(p) => {
+            let policy = load_policy(&p)?;
+            (p, policy)
+        }
+        Target::Skill(p) => (p, Policy::Unrestricted),
+    };
+    let explicit = match &cmd.eval {
+        Some(e) => load_constraint(e)?,
+        None => None,
+    };
+    let grader = if explicit.is_some() {
+        "explicit"
+    } else {
+        "implicit"
+    };
+    let policy = explicit.unwrap_or_else(|| Constraint::implicit(implicit));
     let mut report = Report {
         agent: path.display().to_string(),
-        policy: match &policy {
+        grader,
+        policy: match &policy.allow {
             Policy::Unrestricted => "unrestricted",
             Policy::AllowOnly(l) if l.is_empty() => "deny-all",
             Policy::AllowOnly(_) => "allow-only",
         },
-        tools: match &policy {
+        tools: match &policy.allow {
             Policy::Unrestricted => None,
             Policy::AllowOnly(l) => Some(l.clone()),
         },
+        reject_tools: policy.reject.clone(),
         transcripts: Vec::new(),
         violations: Vec::new(),
     };
@@ -232,6 +314,11 @@ fn print_console(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         None => "unrestricted (tools omitted)".to_owned(),
         Some(l) if l.is_empty() => "tools: [] (denies all)".to_owned(),
         Some(l) => format!("tools: [{}]", l.join(", ")),
+    };
+    let tools = if r.reject_tools.is_empty() {
+        tools
+    } else {
+        format!("{tools}; reject_tools: [{}]", r.reject_tools.join(", "))
     };
     writeln!(
         out,

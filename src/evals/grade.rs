@@ -19,12 +19,10 @@ use crate::text::{escape_markdown, sanitize_line};
 pub const MAX_EVALS_BYTES: u64 = 4 * 1024 * 1024;
 /// The largest sample file read.
 pub const MAX_SAMPLE_BYTES: u64 = 1024 * 1024;
-/// The most cases an evals file may hold.
-pub const MAX_CASES: usize = 10_000;
+pub use super::cases::{Case, MAX_CASES, MAX_ID_LEN, is_safe_id};
+pub use super::pattern::Dialect;
 /// The highest sample number read (`sample-1000.txt`).
 pub const MAX_SAMPLES: u32 = 1000;
-/// The longest case id (a path component).
-pub const MAX_ID_LEN: usize = 128;
 /// The compiled-size bound of a case's regex (bytes), and of its lazy DFA.
 pub const REGEX_SIZE_LIMIT: usize = 1024 * 1024;
 /// The schema tag of the JSON result.
@@ -44,6 +42,13 @@ pub enum GradeError {
         what: &'static str,
         path: String,
         source: io::Error,
+    },
+    /// A case's pattern could not be matched against a sample within its bounds.
+    #[error("{path}: the regex of case `{id}` cannot be matched: {msg}")]
+    Pattern {
+        path: String,
+        id: String,
+        msg: String,
     },
     #[error("no sample-<n>.txt in {path} (case `{id}`): a case needs at least one sample")]
     NoSamples { path: String, id: String },
@@ -92,42 +97,19 @@ pub enum MatchKind {
     Regex,
 }
 
-/// One case as written in `evals.json` (unknown keys are ignored).
-#[derive(Debug, Clone, Deserialize)]
-struct RawCase {
-    id: String,
-    set: Set,
-    #[allow(dead_code)]
-    prompt: String,
-    expect: String,
-    #[serde(rename = "match")]
-    kind: MatchKind,
-}
-
-#[derive(Debug, Deserialize)]
-struct RawFile {
-    cases: Vec<RawCase>,
-}
-
-/// A validated case, its matcher ready.
-#[derive(Debug, Clone)]
-pub struct Case {
-    pub id: String,
-    pub set: Set,
-    pub expect: String,
-    pub kind: MatchKind,
-    regex: Option<regex::Regex>,
-}
-
 impl Case {
     /// Whether `sample` passes. `exact` compares after removing one trailing line ending
     /// (`\n` or `\r\n`) from the sample; `contains` is a case-sensitive substring test;
-    /// `regex` is a search anywhere in the sample (anchor it with `^…$` for a whole match).
-    pub fn passes(&self, sample: &str) -> bool {
+    /// `regex` is a search anywhere in the sample (anchor it with `^…$` for a whole match). A
+    /// pattern that exceeds the backtracking bound is an error.
+    pub fn passes(&self, sample: &str) -> Result<bool, super::pattern::PatternError> {
         match self.kind {
-            MatchKind::Exact => trim_one_eol(sample) == self.expect,
-            MatchKind::Contains => sample.contains(&self.expect),
-            MatchKind::Regex => self.regex.as_ref().is_some_and(|r| r.is_match(sample)),
+            MatchKind::Exact => Ok(trim_one_eol(sample) == self.expect),
+            MatchKind::Contains => Ok(sample.contains(&self.expect)),
+            MatchKind::Regex => self
+                .pattern
+                .as_ref()
+                .map_or(Ok(false), |r| r.is_match(sample)),
         }
     }
 }
@@ -136,17 +118,6 @@ fn trim_one_eol(s: &str) -> &str {
     s.strip_suffix("\r\n")
         .or_else(|| s.strip_suffix('\n'))
         .unwrap_or(s)
-}
-
-/// Whether `id` may name a folder under the outputs directory: 1 to [`MAX_ID_LEN`] ASCII
-/// letters, digits, `.`, `_` and `-`, not starting with `.` (so never `.` or `..`).
-pub fn is_safe_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= MAX_ID_LEN
-        && !id.starts_with('.')
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 /// Reads at most `limit` bytes of a regular file (no final symlink followed).
@@ -175,55 +146,39 @@ pub fn evals_sha256(path: &Path) -> Result<String, GradeError> {
     Ok(crate::hash::sha256_hex(&bytes))
 }
 
-/// Reads and validates an `evals.json`: the shape, ids unique and safe as path components,
-/// `set` and `match` values, every regex compiling within [`REGEX_SIZE_LIMIT`].
-pub fn load_evals(path: &Path) -> Result<Vec<Case>, GradeError> {
+/// Reads and validates an `evals.json` with the reader `scan` and `coverage` use
+/// ([`super::cases`]): every problem is named with its line and column, the same message a
+/// scan's `eval-file-invalid` finding gives.
+pub fn load_evals(path: &Path, dialect: Dialect) -> Result<Vec<Case>, GradeError> {
     let bytes = read_bounded(path, MAX_EVALS_BYTES)?;
+    let shown = path.display().to_string();
     let invalid = |msg: String| GradeError::Invalid {
-        path: path.display().to_string(),
+        path: shown.clone(),
         msg,
     };
-    let raw: RawFile = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
-    if raw.cases.len() > MAX_CASES {
-        return Err(invalid(format!("more than {MAX_CASES} cases")));
+    let text = String::from_utf8_lossy(&bytes);
+    let json = !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    let root = super::cases::tree(&shown, &text, json).map_err(|p| invalid(p.render()))?;
+    let Some(root) = root.filter(|r| matches!(r.kind, crate::parse::yaml::NodeKind::Map { .. }))
+    else {
+        return Err(invalid(
+            "the file is not an agent-evals mapping `{\"cases\": [...]}` (a list is skill-creator's trigger evals, which `evals grade` does not read)".into(),
+        ));
+    };
+    let parsed = super::cases::agent_evals(&root, dialect);
+    if !parsed.problems.is_empty() {
+        return Err(invalid(
+            parsed
+                .problems
+                .iter()
+                .map(super::cases::Problem::render)
+                .collect::<Vec<_>>()
+                .join("; "),
+        ));
     }
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::with_capacity(raw.cases.len());
-    for (i, c) in raw.cases.into_iter().enumerate() {
-        if !is_safe_id(&c.id) {
-            return Err(invalid(format!(
-                "cases[{i}]: id `{}` is not a safe folder name (1-{MAX_ID_LEN} of A-Z a-z 0-9 . _ -, not starting with `.`)",
-                sanitize_line(&c.id)
-            )));
-        }
-        if !seen.insert(c.id.clone()) {
-            return Err(invalid(format!("cases[{i}]: duplicate id `{}`", c.id)));
-        }
-        let regex = match c.kind {
-            MatchKind::Regex => Some(
-                regex::RegexBuilder::new(&c.expect)
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .dfa_size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| {
-                        invalid(format!(
-                            "cases[{i}] (`{}`): bad regex: {}",
-                            c.id,
-                            sanitize_line(&e.to_string())
-                        ))
-                    })?,
-            ),
-            _ => None,
-        };
-        out.push(Case {
-            id: c.id,
-            set: c.set,
-            expect: c.expect,
-            kind: c.kind,
-            regex,
-        });
-    }
-    Ok(out)
+    Ok(parsed.cases)
 }
 
 /// pass@k with n samples of which c pass: 1 − C(n−c, k)/C(n, k), in product form
@@ -269,6 +224,8 @@ pub struct GradeOptions {
     pub k: Option<u32>,
     pub min_capability: f64,
     pub min_regression: f64,
+    /// The dialect of `match: regex` cases.
+    pub dialect: Dialect,
 }
 
 /// One sample's verdict.
@@ -422,7 +379,7 @@ pub fn grade(
     outputs: &Path,
     opts: &GradeOptions,
 ) -> Result<GradeReport, GradeError> {
-    let cases = load_evals(evals_path)?;
+    let cases = load_evals(evals_path, opts.dialect)?;
     if !outputs.is_dir() {
         return Err(GradeError::Read {
             path: outputs.display().to_string(),
@@ -449,14 +406,27 @@ pub fn grade(
                 k,
             });
         }
-        let statuses: Vec<SampleStatus> = samples
-            .iter()
-            .map(|s| match s {
+        let mut statuses: Vec<SampleStatus> = Vec::with_capacity(samples.len());
+        for (i, s) in samples.iter().enumerate() {
+            statuses.push(match s {
                 None => SampleStatus::Missing,
-                Some(t) if case.passes(t) => SampleStatus::Pass,
-                Some(_) => SampleStatus::Fail,
-            })
-            .collect();
+                Some(t) => match case.passes(t) {
+                    Ok(true) => SampleStatus::Pass,
+                    Ok(false) => SampleStatus::Fail,
+                    Err(e) => {
+                        return Err(GradeError::Pattern {
+                            path: outputs
+                                .join(&case.id)
+                                .join(format!("sample-{}.txt", i + 1))
+                                .display()
+                                .to_string(),
+                            id: case.id.clone(),
+                            msg: e.to_string(),
+                        });
+                    }
+                },
+            });
+        }
         let c = statuses
             .iter()
             .filter(|s| **s == SampleStatus::Pass)
@@ -522,6 +492,38 @@ pub fn grade(
         compare: None,
         passed,
     })
+}
+
+/// The agent-evals guidance a graded run falls short of, one sentence each: a set with fewer
+/// than 20 cases (a set starts from 20–50 real failures), and a k outside 3–10 (the samples
+/// per case that make pass@k and pass^k meaningful). Advice, never a gate.
+pub fn advisories(r: &GradeReport) -> Vec<String> {
+    use super::cases::{K_ADVISED, MIN_CASES_ADVISED};
+    let mut out = Vec::new();
+    for (set, res) in &r.sets {
+        if res.cases > 0 && res.cases < MIN_CASES_ADVISED {
+            out.push(format!(
+                "the {} set has {} case(s); start a set from {MIN_CASES_ADVISED}-50 real failures (twenty expose a pattern, fifty give a stable pass rate)",
+                set.as_str(),
+                res.cases
+            ));
+        }
+    }
+    let ks: BTreeSet<u32> = r.cases.iter().map(|c| c.k).collect();
+    let outside: Vec<String> = ks
+        .iter()
+        .filter(|k| !K_ADVISED.contains(&u64::from(**k)))
+        .map(u32::to_string)
+        .collect();
+    if !outside.is_empty() {
+        out.push(format!(
+            "k = {} sample(s) per case; sample each case {}-{} times, since one run of a non-deterministic agent is noise",
+            outside.join(", "),
+            K_ADVISED.start(),
+            K_ADVISED.end()
+        ));
+    }
+    out
 }
 
 /// Reads a grade result written by `--format json` (bounded at [`MAX_EVALS_BYTES`], never
@@ -907,19 +909,20 @@ mod tests {
             set: Set::Capability,
             expect: expect.into(),
             kind,
-            regex: (kind == MatchKind::Regex).then(|| regex::Regex::new(expect).unwrap()),
+            pattern: (kind == MatchKind::Regex)
+                .then(|| super::super::pattern::compile(expect, Dialect::Dotnet).unwrap()),
         };
         let exact = mk(MatchKind::Exact, "42");
-        assert!(exact.passes("42"));
-        assert!(exact.passes("42\n"));
-        assert!(exact.passes("42\r\n"));
-        assert!(!exact.passes("42\n\n"));
-        assert!(!exact.passes(" 42"));
+        assert!(exact.passes("42").unwrap());
+        assert!(exact.passes("42\n").unwrap());
+        assert!(exact.passes("42\r\n").unwrap());
+        assert!(!exact.passes("42\n\n").unwrap());
+        assert!(!exact.passes(" 42").unwrap());
         let contains = mk(MatchKind::Contains, "## ");
-        assert!(contains.passes("# T\n## A\n"));
-        assert!(!contains.passes("#A"));
+        assert!(contains.passes("# T\n## A\n").unwrap());
+        assert!(!contains.passes("#A").unwrap());
         let re = mk(MatchKind::Regex, "Grüße|Straße");
-        assert!(re.passes("Mit freundlichen Grüßen"));
-        assert!(!re.passes("Strasse"));
+        assert!(re.passes("Mit freundlichen Grüßen").unwrap());
+        assert!(!re.passes("Strasse").unwrap());
     }
 }

@@ -5,5 +5,7 @@
 //! reads files it is given and imports only the helpers (never the scan, the reports or
 //! the baselines). See `docs/evals.md`.
 
+pub mod cases;
 pub mod grade;
+pub mod pattern;
 pub mod tools;

@@ -106,6 +106,8 @@ pub enum Denial {
     NamespaceMismatch { declared: Vec<String> },
     /// Nothing declared authorises it.
     NotDeclared,
+    /// The grader's `reject_tools` names it.
+    Rejected { by: String },
 }
 
 impl std::fmt::Display for Denial {
@@ -118,6 +120,7 @@ impl std::fmt::Display for Denial {
                 declared.join(", ")
             ),
             Denial::NotDeclared => f.write_str("not declared in tools:"),
+            Denial::Rejected { by } => write!(f, "rejected by reject_tools ({by})"),
         }
     }
 }
@@ -129,6 +132,7 @@ impl Denial {
             Denial::DenyAll => "deny-all",
             Denial::NamespaceMismatch { .. } => "namespace-mismatch",
             Denial::NotDeclared => "not-declared",
+            Denial::Rejected { .. } => "rejected",
         }
     }
 }
@@ -152,12 +156,8 @@ impl Policy {
         };
         let obs = observed(call);
         let decl: Vec<(ToolId, &String)> = list.iter().map(|d| (declared(d), d)).collect();
-        let allowed = decl.iter().any(|(d, _)| match (obs.ns, d.ns) {
-            (Namespace::Builtin, Namespace::Builtin) => canonical(&obs.id) == canonical(&d.id),
-            // No source on the call: a declared custom/MCP tool matches its literal name.
-            (Namespace::Builtin, _) => obs.id == d.id,
-            (a, b) => a == b && obs.id == d.id,
-        });
+        // No source on the call: a declared custom/MCP tool matches its literal name.
+        let allowed = decl.iter().any(|(d, _)| same_tool(&obs, d));
         if allowed {
             return Ok(());
         }
@@ -178,6 +178,72 @@ impl Policy {
             Err(Denial::NamespaceMismatch { declared: other })
         }
     }
+}
+
+/// Whether the observed call `obs` is the declared tool `d`: aliases for built-ins, the literal
+/// name for a bare call against a custom/MCP declaration, and the same namespace otherwise.
+fn same_tool(obs: &ToolId, d: &ToolId) -> bool {
+    match (obs.ns, d.ns) {
+        (Namespace::Builtin, Namespace::Builtin) => canonical(&obs.id) == canonical(&d.id),
+        (Namespace::Builtin, _) => obs.id == d.id,
+        (a, b) => a == b && obs.id == d.id,
+    }
+}
+
+/// A `tool_constraint` grader: its `allow_only` (an upper bound; absent: unrestricted) and its
+/// `reject_tools` (calls that fail the grader whatever `allow_only` says). An eval that
+/// declares one replaces the implicit grader of the agent's `tools:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constraint {
+    pub allow: Policy,
+    pub reject: Vec<String>,
+}
+
+impl Constraint {
+    /// The implicit grader of an agent's `tools:` (nothing rejected).
+    pub fn implicit(allow: Policy) -> Constraint {
+        Constraint {
+            allow,
+            reject: Vec::new(),
+        }
+    }
+
+    /// Checks one call: a rejected tool fails first, then the `allow_only` bound.
+    pub fn check(&self, call: &str) -> Result<(), Denial> {
+        let obs = observed(call);
+        if let Some(r) = self.reject.iter().find(|r| same_tool(&obs, &declared(r))) {
+            return Err(Denial::Rejected {
+                by: r.trim().to_owned(),
+            });
+        }
+        self.allow.check(call)
+    }
+}
+
+/// The first `tool_constraint` grader of a Waza eval file's text (read with the reader the scan
+/// uses, so a grader the scan reports is refused here too). `Ok(None)`: the eval declares none.
+pub fn constraint_of_eval(shown: &str, text: &str) -> Result<Option<Constraint>, String> {
+    use super::cases;
+    let root = cases::tree(shown, text, false)
+        .map_err(|p| p.render())?
+        .ok_or_else(|| "the eval file is empty".to_owned())?;
+    let (graders, problems) = cases::waza_graders(&root, super::pattern::Dialect::Dotnet);
+    if !problems.is_empty() {
+        return Err(problems
+            .iter()
+            .map(cases::Problem::render)
+            .collect::<Vec<_>>()
+            .join("; "));
+    }
+    Ok(graders
+        .into_iter()
+        .find(|g| g.ty.as_deref() == Some("tool_constraint"))
+        .map(|g| Constraint {
+            allow: g.allow_only.map_or(Policy::Unrestricted, |l| {
+                Policy::AllowOnly(l.into_iter().map(|t| t.name).collect())
+            }),
+            reject: g.reject_tools.into_iter().map(|t| t.name).collect(),
+        }))
 }
 
 /// Why an agent's policy cannot be read (the agent then fails resolution).

@@ -222,12 +222,36 @@ impl ShardPlan {
 
     /// The slowest shard's cost divided by the mean shard cost (1.0 is a perfect balance).
     pub fn balance(&self) -> f64 {
-        let total: u64 = self.plan.iter().map(|s| s.cost).sum();
+        let total: u64 = self
+            .plan
+            .iter()
+            .map(|s| s.cost)
+            .fold(0, u64::saturating_add);
         let max = self.plan.iter().map(|s| s.cost).max().unwrap_or(0);
         if total == 0 {
             return 1.0;
         }
         max as f64 * self.shards as f64 / total as f64
+    }
+
+    /// The large repositories: those whose cost exceeds the mean shard cost (the total over
+    /// N), costliest first. A repository is one unit, so each bounds the slowest shard from
+    /// below whatever N is.
+    pub fn large(&self) -> Vec<&Unit> {
+        let total: u64 = self
+            .plan
+            .iter()
+            .map(|s| s.cost)
+            .fold(0, u64::saturating_add);
+        let mean = total / self.shards.max(1);
+        let mut large: Vec<&Unit> = self
+            .plan
+            .iter()
+            .flat_map(|s| &s.units)
+            .filter(|u| u.cost > mean)
+            .collect();
+        large.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.repository.cmp(&b.repository)));
+        large
     }
 
     /// Reads and checks a plan file (a link to it is followed: it is the operator's).

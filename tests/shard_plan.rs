@@ -164,6 +164,12 @@ fn plan_shards_merge_to_the_unsharded_report_including_empty_shards() {
                 .find(|s| s["units"].to_string().contains("repo-big"))
                 .unwrap();
             assert_eq!(big["units"].as_array().unwrap().len(), 1, "{v}");
+            // It costs more than the mean shard: named as the bound on the slowest shard.
+            let again = out.path().join("again.json");
+            let o = run(&["plan", ws, "--shards", "3", "-o", s(&again)]);
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert!(e.contains("(repo-big)") && e.contains("never split"), "{e}");
+            assert_eq!(fs::read(&again).unwrap(), fs::read(&p).unwrap());
         }
         let merged = scan_and_merge(ws, &p, n, out.path(), "json");
         same(&merged, &whole, &format!("JSON with a plan of {n}"));

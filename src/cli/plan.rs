@@ -163,6 +163,21 @@ pub(super) fn run(
                     plan.shards,
                     plan.balance()
                 )?;
+                let large = plan.large();
+                if !large.is_empty() {
+                    let named: Vec<String> = large
+                        .iter()
+                        .take(5)
+                        .map(|u| crate::text::sanitize_line(&u.repository).into_owned())
+                        .collect();
+                    writeln!(
+                        stderr,
+                        "skillguard: {} repository(ies) cost more than the mean shard ({}{}): a repository is never split, so it bounds the slowest shard; more shards will not make it faster",
+                        large.len(),
+                        named.join(", "),
+                        if large.len() > 5 { ", …" } else { "" }
+                    )?;
+                }
             }
             None if cmd.list.is_none() => stdout.write_all(&bytes)?,
             None => {}

@@ -155,33 +155,11 @@ pub(super) fn run(
                         source,
                     }
                 })?;
-                let empty = plan.plan.iter().filter(|s| s.units.is_empty()).count();
-                writeln!(
-                    stderr,
-                    "skillguard: {} repositories in {} shard(s) ({empty} empty); slowest shard / mean = {:.2}",
-                    plan.repositories.len(),
-                    plan.shards,
-                    plan.balance()
-                )?;
-                let large = plan.large();
-                if !large.is_empty() {
-                    let named: Vec<String> = large
-                        .iter()
-                        .take(5)
-                        .map(|u| crate::text::sanitize_line(&u.repository).into_owned())
-                        .collect();
-                    writeln!(
-                        stderr,
-                        "skillguard: {} repository(ies) cost more than the mean shard ({}{}): a repository is never split, so it bounds the slowest shard; more shards will not make it faster",
-                        large.len(),
-                        named.join(", "),
-                        if large.len() > 5 { ", …" } else { "" }
-                    )?;
-                }
             }
             None if cmd.list.is_none() => stdout.write_all(&bytes)?,
             None => {}
         }
+        summary(&plan, stderr)?;
     }
     if let Some(k) = cmd.list {
         let shard = plan.shard(k).ok_or_else(|| {
@@ -195,4 +173,32 @@ pub(super) fn run(
         }
     }
     Ok(ExitStatus::Clean)
+}
+
+/// What a new plan gives: shards, empty ones, the balance, and the large repositories.
+fn summary(plan: &ShardPlan, stderr: &mut dyn Write) -> Result<(), Error> {
+    let empty = plan.plan.iter().filter(|s| s.units.is_empty()).count();
+    writeln!(
+        stderr,
+        "skillguard: {} repositories in {} shard(s) ({empty} empty); slowest shard / mean = {:.2}",
+        plan.repositories.len(),
+        plan.shards,
+        plan.balance()
+    )?;
+    let large = plan.large();
+    if !large.is_empty() {
+        let named: Vec<String> = large
+            .iter()
+            .take(5)
+            .map(|u| crate::text::sanitize_line(&u.repository).into_owned())
+            .collect();
+        writeln!(
+            stderr,
+            "skillguard: {} repository(ies) cost more than the mean shard ({}{}): a repository is never split, so it bounds the slowest shard; more shards will not make it faster",
+            large.len(),
+            named.join(", "),
+            if large.len() > 5 { ", …" } else { "" }
+        )?;
+    }
+    Ok(())
 }

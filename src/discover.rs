@@ -45,6 +45,22 @@ pub struct WalkOptions {
     /// (`--shard K/N`, 1-based), a partition by the SHA-256 of each repository's name, so a
     /// repository stays in its shard when others are added or removed.
     pub shard: Option<(u64, u64)>,
+    /// Workspace scans with a shard plan (`scan-workspace --plan FILE --shard K`): the
+    /// repositories of shard K, the only ones scanned, and the plan's workspace listing
+    /// digest, which stands for the workspace (a job that cloned only its share lists fewer
+    /// repositories, yet is a shard of the same run).
+    pub only: Option<PlanShard>,
+}
+
+/// One shard of a shard plan, as the walk and the run identity use it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanShard {
+    /// The repositories scanned (the shard's units).
+    pub repos: std::collections::BTreeSet<String>,
+    /// The plan's workspace listing digest ([`Plan::listing`] of the workspace it was made for).
+    pub listing: String,
+    /// The plan's digest, part of the run identity ([`crate::result::RunIdentity::plan`]).
+    pub digest: String,
 }
 
 /// The most shards a workspace is split into (`--shard K/N` with N at most this): what
@@ -98,6 +114,7 @@ impl Default for WalkOptions {
         WalkOptions {
             follow_repo_links: false,
             shard: None,
+            only: None,
             max_depth: 12,
             max_dirs: 50_000,
             threads: 0,
@@ -585,20 +602,18 @@ fn listing(names: &[(String, fs::FileType)]) -> String {
     crate::hash::sha256_hex(&bytes)
 }
 
-/// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
-pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError> {
-    let canon = canonical_dir(dir)?;
-    let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
-        path: dir.display().to_string(),
-        source: e,
-    })?;
+/// The entries of a workspace folder, hidden ones counted and left out, in name order (names
+/// escaped as [`crate::names::escape`] does); a name that is not UTF-8 is an issue.
+fn workspace_entries(
+    rd: fs::ReadDir,
+    issues: &mut Vec<WalkIssue>,
+) -> (Vec<(String, fs::FileType)>, usize) {
     let mut names: Vec<(String, fs::FileType)> = Vec::new();
     let mut hidden = 0usize;
-    let mut plan = Plan::default();
     for e in rd.filter_map(Result::ok) {
         let name = crate::names::escape(&e.file_name()).into_owned();
         if !crate::names::is_utf8(&e.file_name()) {
-            plan.issues.push(WalkIssue {
+            issues.push(WalkIssue {
                 rule: ids::PATH_NOT_UTF8,
                 rel: name.clone(),
                 message: not_utf8_message(&name),
@@ -614,9 +629,46 @@ pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverEr
         }
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    (names, hidden)
+}
+
+/// The repositories of a workspace (its non-hidden folders and links, in name order) and the
+/// digest of that listing ([`Plan::listing`]): what a shard plan is made for and checked
+/// against.
+pub fn workspace_listing(dir: &Path) -> Result<(Vec<String>, String), DiscoverError> {
+    let canon = canonical_dir(dir)?;
+    let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
+        path: dir.display().to_string(),
+        source: e,
+    })?;
+    let (names, _) = workspace_entries(rd, &mut Vec::new());
+    let digest = listing(&names);
+    let repos = names
+        .into_iter()
+        .filter(|(_, ft)| ft.is_dir() || ft.is_symlink())
+        .map(|(n, _)| n)
+        .collect();
+    Ok((repos, digest))
+}
+
+/// Plans a `scan-workspace DIR`: each immediate non-hidden subdirectory is a repository.
+pub fn plan_workspace(dir: &Path, opts: &WalkOptions) -> Result<Plan, DiscoverError> {
+    let canon = canonical_dir(dir)?;
+    let rd = fs::read_dir(&canon).map_err(|e| DiscoverError::Unreadable {
+        path: dir.display().to_string(),
+        source: e,
+    })?;
+    let mut plan = Plan::default();
+    let (mut names, hidden) = workspace_entries(rd, &mut plan.issues);
     plan.listing = Some(listing(&names));
-    if let Some((k, n)) = opts.shard {
-        names.retain(|(name, _)| shard_of(name, n) == k - 1);
+    // A shard plan's shard K, or the repositories whose name hashes to shard K of N.
+    match (&opts.only, opts.shard) {
+        (Some(only), _) => {
+            names.retain(|(name, _)| only.repos.contains(name));
+            plan.listing = Some(only.listing.clone());
+        }
+        (None, Some((k, n))) => names.retain(|(name, _)| shard_of(name, n) == k - 1),
+        (None, None) => {}
     }
     // Repository folders by their real location: a link to one already scanned is not
     // scanned twice.

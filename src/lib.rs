@@ -48,6 +48,7 @@ pub mod result;
 pub mod rules;
 pub mod scan;
 pub mod security;
+pub mod shardplan;
 pub mod skill_hashes;
 pub mod targets;
 pub mod text;

@@ -347,6 +347,12 @@ fn run_difference(a: Option<&RunIdentity>, b: Option<&RunIdentity>) -> String {
             "their shard plans differ: --shard K/{} and K/{}",
             b.shards, a.shards
         ),
+        (Some(a), Some(b)) if a.plan != b.plan => match (&a.plan, &b.plan) {
+            (Some(_), Some(_)) => {
+                "their shard plans differ: shards of two different `--plan` files".into()
+            }
+            _ => "their shard plans differ: one is a shard of a `--plan` file, the other of --shard K/N".into(),
+        },
         (Some(_), Some(_)) => "their run identities differ".into(),
         (None, _) | (_, None) => {
             "one carries no run identity (a report of an older skillguard?)".into()
@@ -409,7 +415,7 @@ pub fn merge(
             if !r.is_consistent() {
                 return Err(invalid(
                     path,
-                    "`run.id` is not the digest of `run.workspace`, `run.options` and `run.shards`: the report was edited",
+                    "`run.id` is not the digest of `run.workspace`, `run.options`, `run.shards` and `run.plan`: the report was edited",
                 ));
             }
             let n = shard.map_or(1, |(_, n)| n);

@@ -211,6 +211,7 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
     let from_reports = reports.is_some();
     // What of the scan options goes into the run's identity (before the scan takes them).
     let mut run_options = None;
+    let mut plan_digest = None;
     let mut result = match req.source {
         Source::Tree {
             mode,
@@ -218,6 +219,7 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
             options,
         } => {
             run_options = Some(scan_options_identity(&options));
+            plan_digest = options.walk.only.as_ref().map(|p| p.digest.clone());
             crate::scan::scan(mode, target, &options)?
         }
         Source::Reports { paths, options } => {
@@ -265,7 +267,8 @@ pub fn run(req: Request<'_>) -> Result<Outcome, Error> {
     if let (Some(scan), Some(listing)) = (run_options, result.listing.take()) {
         let options = options_digest(scan, &req.policy, &policy, &req.baseline);
         let shards = result.shard.map_or(1, |(_, n)| n);
-        result.run = Some(crate::result::RunIdentity::new(listing, options, shards));
+        result.run =
+            Some(crate::result::RunIdentity::new(listing, options, shards).with_plan(plan_digest));
     }
     // A shard or a merge sees some repositories through reports: what it does not see
     // cannot be judged unused.

@@ -111,24 +111,42 @@ pub struct RunIdentity {
     pub options: String,
     /// The shard plan: N of `--shard K/N` (1 for an unsharded scan and a merge).
     pub shards: u64,
+    /// `scan-workspace --plan FILE --shard K`: the SHA-256 of the plan file's contents
+    /// ([`crate::shardplan::ShardPlan::digest`]), so that the shards of one plan merge and
+    /// shards of different plans (or of `--shard K/N`) are refused. `workspace` is then the
+    /// plan's workspace listing digest. Absent otherwise, and in a merge.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub plan: Option<String>,
 }
 
 impl RunIdentity {
     /// The identity of a run of these parts.
     pub fn new(workspace: String, options: String, shards: u64) -> RunIdentity {
         RunIdentity {
-            id: RunIdentity::digest(&workspace, &options, shards),
+            id: RunIdentity::digest(&workspace, &options, shards, None),
             workspace,
             options,
             shards,
+            plan: None,
         }
     }
 
-    /// `id` of these parts: SHA-256 of `skillguard-run/1`, the workspace and options digests
-    /// and N, each ended by a NUL byte.
-    pub fn digest(workspace: &str, options: &str, shards: u64) -> String {
-        let mut bytes = Vec::with_capacity(160);
-        for part in ["skillguard-run/1", workspace, options, &shards.to_string()] {
+    /// The same run as a shard of the plan whose digest is `plan`.
+    pub fn with_plan(self, plan: Option<String>) -> RunIdentity {
+        RunIdentity {
+            id: RunIdentity::digest(&self.workspace, &self.options, self.shards, plan.as_deref()),
+            plan,
+            ..self
+        }
+    }
+
+    /// `id` of these parts: SHA-256 of `skillguard-run/1`, the workspace and options digests,
+    /// N and, for a shard of a plan, the plan's digest, each ended by a NUL byte.
+    pub fn digest(workspace: &str, options: &str, shards: u64, plan: Option<&str>) -> String {
+        let mut bytes = Vec::with_capacity(240);
+        let n = shards.to_string();
+        let parts = ["skillguard-run/1", workspace, options, &n];
+        for part in parts.into_iter().chain(plan) {
             bytes.extend_from_slice(part.as_bytes());
             bytes.push(0);
         }
@@ -138,10 +156,17 @@ impl RunIdentity {
     /// Does `id` hold the digest of the parts (a report whose identity was not edited by
     /// hand)?
     pub fn is_consistent(&self) -> bool {
-        self.id == RunIdentity::digest(&self.workspace, &self.options, self.shards)
+        self.id
+            == RunIdentity::digest(
+                &self.workspace,
+                &self.options,
+                self.shards,
+                self.plan.as_deref(),
+            )
     }
 
-    /// The same run unsharded: what a merge of its shards carries.
+    /// The same run unsharded: what a merge of its shards carries (a plan's shards too: the
+    /// plan's listing stands for the workspace, so the merge is the unsharded scan's run).
     pub fn unsharded(&self) -> RunIdentity {
         RunIdentity::new(self.workspace.clone(), self.options.clone(), 1)
     }

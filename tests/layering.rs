@@ -40,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "config",
         ],
     ),
-    ("walk", &["discover"]),
+    ("walk", &["discover", "shardplan"]),
     ("result", &["result"]),
     ("read", &["read"]),
     ("parse+compliance", &["rules"]),

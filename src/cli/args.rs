@@ -680,6 +680,7 @@ pub fn scan_options(
         walk: WalkOptions {
             follow_repo_links: false,
             shard: None,
+            only: None,
             max_depth,
             max_dirs: max_dirs.max(1),
             threads,

@@ -21,6 +21,7 @@ mod evals_tools;
 mod generate;
 mod init;
 mod merge;
+mod plan;
 mod progress;
 mod render;
 mod rules;
@@ -66,6 +67,10 @@ pub enum Command {
     /// Merge the JSON reports of `scan-workspace --shard K/N` into one report, the checks
     /// that span repositories (drift, name collisions, look-alike names) recomputed over all.
     Merge(MergeCmd),
+    /// Plan balanced shards of a workspace: its repositories weighed (bytes on disk, or an
+    /// earlier report with --weights) and assigned the costliest first; `--list K` prints the
+    /// repositories shard K needs (`scan-workspace --plan FILE --shard K`).
+    Plan(plan::PlanCmd),
     /// Which skills and agents have evals: eval files, cases per set, trigger tests and
     /// graders of each, the ones without any, and percentages (`--fail-under-coverage N`).
     Coverage(coverage::CoverageCmd),
@@ -183,6 +188,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<E
         Command::Init(cmd) => init::run(&cmd, stderr),
         Command::Accept(cmd) => accept::run(&cmd, stderr),
         Command::Merge(cmd) => merge::run(&cmd, stdout, stderr),
+        Command::Plan(cmd) => plan::run(&cmd, stdout, stderr),
         Command::Coverage(cmd) => coverage::run(&cmd, stdout, stderr),
         Command::Baseline(cmd) => baseline::run(cmd, stdout, stderr),
         Command::Evals(cmd) => evals::run(cmd, stdout, stderr),

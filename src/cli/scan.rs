@@ -36,9 +36,20 @@ pub struct WorkspaceCmd {
     #[arg(long, help_heading = "Policy")]
     pub trust_repo_config: bool,
     /// Scan only shard K of N (1-based): a partition of the repositories by the SHA-256 of
-    /// their names. Write each shard's report as JSON and join them with `skillguard merge`.
+    /// their names, or with --plan the plan's shard K (give K, or K/N with the plan's N).
+    /// Write each shard's report as JSON and join them with `skillguard merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, help_heading = "Walk")]
-    pub shard: Option<(u64, u64)>,
+    pub shard: Option<(u64, Option<u64>)>,
+    /// A shard plan (`skillguard plan`): --shard K scans exactly its shard K's repositories.
+    /// The workspace may hold only those (a job that cloned its share); a repository the
+    /// plan does not know is refused.
+    #[arg(
+        long,
+        value_name = "PLAN.json",
+        requires = "shard",
+        help_heading = "Walk"
+    )]
+    pub plan: Option<PathBuf>,
     /// Scan workspace entries that are symbolic links to folders as repositories, each
     /// rooted at its link's target (links inside a repository still never leave it).
     #[arg(long, help_heading = "Walk")]
@@ -76,26 +87,66 @@ pub struct ScanArgs {
     pub hashing: HashArgs,
 }
 
-/// `K/N` with 1 ≤ K ≤ N ≤ [`crate::discover::MAX_SHARDS`].
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let (k, n) = s
-        .split_once('/')
-        .ok_or_else(|| format!("`{s}`: expected K/N, e.g. 2/8"))?;
+/// `K/N` with 1 ≤ K ≤ N ≤ [`crate::discover::MAX_SHARDS`], or `K` alone (with --plan, whose
+/// N it is).
+fn parse_shard(s: &str) -> Result<(u64, Option<u64>), String> {
+    let (k, n) = match s.split_once('/') {
+        Some((k, n)) => (k, Some(n)),
+        None => (s, None),
+    };
     let k: u64 = k
         .trim()
         .parse()
-        .map_err(|_| format!("`{s}`: K is not a number"))?;
-    let n: u64 = n
-        .trim()
-        .parse()
+        .map_err(|_| format!("`{s}`: K is not a number (expected K/N, e.g. 2/8)"))?;
+    let n: Option<u64> = n
+        .map(|n| n.trim().parse())
+        .transpose()
         .map_err(|_| format!("`{s}`: N is not a number"))?;
-    if n == 0 || n > crate::discover::MAX_SHARDS || k == 0 || k > n {
-        return Err(format!(
-            "`{s}`: need 1 <= K <= N <= {}",
-            crate::discover::MAX_SHARDS
-        ));
+    let max = crate::discover::MAX_SHARDS;
+    if n.is_some_and(|n| n == 0 || n > max || k > n) || k == 0 || k > max {
+        return Err(format!("`{s}`: need 1 <= K <= N <= {max}"));
     }
     Ok((k, n))
+}
+
+/// The shard (K, N) a `scan-workspace` scans, and with a plan its repositories.
+type ShardChoice = (Option<(u64, u64)>, Option<crate::discover::PlanShard>);
+
+/// `--shard` and `--plan` of `scan-workspace`: the shard (K, N), and with a plan the shard's
+/// repositories, checked against the workspace.
+fn shard_of_plan(cmd: &WorkspaceCmd) -> Result<ShardChoice, Error> {
+    let Some((k, n)) = cmd.shard else {
+        return Ok((None, None));
+    };
+    let Some(path) = &cmd.plan else {
+        let n = n.ok_or_else(|| {
+            Error::Usage(format!(
+                "--shard {k}: give K/N, or a shard plan with --plan FILE"
+            ))
+        })?;
+        return Ok((Some((k, n)), None));
+    };
+    let plan = crate::shardplan::ShardPlan::read(path).map_err(|e| Error::Usage(e.to_string()))?;
+    if k > plan.shards || n.is_some_and(|n| n != plan.shards) {
+        return Err(Error::Usage(format!(
+            "--shard {k}{}: {} is a plan of {} shard(s)",
+            n.map(|n| format!("/{n}")).unwrap_or_default(),
+            path.display(),
+            plan.shards
+        )));
+    }
+    let (repos, _) = crate::discover::workspace_listing(&cmd.dir)?;
+    plan.check_workspace(k, &repos)
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+    let shard = plan.shard(k).map(|s| &s.units[..]).unwrap_or_default();
+    Ok((
+        Some((k, plan.shards)),
+        Some(crate::discover::PlanShard {
+            repos: shard.iter().map(|u| u.repository.clone()).collect(),
+            listing: plan.workspace.clone(),
+            digest: plan.digest(),
+        }),
+    ))
 }
 
 /// What only `scan-workspace` sets.
@@ -104,6 +155,7 @@ struct WorkspaceExtras {
     trust_repo_config: bool,
     follow_repo_links: bool,
     shard: Option<(u64, u64)>,
+    plan: Option<crate::discover::PlanShard>,
 }
 
 /// `skillguard scan`.
@@ -171,6 +223,10 @@ pub(super) fn run_workspace(
                 .display()
         )));
     }
+    let (shard, plan) = match shard_of_plan(cmd) {
+        Ok(s) => s,
+        Err(e) => return compat_outcome(compat, Err(e)),
+    };
     let outcome = scan_tree(
         Mode::Workspace,
         &cmd.dir,
@@ -179,7 +235,8 @@ pub(super) fn run_workspace(
         WorkspaceExtras {
             trust_repo_config: cmd.trust_repo_config,
             follow_repo_links: cmd.follow_repo_links,
-            shard: cmd.shard,
+            shard,
+            plan,
         },
         stdout,
         stderr,
@@ -277,6 +334,7 @@ fn scan_tree(
     opts.policy_files = policy_files;
     opts.walk.follow_repo_links = ws.follow_repo_links;
     opts.walk.shard = ws.shard;
+    opts.walk.only = ws.plan;
     if args.write && cx.ledger.exists() {
         // A hint only: a ledger that cannot be read here is reported by the append.
         cx.newest = cx.ledger.newest().ok().flatten();

@@ -71,9 +71,10 @@ pub(super) fn emit_report(
                 "--split-by repository applies to scan-workspace and merge".into(),
             ));
         }
-        let dir = out.output.as_deref().ok_or_else(|| {
-            Error::Usage("--split-by repository needs -o DIR".into())
-        })?;
+        let dir = out
+            .output
+            .as_deref()
+            .ok_or_else(|| Error::Usage("--split-by repository needs -o DIR".into()))?;
         split_sarif(result, &opts, dir, out.quiet, stderr)?;
     } else if format == Format::Sarif && out.output.is_none() {
         // Standard output cannot be written twice: the cap is fitted first.
@@ -98,13 +99,12 @@ pub(super) fn emit_report(
     match &out.output {
         _ if sarif.split_by.is_some() => {}
         Some(path) if format == Format::Sarif => {
-            let (sel, cap) = report::sarif::write_fitting(view, &opts, |fill| {
-                write_atomic(path, |w| fill(w))
-            })
-            .map_err(|e| Error::Output {
-                path: path.display().to_string(),
-                source: e,
-            })?;
+            let (sel, cap) =
+                report::sarif::write_fitting(view, &opts, |fill| write_atomic(path, |w| fill(w)))
+                    .map_err(|e| Error::Output {
+                    path: path.display().to_string(),
+                    source: e,
+                })?;
             note_omitted(stderr, None, &sel, cap)?;
             if !out.quiet {
                 writeln!(stderr, "skillguard: report written to {}", path.display())?;
@@ -241,8 +241,8 @@ fn split_sarif(
     Ok(())
 }
 
-/// A repository's SARIF file name, without `.sarif`: the name's bytes outside `A-Z a-z 0-9
-/// - _ .` percent-encoded (`%` too, so two names never share a file), a leading `.`
+/// A repository's SARIF file name, without `.sarif`: the name's bytes outside letters,
+/// digits, `-`, `_` and `.` percent-encoded (`%` too, so two names never share a file), a leading `.`
 /// encoded (no hidden file, no `..`), and a long name cut and suffixed with its hash, so
 /// that no name can leave the folder, hide or exceed a file name's length.
 pub fn split_file_name(name: &str) -> String {

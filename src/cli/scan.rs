@@ -9,8 +9,7 @@ use clap::Args;
 use super::agenteval::{AeGates, CompatRun, compat_of, compat_outcome, emit_agenteval};
 use super::args::{
     BaselineArgs, CompatArgs, ConfigArgs, GateArgs, HashArgs, IndexArgs, LoaderArgs, ReportArgs,
-    SarifArgs,
-    SelectArgs, SuppressArgs, TargetArgs, ViewArgs, WalkArgs, scan_options,
+    SarifArgs, SelectArgs, SuppressArgs, TargetArgs, ViewArgs, WalkArgs, scan_options,
 };
 use super::render::emit_report;
 use super::{Error, ExitStatus, note, progress};

@@ -461,3 +461,39 @@ fn console_output_never_starts_a_workflow_command() {
         }
     }
 }
+
+#[test]
+fn the_workflow_command_guard_holds_across_writes() {
+    use skillguard::report::github::CommandGuard;
+    let mut out = Vec::new();
+    {
+        let mut g = CommandGuard::new(&mut out);
+        for part in ["ok ::x\n  :", ":warning::a\n:", "b\n::", "\n:"] {
+            g.write_all(part.as_bytes()).unwrap();
+        }
+        g.flush().unwrap();
+    }
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "ok ::x\n  %3A:warning::a\n:b\n%3A:\n:"
+    );
+}
+
+#[test]
+fn split_file_names_stay_in_the_folder() {
+    for (name, file) in [
+        ("alpha", "alpha"),
+        ("..", "%2E."),
+        (".hidden", "%2Ehidden"),
+        ("a/../b", "a%2F..%2Fb"),
+        ("tab\there", "tab%09here"),
+        ("100%", "100%25"),
+        ("raw-\\xFF", "raw-%5CxFF"),
+        ("", "%00"),
+    ] {
+        assert_eq!(skillguard::cli::split_file_name(name), file, "{name:?}");
+    }
+    let long = "x".repeat(300);
+    let f = skillguard::cli::split_file_name(&long);
+    assert!(f.len() <= 120 && f.starts_with(&"x".repeat(100)), "{f}");
+}

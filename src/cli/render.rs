@@ -76,8 +76,8 @@ pub(super) fn emit_report(
             .as_deref()
             .ok_or_else(|| Error::Usage("--split-by repository needs -o DIR".into()))?;
         split_sarif(result, &opts, dir, out.quiet, stderr)?;
-    } else if format == Format::Sarif && out.output.is_none() {
-        // Standard output cannot be written twice: the cap is fitted first.
+    } else if format == Format::Sarif && !rewritable(out.output.as_deref()) {
+        // Standard output, or a device, cannot be written twice: the cap is fitted first.
         let cap = report::sarif::fit(view, &opts)?;
         opts.sarif.max_results = cap;
         let sel = report::sarif::select(view, &opts.sarif);
@@ -98,7 +98,7 @@ pub(super) fn emit_report(
     };
     match &out.output {
         _ if sarif.split_by.is_some() => {}
-        Some(path) if format == Format::Sarif => {
+        Some(path) if format == Format::Sarif && rewritable(Some(path)) => {
             let (sel, cap) =
                 report::sarif::write_fitting(view, &opts, |fill| write_atomic(path, |w| fill(w)))
                     .map_err(|e| Error::Output {
@@ -154,6 +154,12 @@ pub(super) fn emit_report(
     } else {
         ExitStatus::Clean
     })
+}
+
+/// Whether `-o` names a file that a report can be written to twice (a regular file, or
+/// nothing yet), rather than standard output, a device or a FIFO.
+fn rewritable(output: Option<&Path>) -> bool {
+    output.is_some_and(|p| std::fs::metadata(p).map_or(true, |m| m.is_file()))
 }
 
 /// The stderr line that says what a SARIF log left out (`repo`: the repository's log).
@@ -230,6 +236,26 @@ fn split_sarif(
         })?;
         note_omitted(stderr, Some(name), &sel, cap)?;
         written += 1;
+    }
+    // Findings outside every repository written (the workspace's root, or a skipped
+    // repository) have no repository to go to.
+    let repos: std::collections::BTreeSet<&str> = result
+        .repos
+        .iter()
+        .filter(|g| g.repo.is_some() && g.error.is_none())
+        .map(|g| g.path.as_str())
+        .collect();
+    let outside = result
+        .findings
+        .iter()
+        .chain(result.suppressed.iter().map(|s| &s.finding))
+        .filter(|f| !repos.contains(f.location.path.split('/').next().unwrap_or("")))
+        .count();
+    if outside > 0 {
+        writeln!(
+            stderr,
+            "skillguard: {outside} result(s) outside every repository are in no per-repository SARIF file (they are in the unsplit report)"
+        )?;
     }
     if !quiet {
         writeln!(

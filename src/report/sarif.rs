@@ -419,7 +419,12 @@ impl SkillIndices<'_> {
     fn skills(&self) -> impl Iterator<Item = Value> + '_ {
         self.r.artifacts.iter().filter_map(|a| {
             let i = self.index.skills.get(&a.path)?;
-            let path = self.paths.map(&a.path)?;
+            // The index's own paths (relative to the scanned root), only cut to the
+            // repository in a repository's log.
+            let path = match self.paths {
+                Paths::Strip(repo) => repo.strip(&a.path)?.to_owned(),
+                _ => a.path.clone(),
+            };
             let mut v = json!({ "path": path, "name": a.name });
             if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i)) {
                 m.extend(iv);

@@ -255,6 +255,68 @@ impl ReportArgs {
     }
 }
 
+/// How a SARIF report is split and capped (`scan`, `scan-workspace`, `merge`).
+#[derive(Debug, Args, Default)]
+pub struct SarifArgs {
+    /// SARIF of a workspace: write one file per repository into the folder given with `-o`,
+    /// `DIR/REPO.sarif`, each with paths relative to its repository's root and its own
+    /// category (`skillguard/REPO/`), to upload to that repository.
+    #[arg(long, value_enum, value_name = "UNIT", help_heading = "Output")]
+    pub split_by: Option<SplitBy>,
+    /// SARIF: keep at most N results per run, the most severe first (default 25000, GitHub
+    /// code scanning's limit; 0: no cap on results nor on the gzipped size). The run's
+    /// `properties` and a line on stderr say what was left out.
+    #[arg(long, value_name = "N", help_heading = "Output")]
+    pub sarif_max_results: Option<usize>,
+}
+
+/// What `--split-by` splits a SARIF report by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitBy {
+    /// One file per repository of the workspace.
+    Repository,
+}
+
+impl SarifArgs {
+    /// The results cap: GitHub's by default, `None` for `--sarif-max-results 0`.
+    pub fn max_results(&self) -> Option<usize> {
+        match self.sarif_max_results {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(report::sarif::MAX_RESULTS),
+        }
+    }
+
+    /// `-o`, checked before any work: with `--split-by`, a folder (created when missing) for
+    /// a SARIF report; otherwise [`ReportArgs::check_output`].
+    pub fn check_output(&self, report: &ReportArgs) -> Result<(), Error> {
+        if self.split_by.is_none() {
+            return report.check_output();
+        }
+        if report.format.get() != Format::Sarif {
+            return Err(Error::Usage(
+                "--split-by repository needs --format sarif".into(),
+            ));
+        }
+        let Some(dir) = &report.output else {
+            return Err(Error::Usage(
+                "--split-by repository needs -o DIR, the folder the files are written to".into(),
+            ));
+        };
+        let made = match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Ok(_) => Err(io::Error::other("it is not a directory")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(dir),
+            Err(e) => Err(e),
+        };
+        made.and_then(|()| crate::fsutil::check_writable(&dir.join(".skillguard-probe")))
+            .map_err(|source| Error::Output {
+                path: dir.display().to_string(),
+                source,
+            })
+    }
+}
+
 /// How findings are listed: the commands that report findings.
 #[derive(Debug, Args)]
 pub struct ViewArgs {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{GateArgs, IndexArgs, ReportArgs, SelectArgs, ViewArgs};
+use super::args::{GateArgs, IndexArgs, ReportArgs, SarifArgs, SelectArgs, ViewArgs};
 use super::render::emit_report;
 use super::{Error, ExitStatus, note};
 use crate::pipeline::{self, PolicyInput, Request, Source};
@@ -22,6 +22,8 @@ pub struct MergeCmd {
     pub reports: Vec<PathBuf>,
     #[command(flatten)]
     pub report: ReportArgs,
+    #[command(flatten)]
+    pub sarif: SarifArgs,
     #[command(flatten)]
     pub view: ViewArgs,
     #[command(flatten)]
@@ -50,7 +52,7 @@ pub(super) fn run(
     stderr: &mut dyn Write,
 ) -> Result<ExitStatus, Error> {
     cmd.report.format.check()?;
-    cmd.report.check_output()?;
+    cmd.sarif.check_output(&cmd.report)?;
     let threshold = cmd.gates.threshold_with(None);
     let key = crate::report::signature::key_from_env().map_err(Error::Usage)?;
     let mut request = Request::new(Source::Reports {
@@ -77,6 +79,7 @@ pub(super) fn run(
     emit_report(
         &outcome,
         &cmd.report,
+        &cmd.sarif,
         &cmd.view,
         threshold,
         None,

@@ -32,6 +32,7 @@ pub use evals::EvalsCmd;
 pub use generate::{CompletionsCmd, ManCmd};
 pub use init::InitCmd;
 pub use merge::MergeCmd;
+pub use render::split_file_name;
 pub use rules::{ExplainCmd, RulesCmd};
 pub use scan::{ScanCmd, WorkspaceCmd};
 

@@ -9,7 +9,7 @@ use clap::Args;
 use super::agenteval::{AeGates, CompatRun, compat_of, compat_outcome, emit_agenteval};
 use super::args::{
     BaselineArgs, CompatArgs, ConfigArgs, GateArgs, HashArgs, IndexArgs, LoaderArgs, ReportArgs,
-    SelectArgs, SuppressArgs, TargetArgs, ViewArgs, WalkArgs, scan_options,
+    SarifArgs, SelectArgs, SuppressArgs, TargetArgs, ViewArgs, WalkArgs, scan_options,
 };
 use super::render::emit_report;
 use super::{Error, ExitStatus, note, progress};
@@ -63,6 +63,8 @@ pub struct WorkspaceCmd {
 pub struct ScanArgs {
     #[command(flatten)]
     pub report: ReportArgs,
+    #[command(flatten)]
+    pub sarif: SarifArgs,
     #[command(flatten)]
     pub view: ViewArgs,
     #[command(flatten)]
@@ -272,7 +274,12 @@ fn scan_tree(
     // does not exist (AgentEval passes it: its case C28).
     if compat.is_none() {
         o.report.format.check()?;
-        o.report.check_output()?;
+        if o.sarif.split_by.is_some() && mode != Mode::Workspace {
+            return Err(Error::Usage(
+                "--split-by repository applies to scan-workspace and merge".into(),
+            ));
+        }
+        o.sarif.check_output(&o.report)?;
         o.baseline.check_drift_gate(o.gates.fail_on_drift)?;
     }
     let mut opts = scan_options(
@@ -412,6 +419,7 @@ fn scan_tree(
             None => emit_report(
                 &outcome,
                 &o.report,
+                &o.sarif,
                 &o.view,
                 threshold,
                 sign.as_deref(),

@@ -61,6 +61,80 @@ pub fn escape_property(s: &str) -> String {
     out
 }
 
+/// A writer that keeps text from starting a workflow command: a line whose first
+/// non-blank characters are `::` (the runner trims leading blanks before it looks) gets its
+/// first `:` written `%3A`, as [`escape_property`] writes it. Console output and notes pass
+/// through it, so a scanned folder named `::warning file=x::…` is shown, never run, in a CI
+/// log. One pass over the bytes, one byte of state carried between writes.
+pub struct CommandGuard<W: Write> {
+    inner: W,
+    state: Guard,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    /// At a line's start, or after blanks only.
+    LineStart,
+    /// After blanks and one `:` (held back).
+    Colon,
+    /// Inside a line.
+    Rest,
+}
+
+impl<W: Write> CommandGuard<W> {
+    pub fn new(inner: W) -> Self {
+        CommandGuard {
+            inner,
+            state: Guard::LineStart,
+        }
+    }
+}
+
+impl<W: Write> Write for CommandGuard<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut out = Vec::with_capacity(buf.len() + 4);
+        for &b in buf {
+            self.state = match (self.state, b) {
+                (_, b'\n') => {
+                    if self.state == Guard::Colon {
+                        out.push(b':');
+                    }
+                    out.push(b);
+                    Guard::LineStart
+                }
+                (Guard::LineStart, b' ' | b'\t' | b'\r') => {
+                    out.push(b);
+                    Guard::LineStart
+                }
+                (Guard::LineStart, b':') => Guard::Colon,
+                (Guard::Colon, b':') => {
+                    out.extend_from_slice(b"%3A:");
+                    Guard::Rest
+                }
+                (Guard::Colon, _) => {
+                    out.push(b':');
+                    out.push(b);
+                    Guard::Rest
+                }
+                (_, _) => {
+                    out.push(b);
+                    Guard::Rest
+                }
+            };
+        }
+        self.inner.write_all(&out)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.state == Guard::Colon {
+            self.inner.write_all(b":")?;
+            self.state = Guard::Rest;
+        }
+        self.inner.flush()
+    }
+}
+
 /// A finding's path as GitHub wants it: relative, with `/`, no leading `./`; `None` for the
 /// scanned root itself (an annotation without a file).
 fn annotation_path(path: &str) -> Option<String> {

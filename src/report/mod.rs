@@ -56,6 +56,8 @@ pub struct RenderOptions {
     /// results to the repository's files. `None`: the base is the repository root, or
     /// no repository holds it.
     pub repo_prefix: Option<String>,
+    /// SARIF: the repository the log covers (`--split-by repository`) and the results cap.
+    pub sarif: sarif::Scope,
     /// Console: the scan's wall time, shown in the header (set only on a terminal, so that
     /// redirected output stays byte-identical from run to run).
     pub elapsed: Option<std::time::Duration>,

@@ -1,6 +1,13 @@
 //! SARIF 2.1.0 renderer: `rules[]` with help from the catalog, levels from
 //! severity, GitHub's `security-severity`, 1-based regions in code points,
 //! related locations and versioned `partialFingerprints`.
+//!
+//! Every log stays within GitHub code scanning's limits (docs/output-formats.md, "SARIF
+//! limits"): at most [`MAX_RESULTS`] results per run by default, the most severe kept
+//! (the cut is counted in the run's `properties`), at most [`MAX_GZIP_BYTES`] gzipped
+//! ([`fit`]), and at most [`MAX_LOCATIONS_PER_RESULT`] related locations per result. A log
+//! can also cover one repository of a workspace ([`Scope::repo`]): its results only, with
+//! paths relative to that repository's root and a category of its own.
 
 use std::io::{self, Write};
 
@@ -10,10 +17,143 @@ use serde_json::{Value, json};
 
 use super::{RenderOptions, VERSION};
 use crate::catalog::{self, RuleMeta};
-use crate::finding::{FINGERPRINT_VERSION, Finding, Location, Severity};
+use crate::finding::{FINGERPRINT_VERSION, Finding, Location, Severity, SeverityCounts};
 use crate::result::ScanResult;
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// GitHub code scanning: results per run it accepts.
+pub const MAX_RESULTS: usize = 25_000;
+/// GitHub code scanning: the largest gzipped SARIF file it accepts (10 MB).
+pub const MAX_GZIP_BYTES: u64 = 10_000_000;
+/// GitHub code scanning: locations (and related locations) per result.
+pub const MAX_LOCATIONS_PER_RESULT: usize = 1_000;
+/// GitHub code scanning: rules per run.
+pub const MAX_RULES_PER_RUN: usize = 25_000;
+/// GitHub code scanning: tags per rule.
+pub const MAX_TAGS_PER_RULE: usize = 20;
+
+/// What a SARIF log covers and how many results it keeps.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// One repository of a workspace: only its results, paths relative to its root.
+    pub repo: Option<RepoScope>,
+    /// Keep at most this many results, the most severe first; `None`: all.
+    pub max_results: Option<usize>,
+}
+
+/// A repository of a workspace, as its SARIF log names it.
+#[derive(Debug, Clone)]
+pub struct RepoScope {
+    /// The repository's name (its folder's name, escaped), for the category.
+    pub name: String,
+    /// Its path in the workspace, as findings' paths start (`name`).
+    pub path: String,
+}
+
+impl RepoScope {
+    /// `path` relative to this repository, `None` when it lies outside.
+    fn strip<'p>(&self, path: &'p str) -> Option<&'p str> {
+        if path == self.path {
+            return Some("");
+        }
+        path.strip_prefix(self.path.as_str())?.strip_prefix('/')
+    }
+
+    /// The category of the repository's log (`runs[].automationDetails.id`).
+    pub fn category(&self) -> String {
+        format!("skillguard/{}/", self.name)
+    }
+}
+
+/// The results a log keeps: indices into the scan's findings and suppressed findings, in
+/// their order, and the severities of those left out.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    findings: Vec<usize>,
+    suppressed: Vec<usize>,
+    /// Results in scope left out by the cap, per severity.
+    pub omitted: SeverityCounts,
+}
+
+impl Selection {
+    /// Results kept.
+    pub fn kept(&self) -> usize {
+        self.findings.len() + self.suppressed.len()
+    }
+}
+
+/// The results of `r` in `scope`: all of them, or past the cap the most severe first
+/// (findings before suppressed ones, then by severity, then in the report's order, so the
+/// choice is deterministic), written in the report's order.
+pub fn select(r: &ScanResult, scope: &Scope) -> Selection {
+    let inside = |f: &Finding| match &scope.repo {
+        Some(repo) => repo.strip(&f.location.path).is_some(),
+        None => true,
+    };
+    // (suppressed?, index)
+    let mut all: Vec<(bool, usize, Severity)> = r
+        .findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| inside(f))
+        .map(|(i, f)| (false, i, f.severity))
+        .chain(
+            r.suppressed
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| inside(&s.finding))
+                .map(|(i, s)| (true, i, s.finding.severity)),
+        )
+        .collect();
+    let mut omitted = SeverityCounts::default();
+    if let Some(cap) = scope.max_results
+        && all.len() > cap
+    {
+        all.sort_by_key(|&(sup, i, sev)| (sup, std::cmp::Reverse(sev), i));
+        for &(_, _, sev) in &all[cap..] {
+            omitted.add(sev);
+        }
+        all.truncate(cap);
+    }
+    let mut sel = Selection {
+        omitted,
+        ..Selection::default()
+    };
+    for (sup, i, _) in all {
+        if sup {
+            sel.suppressed.push(i);
+        } else {
+            sel.findings.push(i);
+        }
+    }
+    sel.findings.sort_unstable();
+    sel.suppressed.sort_unstable();
+    sel
+}
+
+/// How a log's paths relate to the findings' paths.
+#[derive(Clone, Copy)]
+enum Paths<'a> {
+    /// As they are.
+    Same,
+    /// Under this folder of the repository (`scan skills/pdf` in a checkout).
+    Prepend(&'a str),
+    /// Relative to this repository of the workspace; other repositories' paths are left out.
+    Strip(&'a RepoScope),
+}
+
+impl Paths<'_> {
+    /// The log's path for a finding's `path`; `None` when it lies outside the log's repository.
+    fn map(&self, path: &str) -> Option<String> {
+        match self {
+            Paths::Same => Some(path.to_owned()),
+            Paths::Prepend(pre) if path.is_empty() => Some((*pre).to_owned()),
+            Paths::Prepend(pre) => Some(format!("{pre}/{path}")),
+            Paths::Strip(repo) => repo.strip(path).map(str::to_owned),
+        }
+    }
+}
 
 /// SARIF `level` for a severity.
 pub fn level(s: Severity) -> &'static str {
@@ -74,12 +214,9 @@ fn rule_json(m: &RuleMeta) -> Value {
     })
 }
 
-fn physical(l: &Location, prefix: Option<&str>) -> Value {
-    let path = match prefix {
-        Some(pre) if l.path.is_empty() => pre.to_owned(),
-        Some(pre) => format!("{pre}/{}", l.path),
-        None => l.path.clone(),
-    };
+/// A physical location; `None` when it lies outside the log's repository.
+fn physical(l: &Location, paths: Paths<'_>) -> Option<Value> {
+    let path = paths.map(&l.path)?;
     let mut p = json!({
         "artifactLocation": { "uri": uri(&path), "uriBaseId": "SRCROOT" },
     });
@@ -90,7 +227,7 @@ fn physical(l: &Location, prefix: Option<&str>) -> Value {
         }
         p["region"] = region;
     }
-    p
+    Some(p)
 }
 
 /// Percent-encodes characters that are not allowed in a relative URI reference.
@@ -124,7 +261,7 @@ fn uri(path: &str) -> String {
     if out.is_empty() { ".".into() } else { out }
 }
 
-fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
+fn result_json(f: &Finding, paths: Paths<'_>) -> Value {
     let mut props = json!({
         "category": f.category,
         "severity": f.severity.as_str(),
@@ -170,7 +307,7 @@ fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
         "ruleId": f.rule_id,
         "level": level(f.severity),
         "message": { "text": f.message },
-        "locations": [ { "physicalLocation": physical(&f.location, prefix) } ],
+        "locations": [ { "physicalLocation": physical(&f.location, paths).unwrap_or_else(|| json!({})) } ],
         "partialFingerprints": { FINGERPRINT_VERSION: f.fingerprint },
         "properties": props,
     });
@@ -195,20 +332,38 @@ fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
             )
         }))
         .collect();
-    if !related.is_empty() {
-        r["relatedLocations"] = Value::Array(
-            related
-                .into_iter()
-                .enumerate()
-                .map(|(i, (loc, msg))| {
-                    json!({
-                        "id": i + 1,
-                        "physicalLocation": physical(loc, prefix),
-                        "message": { "text": msg },
-                    })
-                })
-                .collect(),
-        );
+    // In a repository's log, the locations in other repositories are left out (their paths
+    // mean nothing there) and counted; past GitHub's limit per result, the rest too.
+    let total = related.len();
+    let mut outside = 0usize;
+    let kept: Vec<Value> = related
+        .into_iter()
+        .filter_map(|(loc, msg)| {
+            let p = physical(loc, paths);
+            if p.is_none() {
+                outside += 1;
+            }
+            Some((p?, msg))
+        })
+        .take(MAX_LOCATIONS_PER_RESULT)
+        .enumerate()
+        .map(|(i, (p, msg))| {
+            json!({
+                "id": i + 1,
+                "physicalLocation": p,
+                "message": { "text": msg },
+            })
+        })
+        .collect();
+    if outside > 0 {
+        r["properties"]["relatedInOtherRepositories"] = json!(outside);
+    }
+    let cut = total - outside - kept.len();
+    if cut > 0 {
+        r["properties"]["relatedLocationsOmitted"] = json!(cut);
+    }
+    if !kept.is_empty() {
+        r["relatedLocations"] = Value::Array(kept);
     }
     r
 }
@@ -217,14 +372,15 @@ fn result_json(f: &Finding, prefix: Option<&str>) -> Value {
 /// at once weighs about ten times the report (docs/performance.md, "Merging and rendering").
 struct Results<'a> {
     r: &'a ScanResult,
-    prefix: Option<&'a str>,
+    paths: Paths<'a>,
+    sel: &'a Selection,
     /// Provenance (skills-lock.json) of the skill each result belongs to.
     provenance: std::collections::BTreeMap<&'a str, String>,
 }
 
 impl Results<'_> {
     fn finding(&self, f: &Finding) -> Value {
-        let mut v = result_json(f, self.prefix);
+        let mut v = result_json(f, self.paths);
         if let Some(p) = f
             .skill_path
             .as_deref()
@@ -237,7 +393,7 @@ impl Results<'_> {
 
     /// SARIF keeps suppressed results, marked: code scanning shows them as dismissed.
     fn suppressed(&self, s: &crate::result::Suppressed) -> Value {
-        let mut v = result_json(&s.finding, self.prefix);
+        let mut v = result_json(&s.finding, self.paths);
         let kind = match s.kind {
             crate::result::SuppressionKind::Inline => "inSource",
             _ => "external",
@@ -256,13 +412,20 @@ impl Results<'_> {
 struct SkillIndices<'a> {
     r: &'a ScanResult,
     index: &'a crate::index::Report,
+    paths: Paths<'a>,
 }
 
 impl SkillIndices<'_> {
     fn skills(&self) -> impl Iterator<Item = Value> + '_ {
         self.r.artifacts.iter().filter_map(|a| {
             let i = self.index.skills.get(&a.path)?;
-            let mut v = json!({ "path": a.path, "name": a.name });
+            // The index's own paths (relative to the scanned root), only cut to the
+            // repository in a repository's log.
+            let path = match self.paths {
+                Paths::Strip(repo) => repo.strip(&a.path)?.to_owned(),
+                _ => a.path.clone(),
+            };
+            let mut v = json!({ "path": path, "name": a.name });
             if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i)) {
                 m.extend(iv);
             }
@@ -281,13 +444,12 @@ impl Serialize for Lazy<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Lazy::Results(x) => {
-                let n = x.r.findings.len() + x.r.suppressed.len();
-                let mut seq = s.serialize_seq(Some(n))?;
-                for f in &x.r.findings {
-                    seq.serialize_element(&x.finding(f))?;
+                let mut seq = s.serialize_seq(Some(x.sel.kept()))?;
+                for &i in &x.sel.findings {
+                    seq.serialize_element(&x.finding(&x.r.findings[i]))?;
                 }
-                for f in &x.r.suppressed {
-                    seq.serialize_element(&x.suppressed(f))?;
+                for &i in &x.sel.suppressed {
+                    seq.serialize_element(&x.suppressed(&x.r.suppressed[i]))?;
                 }
                 seq.end()
             }
@@ -296,7 +458,9 @@ impl Serialize for Lazy<'_> {
                 let n =
                     x.r.artifacts
                         .iter()
-                        .filter(|a| x.index.skills.contains_key(&a.path))
+                        .filter(|a| {
+                            x.index.skills.contains_key(&a.path) && x.paths.map(&a.path).is_some()
+                        })
                         .count();
                 let mut seq = s.serialize_seq(Some(n))?;
                 for v in x.skills() {
@@ -367,35 +531,165 @@ impl Serialize for Spliced<'_> {
 }
 
 pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let sel = select(r, &opts.sarif);
+    render_selected(r, opts, &sel, out)
+}
+
+/// The cap that keeps `r`'s log in `opts.sarif` within [`MAX_GZIP_BYTES`] gzipped: the
+/// scope's own when the log fits (or has no cap), otherwise a lower one found by
+/// compressing the log (at most a few tries, each cutting in proportion to the excess).
+pub fn fit(r: &ScanResult, opts: &RenderOptions) -> io::Result<Option<usize>> {
+    let Some(mut cap) = opts.sarif.max_results else {
+        return Ok(None);
+    };
+    let mut opts = opts.clone();
+    for _ in 0..8 {
+        opts.sarif.max_results = Some(cap);
+        let sel = select(r, &opts.sarif);
+        let size = gzipped_size(r, &opts, &sel)?;
+        if size <= MAX_GZIP_BYTES || sel.kept() == 0 {
+            return Ok(Some(cap));
+        }
+        let kept = sel.kept() as u128;
+        let smaller = (kept * u128::from(MAX_GZIP_BYTES) * 9 / 10 / u128::from(size)) as usize;
+        cap = smaller.min(sel.kept() - 1);
+    }
+    Ok(Some(cap))
+}
+
+/// Writes `r`'s log in `opts.sarif` through `write` (which calls the filler it is given once,
+/// into a file that replaces the previous try), checking its gzipped size on the way; past
+/// [`MAX_GZIP_BYTES`], writes it again with a lower cap (a few tries at most, each cutting in
+/// proportion to the excess). Without a cap, writes once, unchecked. Returns the selection
+/// written and the cap it was made with.
+pub fn write_fitting(
+    r: &ScanResult,
+    opts: &RenderOptions,
+    mut write: impl FnMut(&mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> io::Result<()>,
+) -> io::Result<(Selection, Option<usize>)> {
+    let mut opts = opts.clone();
+    let mut tries = 0;
+    loop {
+        let sel = select(r, &opts.sarif);
+        let Some(cap) = opts.sarif.max_results else {
+            write(&mut |w| render_selected(r, &opts, &sel, w))?;
+            return Ok((sel, None));
+        };
+        let mut size = 0;
+        write(&mut |w| {
+            let mut tee = Tee {
+                out: w,
+                gz: flate2::write::GzEncoder::new(Counter(0), flate2::Compression::default()),
+            };
+            render_selected(r, &opts, &sel, &mut tee)?;
+            size = tee.gz.finish()?.0;
+            Ok(())
+        })?;
+        tries += 1;
+        if size <= MAX_GZIP_BYTES || sel.kept() == 0 || tries >= 8 {
+            return Ok((sel, Some(cap)));
+        }
+        let kept = sel.kept() as u128;
+        let smaller = (kept * u128::from(MAX_GZIP_BYTES) * 9 / 10 / u128::from(size)) as usize;
+        opts.sarif.max_results = Some(smaller.min(sel.kept() - 1));
+    }
+}
+
+/// Writes to `out` and to a gzip stream that measures it.
+struct Tee<'a> {
+    out: &'a mut dyn Write,
+    gz: flate2::write::GzEncoder<Counter>,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write_all(buf)?;
+        self.gz.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The size of the log gzipped (default level, as `gzip` writes it).
+pub fn gzipped_size(r: &ScanResult, opts: &RenderOptions, sel: &Selection) -> io::Result<u64> {
+    let mut gz = flate2::write::GzEncoder::new(Counter(0), flate2::Compression::default());
+    render_selected(r, opts, sel, &mut gz)?;
+    Ok(gz.finish()?.0)
+}
+
+/// A sink that counts the bytes written to it.
+struct Counter(u64);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The log of `r` with the results of `sel`.
+pub fn render_selected(
+    r: &ScanResult,
+    opts: &RenderOptions,
+    sel: &Selection,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let index = opts.index_for(r);
     let rules: Vec<Value> = catalog::all().iter().map(rule_json).collect();
+    let paths = match (&opts.sarif.repo, &opts.repo_prefix) {
+        (Some(repo), _) => Paths::Strip(repo),
+        (None, Some(pre)) => Paths::Prepend(pre),
+        (None, None) => Paths::Same,
+    };
     let results = Results {
         r,
-        prefix: opts.repo_prefix.as_deref(),
+        paths,
+        sel,
         provenance: r
             .artifacts
             .iter()
             .filter_map(|a| a.provenance.as_ref().map(|p| (a.path.as_str(), p.label())))
             .collect(),
     };
-    let skill_indices = SkillIndices { r, index: &index };
-    let root = match &opts.repo_prefix {
-        Some(p) => format!("The root of the repository holding the scanned folder `{p}`."),
-        None => "The scanned root (the repository root when a repository holds it).".to_owned(),
+    let skill_indices = SkillIndices {
+        r,
+        index: &index,
+        paths,
     };
+    let root = match (&opts.sarif.repo, &opts.repo_prefix) {
+        (Some(repo), _) => format!("The root of the repository `{}`.", repo.name),
+        (None, Some(p)) => format!("The root of the repository holding the scanned folder `{p}`."),
+        (None, None) => {
+            "The scanned root (the repository root when a repository holds it).".to_owned()
+        }
+    };
+    let mut properties = json!({
+        "mode": r.mode.as_str(),
+        "skills": r.artifacts.iter().filter(|a| paths.map(&a.path).is_some()).count(),
+        "silentlyExcluded": r.coverage.silently_excluded_count,
+        "securityIndex": index.scan_dto(),
+        "skillIndices": Value::Null,
+    });
+    let omitted = sel.omitted.total();
+    if omitted > 0 {
+        properties["skillguard/omitted"] = json!({
+            "total": omitted,
+            "by_severity": sel.omitted,
+        });
+    }
+    if let Some(repo) = &opts.sarif.repo {
+        properties["repository"] = json!(repo.name);
+    }
     // Placeholders (`null`) where the results and the skills' indices go.
-    let doc = log(
-        rules,
-        Value::Null,
-        &root,
-        json!({
-            "mode": r.mode.as_str(),
-            "skills": r.artifacts.len(),
-            "silentlyExcluded": r.coverage.silently_excluded_count,
-            "securityIndex": index.scan_dto(),
-            "skillIndices": Value::Null,
-        }),
-    );
+    let mut doc = log(rules, Value::Null, &root, properties);
+    if let Some(repo) = &opts.sarif.repo {
+        doc["runs"][0]["automationDetails"] = json!({ "id": repo.category() });
+    }
     let run = Step::Index(0);
     let holes = [
         (
@@ -436,7 +730,10 @@ pub fn render_findings(
         .filter_map(|id| catalog::get(id))
         .map(rule_json)
         .collect();
-    let results: Vec<Value> = findings.iter().map(|f| result_json(f, None)).collect();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| result_json(f, Paths::Same))
+        .collect();
     let doc = log(rules, results, "The scanned root.", properties);
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
     writeln!(out)

@@ -150,3 +150,34 @@ pub fn snapshots_in(ledger: &Path) -> Vec<PathBuf> {
 pub fn ledger_snapshots(repo: &Path) -> Vec<PathBuf> {
     snapshots_in(&repo.join(".skillguard/ledger"))
 }
+
+/// A validator of the SARIF 2.1.0 schema (`fixtures/sarif/sarif-schema-2.1.0.json`, read
+/// offline).
+pub fn sarif_validator() -> jsonschema::Validator {
+    let mut schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string("fixtures/sarif/sarif-schema-2.1.0.json").unwrap(),
+    )
+    .unwrap();
+    // The official schema's `language` patterns have a stray `]` that strict regex engines reject
+    // as a pattern; patch them in memory (the vendored file stays byte-identical to upstream).
+    fn patch(v: &mut serde_json::Value, n: &mut usize) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k == "pattern" && x == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" {
+                        *x = serde_json::json!("^[a-zA-Z]{2}$|^[a-zA-Z]{2}-[a-zA-Z]{2}$");
+                        *n += 1;
+                    } else {
+                        patch(x, n);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(|x| patch(x, n)),
+            _ => {}
+        }
+    }
+    let mut patched = 0;
+    patch(&mut schema, &mut patched);
+    assert!(patched >= 1, "schema no longer needs the patch; remove it");
+    jsonschema::draft4::new(&schema).expect("schema compiles")
+}

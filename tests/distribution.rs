@@ -221,7 +221,7 @@ fn step<'a>(a: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 }
 
 #[test]
-fn action_declares_its_inputs_and_installs_with_cargo() {
+fn action_declares_its_inputs_and_installs_a_checked_release() {
     let a = action();
     assert_eq!(a["runs"]["using"], "composite");
     let inputs = a["inputs"].as_object().expect("inputs");
@@ -239,8 +239,9 @@ fn action_declares_its_inputs_and_installs_with_cargo() {
         );
     }
     let install = step(&a, "Install skillguard")["run"].as_str().unwrap();
+    // The fallback builds the action's own source, locked.
     assert!(install.contains(r#"cargo install --locked --path "$GITHUB_ACTION_PATH""#));
-    assert!(install.contains("cargo install --locked skillguard --version"));
+    assert!(install.contains("SHA256SUMS") && install.contains("shasum -a 256"));
     let upload = step(&a, "Upload SARIF");
     assert!(
         upload["uses"]
@@ -437,12 +438,20 @@ fn ci_doc_workflow_is_complete() {
         .iter()
         .find(|b| b["name"] == "skillguard" && b["jobs"].is_object())
         .expect("a complete workflow in docs/ci.md");
+    // Every recipe installs a checked release binary or builds with --locked.
+    let text = std::fs::read_to_string(root().join("docs/ci.md")).unwrap();
+    for l in text.lines().filter(|l| l.contains("cargo install")) {
+        assert!(l.contains("--locked"), "docs/ci.md: {l}");
+    }
     assert_eq!(wf["permissions"]["contents"], "read");
     assert_eq!(wf["permissions"]["security-events"], "write");
     let steps = wf["jobs"]["skillguard"]["steps"].as_array().unwrap();
     let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
     let all = runs.join("\n");
-    assert!(all.contains("cargo install --locked skillguard"), "install");
+    assert!(
+        all.contains("sha256sum --check --ignore-missing SHA256SUMS"),
+        "install: the release binary, checked"
+    );
     assert!(all.contains("--format sarif"), "SARIF");
     assert!(all.contains(r#"--max-bytes 1000000 >> "$GITHUB_STEP_SUMMARY""#));
     assert!(
@@ -491,4 +500,162 @@ fn ci_doc_workflow_is_complete() {
             "hook `{id}` not in the manifest"
         );
     }
+}
+
+/// Runs the action's install step with a stand-in `curl` that serves a release made here (the
+/// test binary in `skillguard-vX.Y.Z-TARGET.tar.gz`, and `SHA256SUMS`): the binary is installed
+/// and put on `GITHUB_PATH` when its SHA-256 matches, refused (exit 2, nothing on the path) when
+/// it does not or when a pinned digest differs. No network.
+#[cfg(target_os = "linux")]
+#[test]
+fn action_install_downloads_and_checks_the_release() {
+    use std::os::unix::fs::PermissionsExt;
+    let a = action();
+    let t = tempfile::tempdir().unwrap();
+    let arch = if cfg!(target_arch = "aarch64") {
+        ("ARM64", "aarch64-unknown-linux-gnu")
+    } else {
+        ("X64", "x86_64-unknown-linux-gnu")
+    };
+    let name = format!("skillguard-v9.8.7-{}", arch.1);
+    let served = t.path().join("served");
+    std::fs::create_dir_all(served.join(&name)).unwrap();
+    std::fs::copy(
+        env!("CARGO_BIN_EXE_skillguard"),
+        served.join(&name).join("skillguard"),
+    )
+    .unwrap();
+    let tgz = format!("{name}.tar.gz");
+    let ok = Command::new("tar")
+        .args(["-czf", &tgz, &name])
+        .current_dir(&served)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let sums = Command::new("sha256sum")
+        .arg(&tgz)
+        .current_dir(&served)
+        .output()
+        .unwrap();
+    let sums = String::from_utf8(sums.stdout).unwrap();
+    let digest = sums.split_whitespace().next().unwrap().to_owned();
+    std::fs::write(served.join("SHA256SUMS"), &sums).unwrap();
+    // `curl -fsSL --retry 3 -o FILE URL`: copy the served file named by the URL's last part,
+    // after checking the URL is the action repository's release download.
+    let bin = t.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = t.path().join("curl.log");
+    let fake = format!(
+        "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in -o) out=$2; shift;; -*) ;; *) url=$1;; esac; shift; done\necho \"$url\" >> '{}'\ncase \"$url\" in https://github.test/o/skillguard/releases/download/v9.8.7/*) ;; *) exit 22;; esac\ncp '{}'/\"${{url##*/}}\" \"$out\"\n",
+        log.display(),
+        served.display()
+    );
+    std::fs::write(bin.join("curl"), fake).unwrap();
+    std::fs::set_permissions(bin.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |inputs: &[(&str, &str)], runner_temp: &Path| {
+        std::fs::create_dir_all(runner_temp).unwrap();
+        let gh_path = runner_temp.join("github_path");
+        let o = run_step(
+            &a,
+            "Install skillguard",
+            inputs,
+            &[
+                ("PATH", &path),
+                ("RUNNER_OS", "Linux"),
+                ("RUNNER_ARCH", arch.0),
+                ("RUNNER_TEMP", runner_temp.to_str().unwrap()),
+                ("GITHUB_PATH", gh_path.to_str().unwrap()),
+                ("SKILLGUARD_ACTION_REF", "v9.8.7"),
+                ("SKILLGUARD_ACTION_REPO", "o/skillguard"),
+                ("SKILLGUARD_DOWNLOAD_BASE", "https://github.test"),
+            ],
+            t.path(),
+        );
+        (o, std::fs::read_to_string(gh_path).unwrap_or_default())
+    };
+    // The action's ref names the release; the digest is the release's.
+    let (o, gh_path) = run(&[], &t.path().join("rt1"));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout(&o).contains(&format!("SHA-256 {digest} checked")),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        Path::new(gh_path.trim()).join("skillguard").is_file(),
+        "{gh_path}"
+    );
+    // A pinned digest that matches, and one that does not.
+    let (o, _) = run(&[("sha256", &digest)], &t.path().join("rt2"));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let (o, gh_path) = run(&[("sha256", &"0".repeat(64))], &t.path().join("rt3"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("does not match"), "{}", stdout(&o));
+    assert!(gh_path.is_empty(), "nothing on the path");
+    // A damaged archive: the release's SHA256SUMS no longer matches.
+    std::fs::write(served.join(&tgz), b"not the release").unwrap();
+    let (o, gh_path) = run(&[], &t.path().join("rt4"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(gh_path.is_empty());
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.lines().all(|l| l.contains("/v9.8.7/")), "{calls}");
+}
+
+/// Every `uses:` of the Action, the workflows and the docs' recipes is a current major version:
+/// none of the Node 20 releases or the deprecated `upload-sarif@v3`.
+#[test]
+fn actions_are_current_versions() {
+    let mut files = vec![
+        root().join("action.yml"),
+        root().join("docs/ci.md"),
+        root().join("docs/usage.md"),
+        root().join("README.md"),
+    ];
+    for e in std::fs::read_dir(root().join(".github/workflows")).unwrap() {
+        files.push(e.unwrap().path());
+    }
+    let minimum = [
+        ("actions/checkout@v", 5),
+        ("actions/upload-artifact@v", 5),
+        ("actions/download-artifact@v", 6),
+        ("actions/cache@v", 5),
+        ("github/codeql-action/upload-sarif@v", 4),
+    ];
+    let mut seen = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (prefix, min) in minimum {
+            for (i, _) in text.match_indices(prefix) {
+                let rest = &text[i + prefix.len()..];
+                let major: u32 = rest
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{}: {prefix}{rest:.10}", f.display()));
+                assert!(
+                    major >= min,
+                    "{}: {prefix}{major} (want v{min} or newer)",
+                    f.display()
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 8, "found {seen} uses");
 }

@@ -1,7 +1,8 @@
 //! `.pre-commit-hooks.yaml`: checked against pre-commit's manifest schema (its
 //! `MANIFEST_HOOK_DICT`: required `id`, `name`, `entry`, `language`; the optional keys and their
 //! types; `language` and `stages` from pre-commit's lists), then each hook's entry is run the way
-//! pre-commit runs it, with the built binary in place of `skillguard`.
+//! pre-commit runs it, with the built binary in place of the wrapper that builds it
+//! (`scripts/pre-commit-skillguard`, `cargo install --locked`; tested with a stand-in cargo).
 
 mod common;
 
@@ -102,7 +103,10 @@ fn hooks() -> Vec<Hook> {
 fn manifest_matches_pre_commits_schema() {
     let hooks = hooks();
     let ids: Vec<&str> = hooks.iter().map(|h| h.id.as_str()).collect();
-    assert_eq!(ids, ["skillguard", "skillguard-workspace"]);
+    assert_eq!(
+        ids,
+        ["skillguard", "skillguard-changed", "skillguard-workspace"]
+    );
     let unique: BTreeSet<&str> = ids.iter().copied().collect();
     assert_eq!(unique.len(), ids.len(), "duplicate hook ids");
     for h in &hooks {
@@ -116,7 +120,22 @@ fn manifest_matches_pre_commits_schema() {
             h.id,
             h.language
         );
-        assert_eq!(h.language, "rust", "{}: built from this crate", h.id);
+        // Built by the wrapper with `cargo install --locked`: pre-commit's `language: rust`
+        // builds without --locked (docs/ci.md, pre-commit).
+        assert_eq!(
+            h.language, "unsupported_script",
+            "{}: the --locked wrapper",
+            h.id
+        );
+        assert_eq!(
+            h.minimum_pre_commit_version.as_deref(),
+            Some("4.4.0"),
+            "{}: `unsupported_script` needs pre-commit 4.4",
+            h.id
+        );
+        // One process at a time, never batches run in parallel.
+        assert_eq!(h.require_serial, Some(true), "{}: require_serial", h.id);
+        assert!(h.additional_dependencies.is_none(), "{}", h.id);
         for re in [&h.files, &h.exclude].into_iter().flatten() {
             regex::Regex::new(re).unwrap_or_else(|e| panic!("{}: bad regex {re:?}: {e}", h.id));
         }
@@ -142,12 +161,97 @@ fn manifest_matches_pre_commits_schema() {
         );
         assert_eq!(
             h.entry.split_whitespace().next(),
-            Some("skillguard"),
-            "{}: runs the installed binary",
+            Some(WRAPPER),
+            "{}: runs the --locked wrapper",
             h.id
         );
         assert!(h.entry.contains("--fail-on high"), "{}: gates", h.id);
     }
+}
+
+/// The hooks' entry, relative to the hook repository (pre-commit's `script` languages).
+const WRAPPER: &str = "scripts/pre-commit-skillguard";
+
+/// `pre-commit run --all-files` must be one scan: the full-scan hooks take no file names (one
+/// invocation however many files), and only `skillguard-changed` takes them.
+#[test]
+fn full_scan_hooks_run_once_and_serially() {
+    for h in hooks() {
+        let wants_files = h.id == "skillguard-changed";
+        assert_eq!(
+            h.pass_filenames,
+            Some(wants_files),
+            "{}: pass_filenames",
+            h.id
+        );
+        assert_eq!(h.require_serial, Some(true), "{}", h.id);
+        assert!(h.args.is_none(), "{}: arguments belong in the entry", h.id);
+    }
+}
+
+/// The wrapper builds with `cargo install --locked` from its own checkout, once, and then runs
+/// the built binary with the hook's arguments. A stand-in `cargo` on PATH records its arguments
+/// and "installs" the test binary: no toolchain, no network.
+#[cfg(unix)]
+#[test]
+fn wrapper_builds_locked_once_and_runs_the_binary() {
+    use std::os::unix::fs::PermissionsExt;
+    let text = fs::read_to_string(root().join(WRAPPER)).unwrap();
+    assert!(text.contains("cargo install --locked"), "{text}");
+    let mode = fs::metadata(root().join(WRAPPER))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert!(mode & 0o111 != 0, "{WRAPPER} is executable");
+
+    let t = tempfile::tempdir().unwrap();
+    let checkout = t.path().join("hook-repo");
+    fs::create_dir_all(checkout.join("scripts")).unwrap();
+    let wrapper = checkout.join(WRAPPER);
+    fs::copy(root().join(WRAPPER), &wrapper).unwrap();
+    let bin_dir = t.path().join("bin");
+    fs::create_dir_all(&bin_dir).unwrap();
+    let log = t.path().join("cargo.log");
+    // `cargo install ... --root ROOT ...`: record the arguments, put the binary in ROOT/bin.
+    let fake = format!(
+        "#!/bin/sh\necho \"$*\" >> '{log}'\nwhile [ $# -gt 0 ]; do\n  if [ \"$1\" = --root ]; then root=$2; fi\n  shift\ndone\nmkdir -p \"$root/bin\"\nln -s '{exe}' \"$root/bin/skillguard\"\n",
+        log = log.display(),
+        exe = env!("CARGO_BIN_EXE_skillguard"),
+    );
+    fs::write(bin_dir.join("cargo"), fake).unwrap();
+    fs::set_permissions(bin_dir.join("cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let repo = tempfile::tempdir().unwrap();
+    skill(repo.path(), "date-format", "Write dates as `YYYY-MM-DD`.");
+    for _ in 0..2 {
+        let o = Command::new(&wrapper)
+            .args(["scan", "--repo", ".", "--quiet", "--fail-on", "high"])
+            .current_dir(repo.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let calls = fs::read_to_string(&log).unwrap();
+    assert_eq!(calls.lines().count(), 1, "built once: {calls}");
+    assert_eq!(
+        calls.trim(),
+        format!(
+            "install --locked --quiet --path {} --root {}/.pre-commit-build --bin skillguard",
+            checkout.display(),
+            checkout.display()
+        )
+    );
 }
 
 #[test]
@@ -172,11 +276,12 @@ fn skill(dir: &Path, name: &str, body: &str) {
     .unwrap();
 }
 
-/// Runs a hook in `cwd` as pre-commit would: its entry split into words, then its `args`,
-/// then the file names when `pass_filenames` is on (its default).
+/// Runs a hook in `cwd` as pre-commit would: its entry split into words (the built binary in
+/// place of the wrapper, which execs it), then its `args`, then the file names when
+/// `pass_filenames` is on (its default).
 fn run_hook(h: &Hook, cwd: &Path, files: &[&str]) -> std::process::Output {
     let mut words = h.entry.split_whitespace();
-    assert_eq!(words.next(), Some("skillguard"));
+    assert_eq!(words.next(), Some(WRAPPER));
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
     c.current_dir(cwd).args(words);
     c.args(h.args.iter().flatten());
@@ -206,7 +311,11 @@ fn hook_entries_run_and_gate() {
     // The staged files pick the skills scanned: fixtures/demo's `invoice-sync` has high
     // findings, its `date-format`-less neighbours are not looked at.
     let demo = root().join("fixtures/demo");
+    // `skillguard` is one full scan whatever the staged files: demo fails.
     let o = run_hook(hook("skillguard"), &demo, &["README.md"]);
+    assert_eq!(o.status.code(), Some(1), "full scan of fixtures/demo");
+    // `skillguard-changed`: a staged file outside every skill scans nothing.
+    let o = run_hook(hook("skillguard-changed"), &demo, &["README.md"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -214,7 +323,7 @@ fn hook_entries_run_and_gate() {
         String::from_utf8_lossy(&o.stdout)
     );
     let o = run_hook(
-        hook("skillguard"),
+        hook("skillguard-changed"),
         &demo,
         &[".claude/skills/invoice-sync/scripts/sync.py"],
     );

@@ -24,6 +24,17 @@ pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run skillguard")
 }
 
+/// Runs [`bin`] with `args` and asserts it reached a verdict (exit 0 or 1, never an error).
+pub fn run_ok(args: &[&str]) -> Output {
+    let o = run(args);
+    assert!(
+        o.status.code().is_some_and(|c| c < 2),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
 /// Runs [`bin`] with `args` in `dir`.
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     bin()

@@ -73,12 +73,16 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
     timing::time(Stage::Compliance, || {
         compliance(doc.as_ref(), &mut cx, pending, sd, group)
     });
-    if let Some(doc) = doc.as_ref() {
+    // Another shard's skill of a split repository: its content rules run there.
+    let deep = shared.shallow.is_none_or(|s| !s.contains(&sd.rel));
+    if let Some(doc) = doc.as_ref().filter(|_| deep) {
         timing::time(Stage::Quality, || {
             rules::quality::check(doc, &mut cx, &contents, shared.rules)
         });
     }
-    security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
+    if deep {
+        security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
+    }
     drop(contents);
     let loader_input = doc
         .as_ref()

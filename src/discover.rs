@@ -61,6 +61,58 @@ pub struct PlanShard {
     pub listing: String,
     /// The plan's digest, part of the run identity ([`crate::result::RunIdentity::plan`]).
     pub digest: String,
+    /// The repositories the plan splits by skill (a monorepo larger than a mean shard), by
+    /// name: which of their skills this shard analyses.
+    pub split: BTreeMap<String, SplitRepo>,
+}
+
+/// A repository a shard plan splits by skill, as one shard sees it. Every shard holding a
+/// part walks and reads the whole repository (its repository-level checks need every
+/// skill), but runs the costly content rules (security and quality) only on its own
+/// skills, and keeps only the findings and records it owns ([`PlanShard::owns`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SplitRepo {
+    /// Every skill folder the plan lists for the repository (relative to the workspace).
+    pub planned: std::collections::BTreeSet<String>,
+    /// Those of this shard.
+    pub owned: std::collections::BTreeSet<String>,
+    /// Whether this shard holds the repository's remainder: its files outside the listed
+    /// skills (agents, configurations, evals, skills added since the plan) and its
+    /// repository-level findings.
+    pub rest: bool,
+}
+
+impl PlanShard {
+    /// Does this shard own the skill folder `skill` (relative to the workspace) of
+    /// repository `repo`: a skill of a repository it is not split, one of its own skill
+    /// units, or a skill the plan does not list when it holds the remainder.
+    pub fn owns_skill(&self, repo: &str, skill: &str) -> bool {
+        match self.split.get(repo) {
+            None => true,
+            Some(s) if s.planned.contains(skill) => s.owned.contains(skill),
+            Some(s) => s.rest,
+        }
+    }
+
+    /// Does this shard own what lies at `path` (relative to the workspace), given the skill
+    /// folders of the scan: the deepest skill folder holding it decides, and a path in no
+    /// skill folder belongs to the remainder's shard.
+    pub fn owns(&self, path: &str, skill_dirs: &std::collections::HashSet<&str>) -> bool {
+        let repo = path.split('/').next().unwrap_or("");
+        let Some(s) = self.split.get(repo) else {
+            return true;
+        };
+        let mut p = path;
+        loop {
+            if p != repo && skill_dirs.contains(p) {
+                return self.owns_skill(repo, p);
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return s.rest,
+            }
+        }
+    }
 }
 
 /// The most shards a workspace is split into (`--shard K/N` with N at most this): what

@@ -3,7 +3,10 @@
 //! span repositories are recomputed over all of them: drift between copies and name
 //! collisions (`cross-location-content-drift`, `skill-name-collision`, as the baseline
 //! checks make them without a ledger) and look-alike skill names (`skill-name-typosquat`).
-//! Everything else is taken from the shards as it is. The result renders in every format,
+//! Everything else is taken from the shards as it is; a repository a shard plan split by skill
+//! comes as parts (`repositories[].split`), joined here: exactly one part holds its remainder,
+//! every part agrees on the walk's view of it, no skill is in two reports, and its counts are
+//! added up ([`join_parts`]). The result renders in every format,
 //! and merging the shards of a workspace gives the findings of one unsharded scan
 //! (`tests/shard_merge.rs`).
 //!
@@ -360,6 +363,70 @@ fn run_difference(a: Option<&RunIdentity>, b: Option<&RunIdentity>) -> String {
     }
 }
 
+/// One repository's summary from the parts of it that the shards of a split repository
+/// report: skill counts added up, per convention too (finding counts are recounted from the
+/// merged findings). Exactly one part holds the remainder, and every part agrees on what the
+/// walk alone decides (path, absent conventions, error, convention roots).
+fn join_parts(name: &str, list: Vec<(RepoSummary, PathBuf)>) -> Result<RepoSummary, MergeError> {
+    let rest: Vec<&PathBuf> = list
+        .iter()
+        .filter(|(r, _)| r.split.is_some_and(|s| s.rest))
+        .map(|(_, p)| p)
+        .collect();
+    let (first, first_path) = &list[0];
+    match rest.len() {
+        1 => {}
+        0 => {
+            return Err(invalid(
+                first_path,
+                format!(
+                    "repository `{name}` is split, but no report holds its remainder: merge every shard of the plan"
+                ),
+            ));
+        }
+        _ => {
+            return Err(invalid(
+                rest[1],
+                format!(
+                    "repository `{name}`: its remainder is also in {}: the reports overlap",
+                    rest[0].display()
+                ),
+            ));
+        }
+    }
+    let mut out = first.clone();
+    out.split = None;
+    for (r, p) in &list[1..] {
+        let same_roots = r.conventions.len() == out.conventions.len()
+            && r.conventions
+                .iter()
+                .zip(&out.conventions)
+                .all(|(a, b)| a.convention == b.convention && a.path == b.path);
+        if r.path != out.path
+            || r.absent_conventions != out.absent_conventions
+            || r.error != out.error
+            || !same_roots
+        {
+            return Err(invalid(
+                p,
+                format!(
+                    "repository `{name}`: this part and {}'s disagree on the repository's folder, conventions or error: not one walk of it",
+                    first_path.display()
+                ),
+            ));
+        }
+        out.skills += r.skills;
+        out.excluded += r.excluded;
+        for (c, d) in out.conventions.iter_mut().zip(&r.conventions) {
+            c.skills += d.skills;
+        }
+    }
+    out.error = out
+        .error
+        .map(|e| crate::text::truncate(&e, MAX_ERROR_LINE).into_owned());
+    Ok(out)
+}
+
 /// Merges the reports at `paths` into one result, the cross-repository checks recomputed;
 /// with notes for stderr. `no_ignores` (`--no-ignores`): the shards' suppressed findings are
 /// reported again, as a scan with `--no-ignores` reports them.
@@ -378,6 +445,8 @@ pub fn merge(
     let mut suppressed: Vec<Suppressed> = Vec::new();
     let mut repos: Vec<RepoSummary> = Vec::new();
     let mut owner: BTreeMap<String, PathBuf> = BTreeMap::new();
+    // The parts of each repository a shard plan split by skill, with their reports.
+    let mut parts: BTreeMap<String, Vec<(RepoSummary, PathBuf)>> = BTreeMap::new();
     let mut hidden = 0usize;
     let mut notes: Vec<String> = Vec::new();
     // (K, N) of each sharded report, by report.
@@ -478,6 +547,29 @@ pub fn merge(
         }
         for mut r in v.repositories.into_owned() {
             let name = r.repo.clone().unwrap_or_default();
+            // A part of a repository the shard plan split by skill: joined below.
+            if r.split.is_some() {
+                if let Some(other) = owner.get(&name) {
+                    return Err(invalid(
+                        path,
+                        format!(
+                            "repository `{name}` is a part of a split repository here, but whole in {}: the reports overlap",
+                            other.display()
+                        ),
+                    ));
+                }
+                parts.entry(name).or_default().push((r, path.clone()));
+                continue;
+            }
+            if let Some(other) = parts.get(&name).and_then(|p| p.first()) {
+                return Err(invalid(
+                    path,
+                    format!(
+                        "repository `{name}` is whole here, but split in {}: the reports overlap",
+                        other.1.display()
+                    ),
+                ));
+            }
             if let Some(other) = owner.insert(name.clone(), path.clone()) {
                 return Err(invalid(
                     path,
@@ -519,6 +611,9 @@ pub fn merge(
         return Err(invalid(first, "no report"));
     };
     check_shards(&shards)?;
+    for (name, list) in parts {
+        repos.push(join_parts(&name, list)?);
+    }
     if mixed {
         notes.push(format!(
             "--allow-mixed-runs: the {} reports are not all of one run; the merged report carries no run identity",
@@ -537,6 +632,15 @@ pub fn merge(
         ));
     }
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some(w) = artifacts.windows(2).find(|w| w[0].path == w[1].path) {
+        return Err(invalid(
+            first,
+            format!(
+                "skill `{}` is in two reports: the reports overlap (one shard twice?)",
+                quoted(&w[0].path)
+            ),
+        ));
+    }
     agents.sort_by(|a, b| a.path.cmp(&b.path));
     evals.sort_by(|a, b| a.path.cmp(&b.path));
     repos.sort_by(|a, b| a.repo.cmp(&b.repo).then(a.path.cmp(&b.path)));

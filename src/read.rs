@@ -2,7 +2,7 @@
 //! FIFO blocked on, size-capped), and its bytes are hashed and kept for the parse and the
 //! security rules. Nothing later reads a file again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -170,6 +170,10 @@ pub struct Shared<'a> {
     pub rules: &'a crate::catalog::Enabled,
     /// Test hook: panic while analysing the skill with this directory name.
     pub panic_on: Option<&'a str>,
+    /// Skills (relative paths) read, parsed and checked for compliance, but whose content
+    /// rules (quality and security) another shard runs: the skills of a split repository
+    /// this shard does not own ([`crate::discover::PlanShard`]).
+    pub shallow: Option<&'a BTreeSet<String>>,
 }
 
 /// A finding waiting for the skill's final name: (rule, message, location, anchor).

@@ -50,6 +50,19 @@ pub struct RepoSummary {
     pub absent_conventions: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// A shard's part of a repository its shard plan splits by skill: the counts above are
+    /// this part's; `merge` joins the parts into the repository's summary.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub split: Option<SplitPart>,
+}
+
+/// What part of a split repository a shard report holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitPart {
+    /// Whether it holds the repository's remainder (its files outside the plan's skill
+    /// units and its repository-level findings); exactly one part does.
+    pub rest: bool,
 }
 
 /// The result of a scan: the model every renderer consumes.

@@ -4,9 +4,15 @@
 //! mean. `scan-workspace --plan FILE --shard K` then scans exactly shard K's repositories, and
 //! `plan --plan FILE --list K` names them so a CI job clones only those (docs/ci.md).
 //!
-//! A unit is a repository: the checks of a repository need all of it (its agents' references
-//! to its skills, its eval coverage, the harnesses it targets, shadowing and collisions
-//! between its skills), so a repository is never split across shards.
+//! A unit is a repository, or, for a repository costlier than a mean shard (a monorepo), one
+//! of its skills or its remainder (its files outside those skills and its repository-level
+//! findings). A repository's checks need all of it (its agents' references to its skills,
+//! its eval coverage, the harnesses it targets, shadowing, nesting and collisions between its
+//! skills), so every shard holding a part of a split repository walks and reads all of it,
+//! but runs the costly content rules only on its own skills and reports only what it owns
+//! ([`crate::discover::PlanShard::owns`]); `merge` joins the parts
+//! ([`crate::merge`]), and the result is the unsharded scan's, byte for byte
+//! (`tests/shard_plan.rs`).
 //!
 //! The cost of a repository is, by default, the bytes of its regular files on disk (`.git`
 //! left out, links not followed, at most [`MAX_COST_ENTRIES`] entries counted); with
@@ -81,12 +87,40 @@ pub struct Shard {
     pub units: Vec<Unit>,
 }
 
-/// One unit: a repository and its cost.
+/// One unit: a repository, or a skill folder of a split repository, and its cost.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     pub repository: String,
+    /// A skill folder of a split repository, relative to the repository root. A split
+    /// repository also has one unit without `skill`: its remainder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
     pub cost: u64,
+}
+
+impl Unit {
+    /// A whole repository (or a split repository's remainder).
+    pub fn repository(repository: &str, cost: u64) -> Unit {
+        Unit {
+            repository: repository.to_owned(),
+            skill: None,
+            cost,
+        }
+    }
+
+    /// The order of units in a shard: by repository, its remainder first, then by skill.
+    fn key(&self) -> (&str, Option<&str>) {
+        (&self.repository, self.skill.as_deref())
+    }
+
+    /// The unit as named in a summary: `repo` or `repo/skill`.
+    pub fn name(&self) -> String {
+        match &self.skill {
+            Some(s) => format!("{}/{s}", self.repository),
+            None => self.repository.clone(),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -144,10 +178,10 @@ pub fn disk_cost(root: &Path) -> u64 {
     total
 }
 
-/// Assigns `units` (repository, cost) to `n` shards: the costliest first (ties by name), each
-/// to the shard of least cost so far (ties by the lowest K). Deterministic.
+/// Assigns `units` to `n` shards: the costliest first (ties by name), each to the shard of
+/// least cost so far (ties by the lowest K). Deterministic.
 pub fn assign(mut units: Vec<Unit>, n: u64) -> Vec<Shard> {
-    units.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.repository.cmp(&b.repository)));
+    units.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.key().cmp(&b.key())));
     let mut shards: Vec<Shard> = (1..=n)
         .map(|k| Shard {
             shard: k,
@@ -169,27 +203,103 @@ pub fn assign(mut units: Vec<Unit>, n: u64) -> Vec<Shard> {
         heap.push(std::cmp::Reverse((cost, i)));
     }
     for s in &mut shards {
-        s.units.sort_by(|a, b| a.repository.cmp(&b.repository));
+        s.units.sort_by(|a, b| a.key().cmp(&b.key()));
     }
     shards
 }
 
+/// The repositories to split by skill for `n` shards: those costlier than a mean shard (the
+/// total over N), which would otherwise bound the slowest shard. None for one shard.
+pub fn to_split(costs: &BTreeMap<String, u64>, n: u64) -> BTreeSet<String> {
+    if n < 2 {
+        return BTreeSet::new();
+    }
+    let total = costs.values().fold(0u64, |a, c| a.saturating_add(*c));
+    let mean = total / n;
+    costs
+        .iter()
+        .filter(|(_, c)| **c > mean)
+        .map(|(r, _)| r.clone())
+        .collect()
+}
+
+/// The skill folders of the repositories `repos` of the workspace `dir`, as a workspace scan
+/// with default walk options finds them, each with the bytes of its files (a nested skill's
+/// files count for it, not for the skill around it): repository → (folder relative to the
+/// repository, bytes). A skill at a repository's root is not listed (it stays with the
+/// remainder).
+pub fn skill_costs(
+    dir: &Path,
+    repos: &BTreeSet<String>,
+) -> Result<BTreeMap<String, Vec<(String, u64)>>, crate::discover::DiscoverError> {
+    use crate::discover;
+    let mut out: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    if repos.is_empty() {
+        return Ok(out);
+    }
+    let opts = discover::WalkOptions {
+        only: Some(discover::PlanShard {
+            repos: repos.clone(),
+            listing: String::new(),
+            digest: String::new(),
+            split: BTreeMap::new(),
+        }),
+        ..discover::WalkOptions::default()
+    };
+    let plan = discover::plan_workspace(dir, &opts)?;
+    let mut groups = plan.groups;
+    let (entries, _) = discover::walk(&groups, &plan.starts, &plan.link_starts, &opts);
+    discover::add_plugin_roots(&mut groups, &entries);
+    for sd in discover::group_skills(&entries, &groups) {
+        let Some((repo, skill)) = sd.rel.split_once('/') else {
+            continue;
+        };
+        if !repos.contains(repo) {
+            continue;
+        }
+        let bytes = sd
+            .members
+            .iter()
+            .filter_map(|&i| entries.get(i))
+            .fold(0u64, |a, e| a.saturating_add(e.size));
+        out.entry(repo.to_owned())
+            .or_default()
+            .push((skill.to_owned(), bytes));
+    }
+    for v in out.values_mut() {
+        v.sort();
+        v.dedup_by(|a, b| a.0 == b.0);
+    }
+    Ok(out)
+}
+
 impl ShardPlan {
     /// A plan of `n` shards for a workspace whose repositories are `repositories` (in name
-    /// order) with these costs.
+    /// order) with these costs; a repository in `skills` is split into those skills (folder
+    /// relative to the repository, cost) and its remainder, which costs what its skills leave.
     pub fn new(
         repositories: Vec<String>,
         costs: &BTreeMap<String, u64>,
+        skills: &BTreeMap<String, Vec<(String, u64)>>,
         kind: CostKind,
         n: u64,
     ) -> ShardPlan {
-        let units = repositories
-            .iter()
-            .map(|r| Unit {
-                repository: r.clone(),
-                cost: costs.get(r).copied().unwrap_or(0),
-            })
-            .collect();
+        let mut units = Vec::with_capacity(repositories.len());
+        for r in &repositories {
+            let cost = costs.get(r).copied().unwrap_or(0);
+            match skills.get(r) {
+                Some(list) if !list.is_empty() => {
+                    let in_skills = list.iter().fold(0u64, |a, (_, c)| a.saturating_add(*c));
+                    units.push(Unit::repository(r, cost.saturating_sub(in_skills)));
+                    units.extend(list.iter().map(|(skill, c)| Unit {
+                        repository: r.clone(),
+                        skill: Some(skill.clone()),
+                        cost: *c,
+                    }));
+                }
+                _ => units.push(Unit::repository(r, cost)),
+            }
+        }
         ShardPlan {
             version: VERSION,
             workspace: listing_digest(&repositories),
@@ -234,9 +344,9 @@ impl ShardPlan {
         max as f64 * self.shards as f64 / total as f64
     }
 
-    /// The large repositories: those whose cost exceeds the mean shard cost (the total over
-    /// N), costliest first. A repository is one unit, so each bounds the slowest shard from
-    /// below whatever N is.
+    /// The large units: those whose cost exceeds the mean shard cost (the total over N),
+    /// costliest first. A unit is never divided, so each bounds the slowest shard from below
+    /// whatever N is.
     pub fn large(&self) -> Vec<&Unit> {
         let total: u64 = self
             .plan
@@ -250,8 +360,49 @@ impl ShardPlan {
             .flat_map(|s| &s.units)
             .filter(|u| u.cost > mean)
             .collect();
-        large.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.repository.cmp(&b.repository)));
+        large.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.key().cmp(&b.key())));
         large
+    }
+
+    /// The repositories shard K needs (every repository one of its units is in), in name
+    /// order, each once.
+    pub fn repositories_of(&self, k: u64) -> Vec<&str> {
+        let units = self.shard(k).map(|s| &s.units[..]).unwrap_or_default();
+        let set: BTreeSet<&str> = units.iter().map(|u| u.repository.as_str()).collect();
+        set.into_iter().collect()
+    }
+
+    /// Shard K as the walk and the run identity use it: its repositories, and for each split
+    /// repository it holds a part of, which skills it owns and whether it holds the remainder.
+    pub fn walk_shard(&self, k: u64) -> crate::discover::PlanShard {
+        use crate::discover::SplitRepo;
+        let mut split: BTreeMap<String, SplitRepo> = BTreeMap::new();
+        for s in &self.plan {
+            for u in &s.units {
+                if let Some(skill) = &u.skill {
+                    let rel = format!("{}/{skill}", u.repository);
+                    let e = split.entry(u.repository.clone()).or_default();
+                    if s.shard == k {
+                        e.owned.insert(rel.clone());
+                    }
+                    e.planned.insert(rel);
+                }
+            }
+        }
+        let mine = self.shard(k).map(|s| &s.units[..]).unwrap_or_default();
+        for u in mine.iter().filter(|u| u.skill.is_none()) {
+            if let Some(e) = split.get_mut(&u.repository) {
+                e.rest = true;
+            }
+        }
+        let repos: BTreeSet<String> = mine.iter().map(|u| u.repository.clone()).collect();
+        split.retain(|r, _| repos.contains(r));
+        crate::discover::PlanShard {
+            repos,
+            listing: self.workspace.clone(),
+            digest: self.digest(),
+            split,
+        }
     }
 
     /// Reads and checks a plan file (a link to it is followed: it is the operator's).
@@ -320,7 +471,7 @@ impl ShardPlan {
             );
         }
         let known: BTreeSet<&str> = self.repositories.iter().map(String::as_str).collect();
-        let mut placed: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut placed: BTreeMap<(&str, Option<&str>), u64> = BTreeMap::new();
         for (i, s) in self.plan.iter().enumerate() {
             let k = i as u64 + 1;
             if s.shard != k {
@@ -337,10 +488,19 @@ impl ShardPlan {
                         shown(&u.repository)
                     ));
                 }
-                if let Some(other) = placed.insert(&u.repository, k) {
+                if let Some(skill) = &u.skill
+                    && !is_skill_folder(skill)
+                {
+                    return Err(format!(
+                        "shard {k} holds skill `{}` of `{}`: not a folder path inside the repository",
+                        shown(skill),
+                        shown(&u.repository)
+                    ));
+                }
+                if let Some(other) = placed.insert(u.key(), k) {
                     return Err(format!(
                         "`{}` is in shard {other} and shard {k}",
-                        shown(&u.repository)
+                        shown(&u.name())
                     ));
                 }
                 cost = cost.saturating_add(u.cost);
@@ -355,7 +515,7 @@ impl ShardPlan {
         if let Some(r) = self
             .repositories
             .iter()
-            .find(|r| !placed.contains_key(r.as_str()))
+            .find(|r| !placed.contains_key(&(r.as_str(), None)))
         {
             return Err(format!("`{}` is in no shard", shown(r)));
         }
@@ -384,19 +544,28 @@ impl ShardPlan {
             .shard(k)
             .map(|s| s.units.as_slice())
             .unwrap_or_default();
-        let missing: Vec<&Unit> = shard
+        let missing: BTreeSet<&str> = shard
             .iter()
-            .filter(|u| !here.contains(u.repository.as_str()))
+            .map(|u| u.repository.as_str())
+            .filter(|r| !here.contains(r))
             .collect();
         if let Some(first) = missing.first() {
             return Err(format!(
                 "repository `{}`{} of shard {k} is not in the workspace: clone what `skillguard plan --plan FILE --list {k}` lists",
-                shown(&first.repository),
+                shown(first),
                 more(missing.len())
             ));
         }
         Ok(())
     }
+}
+
+/// Is `s` a folder path below a repository root: `/`-separated, relative, no empty, `.` or
+/// `..` component, no NUL?
+fn is_skill_folder(s: &str) -> bool {
+    !s.is_empty()
+        && !s.contains('\0')
+        && s.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
 }
 
 /// `" and N more"` after the first of `count` names.
@@ -413,13 +582,7 @@ mod tests {
     use super::*;
 
     fn units(costs: &[(&str, u64)]) -> Vec<Unit> {
-        costs
-            .iter()
-            .map(|(r, c)| Unit {
-                repository: (*r).into(),
-                cost: *c,
-            })
-            .collect()
+        costs.iter().map(|(r, c)| Unit::repository(r, *c)).collect()
     }
 
     #[test]
@@ -446,9 +609,68 @@ mod tests {
     #[test]
     fn an_edited_plan_is_refused() {
         let costs = BTreeMap::from([("a".to_string(), 3u64), ("b".to_string(), 1)]);
-        let mut p = ShardPlan::new(vec!["a".into(), "b".into()], &costs, CostKind::Bytes, 2);
+        let mut p = ShardPlan::new(
+            vec!["a".into(), "b".into()],
+            &costs,
+            &BTreeMap::new(),
+            CostKind::Bytes,
+            2,
+        );
         assert!(p.check().is_ok());
         p.plan[0].cost += 1;
         assert!(p.check().unwrap_err().contains("add up to"));
+    }
+
+    #[test]
+    fn a_split_repository_has_its_remainder_and_folder_paths() {
+        let costs = BTreeMap::from([("big".to_string(), 100u64), ("s".to_string(), 10)]);
+        assert_eq!(to_split(&costs, 2), BTreeSet::from(["big".to_string()]));
+        assert!(to_split(&costs, 1).is_empty());
+        let skills = BTreeMap::from([(
+            "big".to_string(),
+            vec![
+                ("skills/a".to_string(), 50u64),
+                ("skills/b".to_string(), 40),
+            ],
+        )]);
+        let p = ShardPlan::new(
+            vec!["big".into(), "s".into()],
+            &costs,
+            &skills,
+            CostKind::Bytes,
+            2,
+        );
+        assert!(p.check().is_ok());
+        // a (50) + s (10) | b (40) + the remainder (10: what the skills leave).
+        assert_eq!((p.plan[0].cost, p.plan[1].cost), (60, 50));
+        let w = p.walk_shard(2);
+        assert_eq!(w.repos, BTreeSet::from(["big".to_string()]));
+        let big = &w.split["big"];
+        assert!(big.rest && big.owned.contains("big/skills/b") && big.planned.len() == 2);
+        assert!(!w.owns_skill("big", "big/skills/a") && w.owns_skill("big", "big/skills/new"));
+        let dirs: std::collections::HashSet<&str> =
+            ["big/skills/a", "big/skills/b", "big/skills/a/inner"].into();
+        assert!(!w.owns("big/skills/a/SKILL.md", &dirs));
+        assert!(w.owns("big/skills/b/x/y.md", &dirs));
+        assert!(w.owns("big/AGENTS.md", &dirs) && !p.walk_shard(1).owns("big/AGENTS.md", &dirs));
+        // A nested skill the plan does not list belongs to the remainder's shard.
+        assert!(w.owns("big/skills/a/inner/SKILL.md", &dirs));
+        assert!(!p.walk_shard(1).owns("big/skills/a/inner/SKILL.md", &dirs));
+        assert_eq!(p.repositories_of(1), ["big", "s"]);
+        // Without its remainder, or with a skill outside the repository: refused.
+        let mut q = p.clone();
+        q.plan[1]
+            .units
+            .retain(|u| u.skill.is_some() || u.repository != "big");
+        q.plan[1].cost = q.plan[1].units.iter().map(|u| u.cost).sum();
+        assert!(q.check().unwrap_err().contains("`big` is in no shard"));
+        let mut q = p.clone();
+        q.plan[0].units[0].skill = Some("../elsewhere".into());
+        assert!(q.check().unwrap_err().contains("not a folder path"));
+        let mut q = p.clone();
+        let twice = q.plan[0].units[0].clone();
+        q.plan[1].units.push(twice);
+        q.plan[1].cost += 50;
+        assert!(q.check().unwrap_err().contains("shard 1 and shard 2"));
     }
 }

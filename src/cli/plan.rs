@@ -2,7 +2,7 @@
 //! (atomically) or to stdout, and `--list K`: the repositories shard K scans, one per line,
 //! so a CI job clones only those.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -52,9 +52,13 @@ pub struct PlanCmd {
     pub list: Option<u64>,
 }
 
+/// Costs by repository, and by skill folder of each repository.
+type Weights = (BTreeMap<String, u64>, BTreeMap<String, Vec<(String, u64)>>);
+
 /// Per-repository costs from a JSON report: the bytes of its skills' and agents' files plus
-/// [`FILE_COST`] per file, by the repository folder each path starts with.
-fn report_costs(path: &Path) -> Result<BTreeMap<String, u64>, Error> {
+/// [`FILE_COST`] per file, by the repository folder each path starts with; and the same for
+/// each skill folder below a repository root (for a repository the plan splits).
+fn report_costs(path: &Path) -> Result<Weights, Error> {
     let max = crate::merge::MAX_REPORT;
     let bad = |m: String| Error::Usage(format!("--weights {}: {m}", path.display()));
     let f = crate::fsutil::open_named(path).map_err(|e| bad(e.to_string()))?;
@@ -86,18 +90,30 @@ fn report_costs(path: &Path) -> Result<BTreeMap<String, u64>, Error> {
             costs.insert(name.clone(), 0);
         }
     }
-    let entries = report.skills.iter().chain(report.agents.iter());
-    for e in entries {
+    let mut skills: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    let entries = report.skills.iter().map(|e| (e, true));
+    for (e, is_skill) in entries.chain(report.agents.iter().map(|e| (e, false))) {
         let a = &e.artifact;
-        let repo = a.path.split('/').next().unwrap_or_default();
+        let (repo, below) = a.path.split_once('/').unwrap_or((&a.path, ""));
         if let Some(c) = costs.get_mut(repo) {
             let files = u64::try_from(a.files.len()).unwrap_or(u64::MAX);
-            *c = c
-                .saturating_add(a.total_bytes())
+            let cost = a
+                .total_bytes()
                 .saturating_add(files.saturating_mul(FILE_COST));
+            *c = c.saturating_add(cost);
+            if is_skill && !below.is_empty() {
+                skills
+                    .entry(repo.to_owned())
+                    .or_default()
+                    .push((below.to_owned(), cost));
+            }
         }
     }
-    Ok(costs)
+    for v in skills.values_mut() {
+        v.sort();
+        v.dedup_by(|a, b| a.0 == b.0);
+    }
+    Ok((costs, skills))
 }
 
 /// `skillguard plan`.
@@ -110,9 +126,12 @@ pub(super) fn run(
         (Some(path), _, _) => ShardPlan::read(path).map_err(|e| Error::Usage(e.to_string()))?,
         (None, Some(dir), Some(n)) => {
             let (repos, _) = crate::discover::workspace_listing(dir)?;
-            let from_report = match &cmd.weights {
-                Some(p) => Some(report_costs(p)?),
-                None => None,
+            let (from_report, report_skills) = match &cmd.weights {
+                Some(p) => {
+                    let (c, s) = report_costs(p)?;
+                    (Some(c), s)
+                }
+                None => (None, BTreeMap::new()),
             };
             let mut costs: BTreeMap<String, u64> = BTreeMap::new();
             let mut on_disk = 0usize;
@@ -137,7 +156,22 @@ pub(super) fn run(
             } else {
                 CostKind::Bytes
             };
-            ShardPlan::new(repos, &costs, kind, n)
+            // Repositories costlier than a mean shard are split by skill, weighed as the
+            // repository is: by the report's skills, or by their bytes on disk.
+            let split = crate::shardplan::to_split(&costs, n);
+            let weighed: BTreeSet<String> = split
+                .iter()
+                .filter(|r| from_report.as_ref().is_some_and(|c| c.contains_key(*r)))
+                .cloned()
+                .collect();
+            let on_disk: BTreeSet<String> = split.difference(&weighed).cloned().collect();
+            let mut skills = crate::shardplan::skill_costs(dir, &on_disk)?;
+            skills.extend(
+                report_skills
+                    .into_iter()
+                    .filter(|(r, _)| weighed.contains(r)),
+            );
+            ShardPlan::new(repos, &costs, &skills, kind, n)
         }
         _ => {
             return Err(Error::Usage(
@@ -162,39 +196,62 @@ pub(super) fn run(
         summary(&plan, stderr)?;
     }
     if let Some(k) = cmd.list {
-        let shard = plan.shard(k).ok_or_else(|| {
-            Error::Usage(format!(
+        if plan.shard(k).is_none() {
+            return Err(Error::Usage(format!(
                 "--list {k}: the plan has shards 1 to {}",
                 plan.shards
-            ))
-        })?;
-        for u in &shard.units {
-            writeln!(stdout, "{}", crate::text::sanitize_line(&u.repository))?;
+            )));
+        }
+        for r in plan.repositories_of(k) {
+            writeln!(stdout, "{}", crate::text::sanitize_line(r))?;
         }
     }
     Ok(ExitStatus::Clean)
 }
 
-/// What a new plan gives: shards, empty ones, the balance, and the large repositories.
+/// What a new plan gives: shards, empty ones, the balance, the repositories split by skill,
+/// and the units costlier than a mean shard.
 fn summary(plan: &ShardPlan, stderr: &mut dyn Write) -> Result<(), Error> {
     let empty = plan.plan.iter().filter(|s| s.units.is_empty()).count();
+    let units = plan.plan.iter().map(|s| s.units.len()).sum::<usize>();
     writeln!(
         stderr,
-        "skillguard: {} repositories in {} shard(s) ({empty} empty); slowest shard / mean = {:.2}",
+        "skillguard: {} repositories, {units} unit(s) in {} shard(s) ({empty} empty); slowest shard / mean = {:.2}",
         plan.repositories.len(),
         plan.shards,
         plan.balance()
     )?;
+    let split: BTreeSet<&str> = plan
+        .plan
+        .iter()
+        .flat_map(|s| &s.units)
+        .filter(|u| u.skill.is_some())
+        .map(|u| u.repository.as_str())
+        .collect();
+    if !split.is_empty() {
+        let named: Vec<String> = split
+            .iter()
+            .take(5)
+            .map(|r| crate::text::sanitize_line(r).into_owned())
+            .collect();
+        writeln!(
+            stderr,
+            "skillguard: {} repository(ies) split by skill ({}{}): each shard holding a part reads all of it and analyses its own skills",
+            split.len(),
+            named.join(", "),
+            if split.len() > 5 { ", …" } else { "" }
+        )?;
+    }
     let large = plan.large();
     if !large.is_empty() {
         let named: Vec<String> = large
             .iter()
             .take(5)
-            .map(|u| crate::text::sanitize_line(&u.repository).into_owned())
+            .map(|u| crate::text::sanitize_line(&u.name()).into_owned())
             .collect();
         writeln!(
             stderr,
-            "skillguard: {} repository(ies) cost more than the mean shard ({}{}): a repository is never split, so it bounds the slowest shard; more shards will not make it faster",
+            "skillguard: {} unit(s) cost more than the mean shard ({}{}): a unit is never divided, so it bounds the slowest shard; more shards will not make it faster",
             large.len(),
             named.join(", "),
             if large.len() > 5 { ", …" } else { "" }

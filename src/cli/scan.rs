@@ -140,15 +140,7 @@ fn shard_of_plan(cmd: &WorkspaceCmd) -> Result<ShardChoice, Error> {
     let (repos, _) = crate::discover::workspace_listing(&cmd.dir)?;
     plan.check_workspace(k, &repos)
         .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
-    let shard = plan.shard(k).map(|s| &s.units[..]).unwrap_or_default();
-    Ok((
-        Some((k, plan.shards)),
-        Some(crate::discover::PlanShard {
-            repos: shard.iter().map(|u| u.repository.clone()).collect(),
-            listing: plan.workspace.clone(),
-            digest: plan.digest(),
-        }),
-    ))
+    Ok((Some((k, plan.shards)), Some(plan.walk_shard(k))))
 }
 
 /// What only `scan-workspace` sets.

@@ -116,6 +116,18 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
                 .ok()
         })
         .flatten();
+    // A shard of a split repository: the skills whose content rules another shard runs.
+    let split = opts.walk.only.as_ref().filter(|o| !o.split.is_empty());
+    let shallow: Option<BTreeSet<String>> = split.map(|only| {
+        skills
+            .iter()
+            .filter(|s| {
+                let repo = s.rel.split('/').next().unwrap_or("");
+                !only.owns_skill(repo, &s.rel)
+            })
+            .map(|s| s.rel.clone())
+            .collect()
+    });
     let shared = Shared {
         entries: &entries,
         groups: &groups,
@@ -123,6 +135,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         read: &opts.read,
         rules: &opts.rules,
         panic_on: opts.panic_on_skill.as_deref(),
+        shallow: shallow.as_ref(),
     };
     // Where every skill lives (before a changed-files scan keeps some): the targets.
     let skill_locations: Vec<(Option<String>, Option<&str>)> = skills
@@ -189,7 +202,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     }
     crate::agents::dedup(&mut findings);
     // Eval files: validated, tied to the skill or agent they evaluate.
-    let evals = timing::time(Stage::Evals, || {
+    let mut evals = timing::time(Stage::Evals, || {
         let repos: Vec<(String, Option<String>)> = groups
             .iter()
             .map(|g| (g.boundary_rel.clone(), g.repo.clone()))
@@ -233,8 +246,18 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         crate::skill_hashes::agenteval_hashes(&mut artifacts, &unscanned)
     });
 
+    if let Some(only) = split {
+        keep_owned(only, &mut artifacts, &mut agents, &mut evals, &mut findings);
+    }
     let coverage = summary::coverage(&artifacts, mode);
-    let repos = summary::repos(&groups, &artifacts, &findings, mode);
+    let mut repos = summary::repos(&groups, &artifacts, &findings, mode);
+    if let Some(only) = split {
+        for r in &mut repos {
+            if let Some(part) = r.repo.as_deref().and_then(|n| only.split.get(n)) {
+                r.split = Some(crate::result::SplitPart { rest: part.rest });
+            }
+        }
+    }
     let (files_scanned, bytes_scanned) = crate::inventory::totals(&artifacts);
     let mut result = ScanResult {
         lock_entries: 0,
@@ -300,6 +323,29 @@ pub fn restrict_to_changed(result: &mut ScanResult) {
         result.recount();
     }
     result.changed = Some(changed);
+}
+
+/// A shard of a split repository keeps what it owns ([`discover::PlanShard::owns`]): its
+/// skills' records, and the findings, agent and eval files whose path lies in one of its
+/// skills (or, for the remainder's shard, in none). Every shard computed the same
+/// repository-level results; each is now reported by exactly one shard.
+fn keep_owned(
+    only: &discover::PlanShard,
+    artifacts: &mut Vec<Artifact>,
+    agents: &mut Vec<Artifact>,
+    evals: &mut Vec<crate::inventory::EvalFileInfo>,
+    findings: &mut Vec<Finding>,
+) {
+    let dirs: std::collections::HashSet<&str> = artifacts.iter().map(|a| a.path.as_str()).collect();
+    let owned = |p: &str| only.owns(p, &dirs);
+    findings.retain(|f| owned(&f.location.path));
+    agents.retain(|a| owned(&a.path));
+    evals.retain(|e| owned(&e.path));
+    drop(dirs);
+    artifacts.retain(|a| {
+        let repo = a.path.split('/').next().unwrap_or("");
+        only.owns_skill(repo, &a.path)
+    });
 }
 
 /// Runs `f` in the scan's pool (or rayon's global one).

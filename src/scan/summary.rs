@@ -88,6 +88,7 @@ pub(super) fn repos(
                         .collect()
                 },
                 error: g.error.clone(),
+                split: None,
             }
         })
         .collect()

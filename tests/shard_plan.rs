@@ -108,9 +108,9 @@ fn listed(plan: &Path, k: u32) -> Vec<String> {
         .collect()
 }
 
-/// Scans every shard of `plan` in `ws` and merges them; the merged report in `format`.
+/// Scans every shard of `plan` in `ws` (reports `plan-shard-K.json` in `out`), and merges
+/// them; the merged report in `format`.
 fn scan_and_merge(ws: &str, plan: &Path, n: u32, out: &Path, format: &str) -> Vec<u8> {
-    let mut reports = Vec::new();
     for k in 1..=n {
         let p = out.join(format!("plan-shard-{k}.json"));
         run(&[
@@ -125,8 +125,15 @@ fn scan_and_merge(ws: &str, plan: &Path, n: u32, out: &Path, format: &str) -> Ve
             "-o",
             s(&p),
         ]);
-        reports.push(p.to_str().unwrap().to_owned());
     }
+    merge_again(n, out, format)
+}
+
+/// Merges the shard reports the last [`scan_and_merge`] wrote, in `format`.
+fn merge_again(n: u32, out: &Path, format: &str) -> Vec<u8> {
+    let reports: Vec<String> = (1..=n)
+        .map(|k| s(&out.join(format!("plan-shard-{k}.json"))).to_owned())
+        .collect();
     let mut args = vec!["merge", "--format", format];
     args.extend(reports.iter().map(String::as_str));
     run(&args).stdout
@@ -188,7 +195,7 @@ fn plan_shards_merge_to_the_unsharded_report_including_empty_shards() {
         let merged = scan_and_merge(ws, &p, n, out.path(), "json");
         same(&merged, &whole, &format!("JSON with a plan of {n}"));
         same(
-            &scan_and_merge(ws, &p, n, out.path(), "sarif"),
+            &merge_again(n, out.path(), "sarif"),
             &whole_sarif,
             &format!("SARIF with a plan of {n}"),
         );
@@ -540,7 +547,7 @@ fn a_monorepo_split_by_skill_merges_to_the_unsharded_report() {
         assert_eq!(findings, own(&unsharded), "{n}");
         assert_eq!(skills, unsharded["skills"].as_array().unwrap().len(), "{n}");
         same(
-            &scan_and_merge(ws, &p, n, out.path(), "sarif"),
+            &merge_again(n, out.path(), "sarif"),
             &whole_sarif,
             &format!("monorepo SARIF, {n} shards"),
         );

@@ -38,6 +38,7 @@ pub mod obfuscation;
 pub mod packaging;
 pub mod patterns;
 pub mod permissions;
+pub mod prefilter;
 mod providers;
 pub mod pyc;
 pub mod regions;

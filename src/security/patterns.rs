@@ -4,7 +4,9 @@
 //! file's lower-cased text finds the required literals of every rule regex (see
 //! [`super::literals`]), and a regex runs only when all of its literal clauses hold; a
 //! rule with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
-//! also needs one of them. Regexes compile on first use.
+//! also needs one of them. Regexes compile on first use. With the `vectorscan` feature the
+//! literal pass runs on Vectorscan instead of the Aho-Corasick DFA, with the same matches
+//! ([`super::prefilter`]).
 //! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that
@@ -151,6 +153,9 @@ pub struct Compiled {
     is_prefix: Vec<bool>,
     /// Per [`Words`] set, its literal ids.
     word_ids: Vec<Vec<usize>>,
+    /// The literals and the regexes Vectorscan takes, in one database (see
+    /// [`super::prefilter`]); `None`: the Aho-Corasick pass alone.
+    prefilter: Option<super::prefilter::Prefilter>,
 }
 
 /// Word sets that code rules check per file before their own regexes run. The literal
@@ -517,7 +522,23 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     for &l in &word_ids[Words::SecretKeys as usize] {
         is_prefix[l] = true;
     }
+    let prefilter = {
+        let lits: Vec<&[u8]> = literal_list.iter().map(|l| l.bytes.as_slice()).collect();
+        // The regexes' supersets cost about 2.8 s of compilation per process (measured on
+        // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
+        // demo repository: they go in only on request (docs/performance.md).
+        let hirs: Vec<&regex_syntax::hir::Hir> = if super::prefilter::Prefilter::with_regexes() {
+            regex_of
+                .iter()
+                .map(|&(ri, k)| &rules[ri].regexes[k].hir)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        super::prefilter::Prefilter::new(&lits, &hirs)
+    };
     Ok(Compiled {
+        prefilter,
         word_ids,
         rules,
         gate,
@@ -582,23 +603,62 @@ impl Compiled {
             regions.binary_search_by(|r| r.start.cmp(&i)).is_ok()
                 || regions.binary_search_by(|r| r.end.cmp(&i)).is_ok()
         };
+        // One literal occurrence at `start..end`: where a regex may start, and whether the
+        // literal is seen (its boundaries hold).
+        type Starts = Vec<(u32, u32)>;
+        let found = |l: usize, start: usize, end: usize, seen: &mut [bool], starts: &mut Starts| {
+            if self.is_prefix[l] {
+                starts.push((l as u32, start as u32));
+            }
+            if !seen[l] && self.literal_list[l].boundaries_hold(lower, start, end, cut) {
+                seen[l] = true;
+            }
+        };
+        // Per regex, whether the prefilter saw it match (when it ran).
+        let mut matched: Option<Vec<bool>> = None;
         if full {
             seen.iter_mut().for_each(|b| *b = true);
-        } else if let Some(ac) = &self.literals {
-            for m in ac.find_overlapping_iter(lower) {
-                let l = m.pattern().as_usize();
-                if self.is_prefix[l] {
-                    starts.push((l as u32, m.start() as u32));
+        } else {
+            if let Some(pf) = &self.prefilter {
+                let mut m = vec![false; self.regex_of.len()];
+                let ok = pf.scan(lower, &mut |ev| match ev {
+                    super::prefilter::Event::Literal { id, start } => {
+                        let end = start + self.literal_list[id].bytes.len();
+                        found(id, start, end, &mut seen, &mut starts);
+                    }
+                    super::prefilter::Event::Regex(f) => m[f] = true,
+                });
+                if ok {
+                    matched = Some(m);
+                } else {
+                    // A failed scan (no scratch space): the pure-Rust pass starts over.
+                    seen.iter_mut().for_each(|b| *b = false);
+                    starts.clear();
                 }
-                if !seen[l] && self.literal_list[l].boundaries_hold(lower, m.start(), m.end(), cut)
-                {
-                    seen[l] = true;
+            }
+            if matched.is_none()
+                && let Some(ac) = &self.literals
+            {
+                for m in ac.find_overlapping_iter(lower) {
+                    found(
+                        m.pattern().as_usize(),
+                        m.start(),
+                        m.end(),
+                        &mut seen,
+                        &mut starts,
+                    );
                 }
             }
             starts.sort_unstable();
         }
+        let pf = self.prefilter.as_ref();
         for (flat, cnf) in self.clauses.iter().enumerate() {
-            if cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
+            // The prefilter, when it ran and holds the regex, must have seen it match too.
+            let possible = match (&matched, pf) {
+                (Some(m), Some(pf)) if pf.gates(flat) => m[flat],
+                _ => true,
+            };
+            if possible && cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
                 let (ri, k) = self.regex_of[flat];
                 on[ri][k] = true;
             }
@@ -1158,6 +1218,29 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "vectorscan")]
+    #[test]
+    fn vectorscan_takes_every_literal_and_every_regex_superset() {
+        use crate::security::prefilter::{Prefilter, engine};
+        let c = compiled();
+        if engine() != "vectorscan" {
+            return;
+        }
+        assert!(c.prefilter.is_some(), "the literals did not compile");
+        let lits: Vec<&[u8]> = c.literal_list.iter().map(|l| l.bytes.as_slice()).collect();
+        let hirs: Vec<&regex_syntax::hir::Hir> = c
+            .regex_of
+            .iter()
+            .map(|&(ri, k)| &c.rules[ri].regexes[k].hir)
+            .collect();
+        let pf = Prefilter::new(&lits, &hirs).expect("one database");
+        assert_eq!(
+            pf.fallbacks(),
+            Vec::<usize>::new(),
+            "regexes Vectorscan refused"
+        );
+    }
+
     use super::*;
 
     #[test]

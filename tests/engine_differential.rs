@@ -34,13 +34,19 @@ fn report(args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
 
 fn same(args: &[&str], with_regexes: bool) {
     let pure = report(args, &[("SKILLGUARD_ENGINE", "regex")]);
-    let vs = report(args, &[]);
+    let vs = report(args, &[("SKILLGUARD_ENGINE", "vectorscan")]);
     assert!(
         pure == vs,
         "{args:?}: the Vectorscan literal pass changed the report"
     );
     if with_regexes {
-        let vr = report(args, &[("SKILLGUARD_VECTORSCAN_REGEXES", "1")]);
+        let vr = report(
+            args,
+            &[
+                ("SKILLGUARD_ENGINE", "vectorscan"),
+                ("SKILLGUARD_VECTORSCAN_REGEXES", "1"),
+            ],
+        );
         assert!(
             pure == vr,
             "{args:?}: the Vectorscan regex prefilter changed the report"

@@ -96,6 +96,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     // walked, instead of on the first analysis worker while the others wait for it.
     std::thread::spawn(|| {
         let _ = crate::security::patterns::compiled();
+        let _ = crate::security::patterns::build_prefilter();
     });
     let Walked {
         groups,

@@ -153,9 +153,47 @@ pub struct Compiled {
     is_prefix: Vec<bool>,
     /// Per [`Words`] set, its literal ids.
     word_ids: Vec<Vec<usize>>,
-    /// The literals and the regexes Vectorscan takes, in one database (see
-    /// [`super::prefilter`]); `None`: the Aho-Corasick pass alone.
-    prefilter: Option<super::prefilter::Prefilter>,
+}
+
+/// The literals (and on request the regexes) in one Vectorscan database
+/// ([`super::prefilter`]), compiled once, apart from the rule set: about 40 ms that a scan of a
+/// few files would otherwise wait for. `None` inside: no Vectorscan (the Aho-Corasick pass).
+static PREFILTER: std::sync::OnceLock<Option<super::prefilter::Prefilter>> =
+    std::sync::OnceLock::new();
+
+/// Compiles the Vectorscan database now (the scan calls it on its start-up thread).
+pub fn build_prefilter() -> Option<&'static super::prefilter::Prefilter> {
+    PREFILTER
+        .get_or_init(|| {
+            let c = compiled();
+            let lits: Vec<&[u8]> = c.literal_list.iter().map(|l| l.bytes.as_slice()).collect();
+            // The regexes' supersets cost about 2.8 s of compilation per process (measured on
+            // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
+            // demo repository: they go in only on request (docs/performance.md).
+            let hirs: Vec<&regex_syntax::hir::Hir> = if super::prefilter::Prefilter::with_regexes()
+            {
+                c.regex_of
+                    .iter()
+                    .map(|&(ri, k)| &c.rules[ri].regexes[k].hir)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            super::prefilter::Prefilter::new(&lits, &hirs)
+        })
+        .as_ref()
+}
+
+/// The Vectorscan database for the next file: when `SKILLGUARD_ENGINE=vectorscan` is set,
+/// waited for; otherwise used once the start-up thread has compiled it (files read before
+/// that take the Aho-Corasick pass, which finds the same literals: reports do not depend on
+/// which).
+fn prefilter() -> Option<&'static super::prefilter::Prefilter> {
+    if super::prefilter::required() {
+        build_prefilter()
+    } else {
+        PREFILTER.get().and_then(Option::as_ref)
+    }
 }
 
 /// Word sets that code rules check per file before their own regexes run. The literal
@@ -522,23 +560,7 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     for &l in &word_ids[Words::SecretKeys as usize] {
         is_prefix[l] = true;
     }
-    let prefilter = {
-        let lits: Vec<&[u8]> = literal_list.iter().map(|l| l.bytes.as_slice()).collect();
-        // The regexes' supersets cost about 2.8 s of compilation per process (measured on
-        // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
-        // demo repository: they go in only on request (docs/performance.md).
-        let hirs: Vec<&regex_syntax::hir::Hir> = if super::prefilter::Prefilter::with_regexes() {
-            regex_of
-                .iter()
-                .map(|&(ri, k)| &rules[ri].regexes[k].hir)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        super::prefilter::Prefilter::new(&lits, &hirs)
-    };
     Ok(Compiled {
-        prefilter,
         word_ids,
         rules,
         gate,
@@ -616,10 +638,11 @@ impl Compiled {
         };
         // Per regex, whether the prefilter saw it match (when it ran).
         let mut matched: Option<Vec<bool>> = None;
+        let pf = prefilter();
         if full {
             seen.iter_mut().for_each(|b| *b = true);
         } else {
-            if let Some(pf) = &self.prefilter {
+            if let Some(pf) = pf {
                 let mut m = vec![false; self.regex_of.len()];
                 let ok = pf.scan(lower, &mut |ev| match ev {
                     super::prefilter::Event::Literal { id, start } => {
@@ -651,7 +674,6 @@ impl Compiled {
             }
             starts.sort_unstable();
         }
-        let pf = self.prefilter.as_ref();
         for (flat, cnf) in self.clauses.iter().enumerate() {
             // The prefilter, when it ran and holds the regex, must have seen it match too.
             let possible = match (&matched, pf) {
@@ -1226,7 +1248,7 @@ mod tests {
         if engine() != "vectorscan" {
             return;
         }
-        assert!(c.prefilter.is_some(), "the literals did not compile");
+        assert!(build_prefilter().is_some(), "the literals did not compile");
         let lits: Vec<&[u8]> = c.literal_list.iter().map(|l| l.bytes.as_slice()).collect();
         let hirs: Vec<&regex_syntax::hir::Hir> = c
             .regex_of

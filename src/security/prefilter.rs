@@ -33,13 +33,26 @@ pub fn engine() -> &'static str {
     }
 }
 
-/// `SKILLGUARD_ENGINE=regex`: the pure-Rust engine even when Vectorscan is built in (the
-/// differential test's switch; read once).
-fn forced_regex() -> bool {
-    static FORCED: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
-        std::env::var("SKILLGUARD_ENGINE").is_ok_and(|v| v.eq_ignore_ascii_case("regex"))
+/// `SKILLGUARD_ENGINE`, read once: `regex` or `vectorscan`, or unset.
+fn chosen() -> Option<&'static str> {
+    static CHOSEN: std::sync::LazyLock<Option<String>> = std::sync::LazyLock::new(|| {
+        std::env::var("SKILLGUARD_ENGINE")
+            .ok()
+            .map(|v| v.to_ascii_lowercase())
     });
-    *FORCED
+    CHOSEN.as_deref()
+}
+
+/// `SKILLGUARD_ENGINE=regex`: the pure-Rust engine even when Vectorscan is built in (the
+/// differential test's switch).
+fn forced_regex() -> bool {
+    chosen() == Some("regex")
+}
+
+/// `SKILLGUARD_ENGINE=vectorscan`: every file takes the Vectorscan pass (the scan waits for
+/// the database) instead of those read once it is compiled.
+pub fn required() -> bool {
+    chosen() == Some("vectorscan") && engine() == "vectorscan"
 }
 
 /// A Vectorscan pattern (PCRE syntax, byte mode) matching a superset of what `hir` matches

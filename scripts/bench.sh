@@ -2,7 +2,8 @@
 # Benchmark skillguard on real skills first, then on generated corpora for scale (docs/performance.md).
 #
 #   scripts/bench.sh [real|generated|all] [RUNS]      (defaults: all, 7)
-#   scripts/bench.sh real 7        # ../shared/corpora only (real public skills)
+#   scripts/bench.sh real 7        # ../shared/corpora only (real public skills): the whole, then
+#                                  # each of its repositories on its own (`scan --repo`)
 #   scripts/bench.sh all 5         # real, then generated 20x100 (2,000 skills) and 200x100 (20,000)
 #
 # For each corpus, warm page cache, RUNS rounds of, in turn:
@@ -16,6 +17,7 @@
 #
 # Environment:
 #   SKIP_BUILD=1                 use the binaries already in target/release
+#   BENCH_PER_CORPUS=0           measure the real corpora as a whole only
 #   SKILLGUARD_BIN=PATH          benchmark this binary instead of target/release/skillguard
 #   BENCH_REAL_CORPUS=DIR        real corpus (default ../shared/corpora, relative to the repository)
 #   BENCH_GEN_SMALL=RxS          generated corpora, R repositories x S skills (defaults 20x100 and
@@ -65,11 +67,19 @@ SG="$BENCH_TMP/skillguard"
 cp "$SKILLGUARD_BIN" "$SG"
 OUT="$BENCH_TMP/report.json"
 
+# How the corpus being measured is scanned: `scan-workspace CORPUS` (a folder of repositories), or
+# `scan --repo CORPUS` (one repository of the real corpora, measured on its own).
+KIND=workspace
+scan_cmd() {
+  if [ "$KIND" = repo ]; then echo "scan --repo"; else echo "scan-workspace"; fi
+}
+
 # sg CORPUS [ARG...]: the measured command; stderr is kept for inspection, the report is deleted.
 sg() {
   local corpus=$1
   shift
-  "$SG" scan-workspace "$corpus" --format json -o "$OUT" "$@" 2> "$BENCH_TMP/stderr.txt"
+  # shellcheck disable=SC2046
+  "$SG" $(scan_cmd) "$corpus" --format json -o "$OUT" "$@" 2> "$BENCH_TMP/stderr.txt"
   rm -f "$OUT"
 }
 
@@ -91,6 +101,7 @@ echo "  floor:      find CORPUS -type f -print0 | xargs -0 -P2 -n 500 sha256sum 
 # ---- one corpus --------------------------------------------------------------------------------
 bench_corpus() {
   local label=$1 corpus=$2
+  KIND=${3:-workspace}
   note "$label: $corpus"
   LABELS+=("$label")
   PATH_OF[$label]=$corpus
@@ -99,7 +110,8 @@ bench_corpus() {
   warm_cache "$corpus"
 
   # Warm-up run (untimed); its report gives the number of skills.
-  "$SG" scan-workspace "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt"
+  # shellcheck disable=SC2046
+  "$SG" $(scan_cmd) "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt"
   SKILLS[$label]=$(json_skills "$OUT")
   rm -f "$OUT"
 
@@ -117,19 +129,22 @@ bench_corpus() {
   FLOOR[$label]=$(printf '%s\n' "${floors[@]}" | median)
   RATIO[$label]=$(printf '%s\n' "${ratios[@]}" | median)
   RATIO_J1[$label]=$(printf '%s\n' "${ratios_j1[@]}" | median)
-  RSS[$label]=$(peak_rss_mib "$SG" scan-workspace "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt")
+  # shellcheck disable=SC2046
+  RSS[$label]=$(peak_rss_mib "$SG" $(scan_cmd) "$corpus" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt")
   rm -f "$OUT"
 
   # Per-stage breakdown: one more -j1 run with SKILLGUARD_TIMINGS=1 (also gives the -j1 peak RSS).
   local t0=$EPOCHREALTIME t_stages
-  RSS_J1[$label]=$(SKILLGUARD_TIMINGS=1 peak_rss_mib "$SG" scan-workspace "$corpus" --format json -o "$OUT" -j1 2> "$BENCH_TMP/timings.txt")
+  # shellcheck disable=SC2046
+  RSS_J1[$label]=$(SKILLGUARD_TIMINGS=1 peak_rss_mib "$SG" $(scan_cmd) "$corpus" --format json -o "$OUT" -j1 2> "$BENCH_TMP/timings.txt")
   t_stages=$(calc "$EPOCHREALTIME - $t0" 6)
   rm -f "$OUT"
 
   local n=${SKILLS[$label]}
   echo
-  echo "## $label: $corpus"
-  echo "${n} skills, ${FILES[$label]} files, $(calc "${BYTES[$label]} / 1e6" 2) MB (regular files under the corpus)"
+  echo "## $label: $corpus ($(scan_cmd))"
+  echo "${n} skills, ${FILES[$label]} files, $(calc "${BYTES[$label]} / 1e6" 2) MB (regular files under the corpus);" \
+    "-j1: $(calc "${WALL_J1[$label]} * 1000 / $n") ms per skill, $(calc "${WALL_J1[$label]} * 1e9 / ${BYTES[$label]}" 1) ns per byte"
   echo
   echo "| command | median wall s | ms per skill | paired ratio to floor (median) | peak RSS MiB |"
   echo "|---|---:|---:|---:|---:|"
@@ -223,6 +238,13 @@ gen_corpus() {
 if [ "$MODE" != generated ]; then
   [ -d "$REAL_CORPUS" ] || { echo "no real corpus at $REAL_CORPUS (set BENCH_REAL_CORPUS)" >&2; exit 1; }
   bench_corpus real "$REAL_CORPUS"
+  # Each repository of the real corpora on its own (BENCH_PER_CORPUS=0 skips): the cost per skill
+  # and per byte depends on the content, and the whole hides the expensive one.
+  if [ "${BENCH_PER_CORPUS:-1}" = 1 ]; then
+    for d in "$REAL_CORPUS"/*/; do
+      bench_corpus "real/$(basename "$d")" "${d%/}" repo
+    done
+  fi
 fi
 if [ "$MODE" != real ]; then
   small=$(gen_corpus "$GEN_SMALL")
@@ -235,8 +257,8 @@ fi
 echo
 echo "## Summary (wall times are medians of $RUNS runs, warm cache; ratio = median of per-round ratios)"
 echo
-echo "| corpus | skills | files | MB | skillguard s | -j1 s | -j1 ms/skill | floor s | ratio | ratio -j1 | peak RSS MiB | skills-ref s | skills-ref / skillguard |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| corpus | skills | files | MB | skillguard s | -j1 s | -j1 ms/skill | -j1 ns/byte | floor s | ratio | ratio -j1 | peak RSS MiB | skills-ref s | skills-ref / skillguard |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for l in "${LABELS[@]}"; do
   sref="-" sratio="-"
   if [ -n "${SREF[$l]:-}" ]; then
@@ -244,7 +266,7 @@ for l in "${LABELS[@]}"; do
     sratio="$(calc "${SREF[$l]} / ${WALL[$l]}" 2) (-j1: $(calc "${SREF[$l]} / ${WALL_J1[$l]}" 2))"
   fi
   echo "| $l | ${SKILLS[$l]} | ${FILES[$l]} | $(calc "${BYTES[$l]} / 1e6" 2) | $(calc "${WALL[$l]}") | $(calc "${WALL_J1[$l]}") |" \
-    "$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}") | $(calc "${FLOOR[$l]}") | $(calc "${RATIO[$l]}" 2) | $(calc "${RATIO_J1[$l]}" 2) |" \
+    "$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}") | $(calc "${WALL_J1[$l]} * 1e9 / ${BYTES[$l]}" 1) | $(calc "${FLOOR[$l]}") | $(calc "${RATIO[$l]}" 2) | $(calc "${RATIO_J1[$l]}" 2) |" \
     "${RSS[$l]} | $sref | $sratio |"
 done
 
@@ -254,7 +276,12 @@ echo
 echo "| target | corpus | measured | |"
 echo "|---|---|---:|---|"
 for l in "${LABELS[@]}"; do
-  echo "| full scan <= 3x floor (paired) | $l | $(calc "${RATIO[$l]}" 2)x | $(check "${RATIO[$l]} <= 3") |"
+  # Issue 35: the whole real corpora at most 2.5x the floor; the sickn33 collection at most 3x.
+  case "$l" in
+    real) limit=2.5 ;;
+    *) limit=3 ;;
+  esac
+  echo "| full scan <= ${limit}x floor (paired) | $l | $(calc "${RATIO[$l]}" 2)x | $(check "${RATIO[$l]} <= $limit") |"
 done
 for l in "${LABELS[@]}"; do
   per=$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}")
@@ -263,7 +290,7 @@ done
 for l in "${LABELS[@]}"; do
   [ -n "${SREF[$l]:-}" ] || continue
   r=$(calc "${SREF[$l]} / ${WALL[$l]}" 2)
-  echo "| >= 2x faster than skills-ref | $l | ${r}x | $(check "$r >= 2") |"
+  echo "| >= 3x faster than skills-ref | $l | ${r}x | $(check "$r >= 3") |"
 done
 if [ "$MODE" != real ]; then
   s="gen-$GEN_SMALL" g="gen-$GEN_LARGE"

@@ -5,15 +5,15 @@
 //! - A literal is a pattern of its exact bytes (`\xHH` each, no flags): its matches are the
 //!   overlapping Aho-Corasick matches of the pure-Rust engine, so the literal pass gives the
 //!   same literals seen and the same candidate starts (start = end − length).
-//! - A rule regex is translated from its parsed form ([`superset`]) into a pattern that
-//!   matches at least wherever the regex does, in any region of the file: look-around
-//!   assertions (`^`, `$`, `\b`) are dropped (a regex runs on a region's text alone, where a
-//!   region's edge counts as a boundary), captures become plain groups, case folding is
-//!   already spelled out in the parsed classes, and the pattern is compiled caseless (the
-//!   text is lower-cased), UTF-8, in prefilter mode (Vectorscan may widen what it cannot
-//!   build exactly) and single-match. A regex whose pattern Vectorscan does not take
-//!   (listed by [`Prefilter::fallbacks`] and in docs/performance.md) keeps the literal gate
-//!   alone.
+//! - A rule regex (only with `SKILLGUARD_VECTORSCAN_REGEXES=1`: its compilation costs about
+//!   2.8 s per process) is translated from its parsed form ([`superset`]) into a byte-mode
+//!   pattern that matches at least wherever the regex does, in any region of the file:
+//!   look-around assertions (`^`, `$`, `\b`) are dropped (a regex runs on a region's text
+//!   alone, where a region's edge counts as a boundary), captures become plain groups, a
+//!   class keeps its ASCII part and any non-ASCII character, long repetitions are loosened,
+//!   and the pattern is compiled caseless (the text is lower-cased), in prefilter mode and
+//!   single-match. A regex whose pattern Vectorscan does not take (listed by
+//!   [`Prefilter::fallbacks`]; none today) keeps the literal gate alone.
 //!
 //! The prefilter only ever removes regexes that cannot match: every hit is still found and
 //! confirmed by the same `regex` searches as before, so reports are byte-identical with and
@@ -59,7 +59,8 @@ pub fn required() -> bool {
 /// in any text and at any offset, cheap to compile: look-around assertions are dropped, a
 /// class keeps its ASCII part and stands for any non-ASCII character by `[\x80-\xff]+` (a
 /// character's UTF-8 bytes), and a repetition of more than [`MAX_EXACT`] keeps only whether
-/// it needs one (`+`) or none (`*`). Literals keep their exact bytes.
+/// it needs one (`+`) or none (`*`). Literals keep their exact bytes. (Every parsed regex
+/// has one; the `Option` leaves room for forms that would not.)
 pub fn superset(hir: &Hir) -> Option<String> {
     let mut out = String::new();
     write(hir, &mut out);

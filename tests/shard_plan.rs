@@ -131,12 +131,18 @@ fn scan_and_merge(ws: &str, plan: &Path, n: u32, out: &Path, format: &str) -> Ve
 
 /// Merges the shard reports the last [`scan_and_merge`] wrote, in `format`.
 fn merge_again(n: u32, out: &Path, format: &str) -> Vec<u8> {
+    merge_with(n, out, &["--format", format])
+}
+
+/// `merge ARGS` of the shard reports the last [`scan_and_merge`] wrote.
+fn merge_with(n: u32, out: &Path, args: &[&str]) -> Vec<u8> {
     let reports: Vec<String> = (1..=n)
         .map(|k| s(&out.join(format!("plan-shard-{k}.json"))).to_owned())
         .collect();
-    let mut args = vec!["merge", "--format", format];
-    args.extend(reports.iter().map(String::as_str));
-    run(&args).stdout
+    let mut all = vec!["merge"];
+    all.extend(args);
+    all.extend(reports.iter().map(String::as_str));
+    run(&all).stdout
 }
 
 #[test]
@@ -553,19 +559,18 @@ fn a_monorepo_split_by_skill_merges_to_the_unsharded_report() {
         );
         // One SARIF per repository, from the merge as from the unsharded scan.
         let dir = out.path().join(format!("split-{n}"));
-        let mut args = vec![
-            "merge".to_owned(),
-            "--format".into(),
-            "sarif".into(),
-            "--split-by".into(),
-            "repository".into(),
-            "-o".into(),
-            s(&dir).into(),
-        ];
-        args.extend(
-            (1..=n).map(|k| s(&out.path().join(format!("plan-shard-{k}.json"))).to_owned()),
+        merge_with(
+            n,
+            out.path(),
+            &[
+                "--format",
+                "sarif",
+                "--split-by",
+                "repository",
+                "-o",
+                s(&dir),
+            ],
         );
-        run(&args.iter().map(String::as_str).collect::<Vec<_>>());
         for repo in ["mono", "small"] {
             let f = format!("{repo}.sarif");
             same(

@@ -643,7 +643,15 @@ impl Compiled {
             seen.iter_mut().for_each(|b| *b = true);
         } else {
             if let Some(pf) = pf {
-                let mut m = vec![false; self.regex_of.len()];
+                // Per regex, only when the database holds regexes (not per file otherwise).
+                let mut m = vec![
+                    false;
+                    if pf.holds_regexes() {
+                        self.regex_of.len()
+                    } else {
+                        0
+                    }
+                ];
                 let ok = pf.scan(lower, &mut |ev| match ev {
                     super::prefilter::Event::Literal { id, start } => {
                         let end = start + self.literal_list[id].bytes.len();

@@ -59,12 +59,11 @@ pub fn required() -> bool {
 /// in any text and at any offset, cheap to compile: look-around assertions are dropped, a
 /// class keeps its ASCII part and stands for any non-ASCII character by `[\x80-\xff]+` (a
 /// character's UTF-8 bytes), and a repetition of more than [`MAX_EXACT`] keeps only whether
-/// it needs one (`+`) or none (`*`). Literals keep their exact bytes. (Every parsed regex
-/// has one; the `Option` leaves room for forms that would not.)
-pub fn superset(hir: &Hir) -> Option<String> {
+/// it needs one (`+`) or none (`*`). Literals keep their exact bytes.
+pub fn superset(hir: &Hir) -> String {
     let mut out = String::new();
     write(hir, &mut out);
-    Some(out)
+    out
 }
 
 /// Repetitions up to this many are kept exactly (`{m,n}`); larger ones are loosened.
@@ -213,6 +212,11 @@ impl Prefilter {
         *ON
     }
 
+    /// Does the database hold any regex (else the scan reports literals only)?
+    pub fn holds_regexes(&self) -> bool {
+        self.gated.iter().any(|g| *g)
+    }
+
     /// Is regex `flat` in the database (else the literal gate alone decides)?
     pub fn gates(&self, flat: usize) -> bool {
         self.gated.get(flat).copied().unwrap_or(false)
@@ -274,10 +278,7 @@ mod vs {
             .collect();
         let mut gated = vec![false; regexes.len()];
         for (f, hir) in regexes.iter().enumerate() {
-            let Some(expr) = super::superset(hir) else {
-                continue;
-            };
-            let p = pattern(expr, regex_flags(), n + f);
+            let p = pattern(super::superset(hir), regex_flags(), n + f);
             // Parse-only check first (cheap): unsupported syntax, or a pattern that can
             // match the empty string (it would match every file: no use as a gate).
             match p.info() {
@@ -376,21 +377,15 @@ mod tests {
 
     #[test]
     fn superset_drops_assertions_and_loosens_classes_and_repeats() {
-        assert_eq!(superset(&parse(r"^\bab$")).unwrap(), r"\x61\x62");
+        assert_eq!(superset(&parse(r"^\bab$")), r"\x61\x62");
         // KELVIN SIGN: any non-ASCII character.
+        assert_eq!(superset(&parse(r"(?i)k")), r"(?:[\x4b\x6b]|[\x80-\xff]+)");
+        assert_eq!(superset(&parse(r"(a|b){2,3}")), r"(?:(?:[\x61-\x62])){2,3}");
         assert_eq!(
-            superset(&parse(r"(?i)k")).unwrap(),
-            r"(?:[\x4b\x6b]|[\x80-\xff]+)"
-        );
-        assert_eq!(
-            superset(&parse(r"(a|b){2,3}")).unwrap(),
-            r"(?:(?:[\x61-\x62])){2,3}"
-        );
-        assert_eq!(
-            superset(&parse(r"a.{0,80}b")).unwrap(),
+            superset(&parse(r"a.{0,80}b")),
             r"\x61(?:(?:[\x00-\x09\x0b-\x7f]|[\x80-\xff]+))*\x62"
         );
-        assert_eq!(superset(&parse(r"x{5,9}")).unwrap(), r"(?:\x78)+");
+        assert_eq!(superset(&parse(r"x{5,9}")), r"(?:\x78)+");
         assert_eq!(literal_pattern(b"a\x01"), r"\x61\x01");
     }
 

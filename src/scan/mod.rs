@@ -90,6 +90,10 @@ struct Walked {
     listing: Option<String>,
 }
 
+/// From this many skills on, a scan compiles every rule regex up front
+/// ([`crate::security::patterns::compile_eagerly`]).
+const EAGER_COMPILE_SKILLS: usize = 32;
+
 /// Runs a scan.
 pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
     // Compile the security rule set (a fixed ~0.15 s) on its own thread while the tree is
@@ -107,6 +111,16 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         hidden,
         listing,
     } = walk(mode, target, opts)?;
+    // Many skills and a core the workers leave idle (`-j` below the core count): real text
+    // reaches most rule regexes, so the idle core compiles them all now, while the workers
+    // read and parse, rather than the workers one at a time on first use. A small scan (a
+    // pre-commit run) compiles only the few its text asks for; with every core busy, compiling
+    // regexes no file needs would only add work (measured, docs/performance.md).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if skills.len() >= EAGER_COMPILE_SKILLS && opts.threads > 0 && opts.threads < cores {
+        let idle = cores - opts.threads;
+        std::thread::spawn(move || crate::security::patterns::compile_eagerly(idle));
+    }
 
     // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).
     let pool = (opts.threads > 0)

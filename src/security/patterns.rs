@@ -425,19 +425,25 @@ pub fn compile(
 
 /// Compiles every data rule of the catalog.
 pub fn compile_all() -> Result<Compiled, PatternError> {
-    let mut rules = Vec::new();
-    let mut by_word: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
-    for m in catalog::all() {
-        let Some(spec) = &m.matcher else { continue };
+    // Parsing the 300-odd rule regexes (Unicode case folding) is most of this function's
+    // cost, a fixed start-up cost of every scan: the rules are parsed in parallel.
+    let specs: Vec<(&catalog::RuleMeta, &MatchSpec)> = catalog::all()
+        .iter()
+        .filter_map(|m| m.matcher.as_ref().map(|s| (m, s)))
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let rules = in_parallel(cores, &specs, |&(m, spec)| {
         let mut r = compile(m.id, m.fix, m.title, spec)?;
         r.backticks_quote = m.category == "security/prompt-injection";
+        Ok(r)
+    })
+    .into_iter()
+    .collect::<Result<Vec<PatternRule>, PatternError>>()?;
+    let mut by_word: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (ri, (_, spec)) in specs.iter().enumerate() {
         for k in &spec.keywords {
-            by_word
-                .entry(k.to_ascii_lowercase())
-                .or_default()
-                .push(rules.len());
+            by_word.entry(k.to_ascii_lowercase()).or_default().push(ri);
         }
-        rules.push(r);
     }
     let words: Vec<String> = by_word.keys().cloned().collect();
     // The gate reports non-overlapping matches (fast); a keyword hidden inside or
@@ -577,6 +583,62 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
 
 static COMPILED: LazyLock<Compiled> =
     LazyLock::new(|| compile_all().unwrap_or_else(|e| panic!("{e}")));
+
+/// Compiles every rule regex now, on `threads` threads. A scan of many skills
+/// calls it on its start-up thread: real text reaches most rule regexes, and compiling them one
+/// by one on first use put about 0.15 s on the analysis workers' path (docs/performance.md,
+/// "Per-skill cost"). A regex compiled here or by a worker is compiled once ([`LazyRegex`]).
+pub fn compile_eagerly(threads: usize) {
+    compiled().compile_every_regex(threads);
+}
+
+impl Compiled {
+    /// Compiles each rule regex not compiled yet, on `threads` threads.
+    fn compile_every_regex(&self, threads: usize) {
+        in_parallel(threads, &self.rules, |r| {
+            for re in &r.regexes {
+                let _ = re.meta();
+            }
+            for x in &r.exclude {
+                let _ = x.get();
+            }
+        });
+    }
+}
+
+/// `f` of each item, in order, computed on `threads` scoped threads (at most 8). Not on a rayon pool:
+/// these run inside the initialisation of [`COMPILED`], and a rayon worker waiting for its
+/// share may steal an analysis job that waits for that same initialisation (a deadlock, seen
+/// in the default pool).
+fn in_parallel<T: Sync, R: Send>(
+    threads: usize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, 8);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        mine.push((i, f(item)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
 
 /// The compiled data rules.
 pub fn compiled() -> &'static Compiled {
@@ -1285,6 +1347,31 @@ mod tests {
     #[test]
     fn word_boundaries_become_ascii() {
         assert_eq!(ascii_word_boundaries(r"\bx\\b\B"), r"(?-u:\b)x\\b\B");
+    }
+
+    #[test]
+    fn in_parallel_keeps_the_order_on_any_thread_count() {
+        let items: Vec<usize> = (0..1000).collect();
+        for threads in [0, 1, 2, 3, 64] {
+            let out = in_parallel(threads, &items, |&i| i * 2);
+            assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        }
+        assert!(in_parallel(4, &[] as &[u8], |&b| b).is_empty());
+    }
+
+    #[test]
+    fn compile_eagerly_compiles_every_rule_regex() {
+        // A rule set of its own: other tests compile regexes of the shared one.
+        let c = compile_all().unwrap();
+        c.compile_every_regex(2);
+        for r in &c.rules {
+            for re in &r.regexes {
+                assert!(re.meta.get().is_some(), "{}: {}", r.id, re.as_str());
+            }
+            for x in &r.exclude {
+                assert!(x.re.get().is_some(), "{}: {}", r.id, x.as_str());
+            }
+        }
     }
 
     #[test]

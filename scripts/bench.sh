@@ -18,6 +18,9 @@
 # Environment:
 #   SKIP_BUILD=1                 use the binaries already in target/release
 #   BENCH_PER_CORPUS=0           measure the real corpora as a whole only
+#   BENCH_SMALL=0                skip the small real skills (scripts/small-real-skills.py: every
+#                                skill of at most 8 KB, and every second one, in bench-out/small-all
+#                                and small-half; delete them to regenerate)
 #   SKILLGUARD_BIN=PATH          benchmark this binary instead of target/release/skillguard
 #   BENCH_REAL_CORPUS=DIR        real corpus (default ../shared/corpora, relative to the repository)
 #   BENCH_GEN_SMALL=RxS          generated corpora, R repositories x S skills (defaults 20x100 and
@@ -245,6 +248,34 @@ if [ "$MODE" != generated ]; then
       bench_corpus "real/$(basename "$d")" "${d%/}" repo
     done
   fi
+  # The small real skills (at most 8 KB each) in one repository, and every second one of them:
+  # the cost per small skill, and the marginal cost of one more (start-up and rule compilation
+  # cancel out in the difference).
+  if [ "${BENCH_SMALL:-1}" = 1 ]; then
+    small1=bench-out/small-half small2=bench-out/small-all
+    [ -d "$small1" ] || python3 scripts/small-real-skills.py "$small1" --corpus "$REAL_CORPUS" --every 2 >&2
+    [ -d "$small2" ] || python3 scripts/small-real-skills.py "$small2" --corpus "$REAL_CORPUS" >&2
+    bench_corpus real/small-skills "$small2" repo
+    KIND=repo
+    warm_cache "$small1"
+    sg "$small1" -j1
+    "$SG" scan --repo "$small1" --format json -o "$OUT" 2> "$BENCH_TMP/stderr.txt"
+    n1=$(json_skills "$OUT")
+    rm -f "$OUT"
+    n2=${SKILLS[real/small-skills]}
+    margins=()
+    for ((i = 1; i <= RUNS; i++)); do
+      note "small skills, half and all: round $i/$RUNS"
+      time_it a sg "$small1" -j1
+      time_it b sg "$small2" -j1
+      margins+=("$(calc "($b - $a) * 1000 / ($n2 - $n1)" 6)")
+    done
+    SMALL_MARGINAL=$(printf '%s\n' "${margins[@]}" | median)
+    echo
+    echo "## small real skills: marginal cost"
+    echo "$n1 skills ($small1, every second one) against $n2 ($small2), -j1, paired rounds:" \
+      "$(calc "$SMALL_MARGINAL" 3) ms per added skill (median; per round: $(printf '%.3f ' "${margins[@]}"))"
+  fi
 fi
 if [ "$MODE" != real ]; then
   small=$(gen_corpus "$GEN_SMALL")
@@ -287,6 +318,12 @@ for l in "${LABELS[@]}"; do
   per=$(calc "${WALL_J1[$l]} * 1000 / ${SKILLS[$l]}")
   echo "| -j1 < 1 ms per skill | $l | $per ms | $(check "$per < 1") |"
 done
+if [ -n "${SKILLS[real/small-skills]:-}" ]; then
+  # Issue 35: a small skill should cost under 0.3 ms at -j1.
+  per=$(calc "${WALL_J1[real/small-skills]} * 1000 / ${SKILLS[real/small-skills]}" 3)
+  echo "| small skills < 0.3 ms each, -j1, start-up included | real/small-skills | $per ms | $(check "$per < 0.3") |"
+  echo "| small skills < 0.3 ms each, -j1, marginal | real/small-skills, all - half | $(calc "$SMALL_MARGINAL" 3) ms | $(check "$SMALL_MARGINAL < 0.3") |"
+fi
 for l in "${LABELS[@]}"; do
   [ -n "${SREF[$l]:-}" ] || continue
   r=$(calc "${SREF[$l]} / ${WALL[$l]}" 2)

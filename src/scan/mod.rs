@@ -96,9 +96,10 @@ const EAGER_COMPILE_SKILLS: usize = 32;
 
 /// Runs a scan.
 pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult, DiscoverError> {
-    // Compile the security rule set (a fixed ~0.15 s) on its own thread while the tree is
-    // walked, instead of on the first analysis worker while the others wait for it.
-    std::thread::spawn(|| {
+    // Compile the security rule set (a fixed 0.07-0.14 s) on its own thread while the tree is
+    // walked, instead of on the first analysis worker while the others wait for it (without
+    // the thread, the first worker does it).
+    let _ = std::thread::Builder::new().spawn(|| {
         let _ = crate::security::patterns::compiled();
         let _ = crate::security::patterns::build_prefilter();
     });
@@ -119,7 +120,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if skills.len() >= EAGER_COMPILE_SKILLS && opts.threads > 0 && opts.threads < cores {
         let idle = cores - opts.threads;
-        std::thread::spawn(move || crate::security::patterns::compile_eagerly(idle));
+        // Only a speed-up: without the thread, the workers compile what they need.
+        let _ = std::thread::Builder::new()
+            .spawn(move || crate::security::patterns::compile_eagerly(idle));
     }
 
     // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).

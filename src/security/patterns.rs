@@ -606,35 +606,35 @@ impl Compiled {
     }
 }
 
-/// `f` of each item, in order, computed on `threads` scoped threads (at most 8). Not on a rayon pool:
-/// these run inside the initialisation of [`COMPILED`], and a rayon worker waiting for its
-/// share may steal an analysis job that waits for that same initialisation (a deadlock, seen
-/// in the default pool).
+/// `f` of each item, in order, computed on the calling thread and up to `threads - 1` scoped
+/// threads more (at most 8 in all; a thread the system refuses is done without). Not on a
+/// rayon pool: these run inside the initialisation of [`COMPILED`], and a rayon worker waiting
+/// for its share may steal an analysis job that waits for that same initialisation (a
+/// deadlock, seen in the default pool).
 fn in_parallel<T: Sync, R: Send>(
     threads: usize,
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = threads.clamp(1, 8);
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            mine.push((i, f(item)));
+        }
+        mine
+    };
     let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        mine.push((i, f(item)));
-                    }
-                    mine
-                })
-            })
+        let helpers: Vec<_> = (1..threads.clamp(1, 8))
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
+        let mut done = work();
+        for h in helpers {
+            done.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        done
     });
     done.sort_unstable_by_key(|&(i, _)| i);
     done.into_iter().map(|(_, r)| r).collect()

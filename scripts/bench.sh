@@ -253,8 +253,15 @@ if [ "$MODE" != generated ]; then
   # cancel out in the difference).
   if [ "${BENCH_SMALL:-1}" = 1 ]; then
     small1=bench-out/small-half small2=bench-out/small-all
-    [ -d "$small1" ] || python3 scripts/small-real-skills.py "$small1" --corpus "$REAL_CORPUS" --every 2 >&2
-    [ -d "$small2" ] || python3 scripts/small-real-skills.py "$small2" --corpus "$REAL_CORPUS" >&2
+    # Generated next to their place and moved in whole: an interrupted run leaves no half set.
+    for pair in "$small1:2" "$small2:1"; do
+      dir=${pair%:*}
+      if [ ! -d "$dir" ]; then
+        rm -rf "$dir.partial"
+        python3 scripts/small-real-skills.py "$dir.partial" --corpus "$REAL_CORPUS" --every "${pair##*:}" >&2
+        mv "$dir.partial" "$dir"
+      fi
+    done
     bench_corpus real/small-skills "$small2" repo
     KIND=repo
     warm_cache "$small1"
@@ -263,11 +270,18 @@ if [ "$MODE" != generated ]; then
     n1=$(json_skills "$OUT")
     rm -f "$OUT"
     n2=${SKILLS[real/small-skills]}
+    (( n2 > n1 )) || { echo "small skills: $n1 and $n2 skills, no marginal cost to measure" >&2; exit 1; }
     margins=()
     for ((i = 1; i <= RUNS; i++)); do
       note "small skills, half and all: round $i/$RUNS"
-      time_it a sg "$small1" -j1
-      time_it b sg "$small2" -j1
+      # The order alternates, so that a warm-up or clock bias does not always fall on one side.
+      if ((i % 2)); then
+        time_it a sg "$small1" -j1
+        time_it b sg "$small2" -j1
+      else
+        time_it b sg "$small2" -j1
+        time_it a sg "$small1" -j1
+      fi
       margins+=("$(calc "($b - $a) * 1000 / ($n2 - $n1)" 6)")
     done
     SMALL_MARGINAL=$(printf '%s\n' "${margins[@]}" | median)

@@ -55,6 +55,8 @@ def main():
         if not has_nested_skill(d) and folder_size(d) <= a.max_bytes
     ]
     picked = picked[:: max(a.every, 1)]
+    if not picked:
+        sys.exit(f"no skill of at most {a.max_bytes} bytes under {a.corpus}")
     for n, d in enumerate(picked):
         name = os.path.basename(d.rstrip("/"))
         dest = os.path.join(a.out, "skills", f"{n:05d}-{name}")

@@ -166,20 +166,15 @@ pub fn build_prefilter() -> Option<&'static super::prefilter::Prefilter> {
     PREFILTER
         .get_or_init(|| {
             let c = compiled();
-            let lits: Vec<&[u8]> = c.literal_list.iter().map(|l| l.bytes.as_slice()).collect();
             // The regexes' supersets cost about 2.8 s of compilation per process (measured on
             // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
             // demo repository: they go in only on request (docs/performance.md).
-            let hirs: Vec<&regex_syntax::hir::Hir> = if super::prefilter::Prefilter::with_regexes()
-            {
-                c.regex_of
-                    .iter()
-                    .map(|&(ri, k)| &c.rules[ri].regexes[k].hir)
-                    .collect()
+            let hirs = if super::prefilter::Prefilter::with_regexes() {
+                c.regex_hirs()
             } else {
                 Vec::new()
             };
-            super::prefilter::Prefilter::new(&lits, &hirs)
+            super::prefilter::Prefilter::new(&c.literal_bytes(), &hirs)
         })
         .as_ref()
 }
@@ -593,6 +588,22 @@ pub fn compile_eagerly(threads: usize) {
 }
 
 impl Compiled {
+    /// Every literal's bytes, by literal id (the Vectorscan database's literal patterns).
+    fn literal_bytes(&self) -> Vec<&[u8]> {
+        self.literal_list
+            .iter()
+            .map(|l| l.bytes.as_slice())
+            .collect()
+    }
+
+    /// Every rule regex's parsed pattern, by flat regex index (its superset's pattern).
+    fn regex_hirs(&self) -> Vec<&regex_syntax::hir::Hir> {
+        self.regex_of
+            .iter()
+            .map(|&(ri, k)| &self.rules[ri].regexes[k].hir)
+            .collect()
+    }
+
     /// Compiles each rule regex not compiled yet, on `threads` threads.
     fn compile_every_regex(&self, threads: usize) {
         in_parallel(threads, &self.rules, |r| {
@@ -1319,13 +1330,7 @@ mod tests {
             return;
         }
         assert!(build_prefilter().is_some(), "the literals did not compile");
-        let lits: Vec<&[u8]> = c.literal_list.iter().map(|l| l.bytes.as_slice()).collect();
-        let hirs: Vec<&regex_syntax::hir::Hir> = c
-            .regex_of
-            .iter()
-            .map(|&(ri, k)| &c.rules[ri].regexes[k].hir)
-            .collect();
-        let pf = Prefilter::new(&lits, &hirs).expect("one database");
+        let pf = Prefilter::new(&c.literal_bytes(), &c.regex_hirs()).expect("one database");
         assert_eq!(
             pf.fallbacks(),
             Vec::<usize>::new(),

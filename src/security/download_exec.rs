@@ -222,7 +222,9 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
             for c in re.captures_iter(&src.text) {
                 let Some(m) = c.get(0) else { continue };
                 let at = m.start();
-                if !is_live(src, at) {
+                // A write into a remote sandbox (`sandbox.writeFile(…)`) is not a download
+                // to the user's machine.
+                if !is_live(src, at) || in_sandbox(&src.text, at) {
                     continue;
                 }
                 let (path, var) = match (c.name("p"), c.name("v")) {
@@ -254,6 +256,8 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
                 let name = file_name(&path).trim_matches(|c| c == '"' || c == '\'');
                 // Too short or too generic to follow: `-`, `x`, `out`, `/dev/null`; or
                 // longer than any file system allows.
+                // A data file (an image, audio, JSON, a cache) is read, not run: only an
+                // explicit `chmod +x` or interpreter on it is followed (checked at emission).
                 if name.len() < 3
                     || name.len() > MAX_NAME
                     || name == "null"
@@ -479,7 +483,12 @@ fn variable_executions(src: &Source<'_>) -> VarSites {
                     }
                 }
             }
-            if !is_live(src, m.start()) {
+            // A bare identifier (Python, JavaScript) is run only by an explicit form: at the
+            // start of a line it is an assignment or a call (`out_path = f(…)`), not a command.
+            if kind == VarKind::Bare && *after == After::Space {
+                continue;
+            }
+            if !is_live(src, m.start()) || in_sandbox(text, m.start()) {
                 continue;
             }
             out.entry((name, kind)).or_default().push((m.start(), end));
@@ -492,6 +501,18 @@ fn variable_executions(src: &Source<'_>) -> VarSites {
 }
 
 /// The first execution in `sites` at or after `from` in file `src`.
+/// Is the hit at `at` a call into a remote sandbox, or an argument of one (its line up to
+/// 32 bytes past the hit names the sandbox's method)?
+fn in_sandbox(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut end = (at + 32).min(line_end);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    super::evidence::in_sandbox_call(&text[line_start..end])
+}
+
 fn first_in(sites: &[Site], src: usize, from: usize) -> Option<Site> {
     let k = sites.partition_point(|s| (s.src, s.start) < (src, from));
     sites.get(k).filter(|s| s.src == src).copied()
@@ -554,6 +575,20 @@ pub(super) fn check(scx: &mut SecCx<'_, '_>) {
             }
         };
         let Some(exec) = exec else { continue };
+        // A data file (an image, audio, JSON, a cache) that is read back is data, not code:
+        // only a disguised script (made executable, or handed to a shell) counts.
+        if d.var.is_none() && super::evidence::is_data_file(&d.name) {
+            let e = &scx.sources[exec.src].text[exec.start..exec.end];
+            let e = e.trim_start().to_ascii_lowercase();
+            let runs = [
+                "chmod", "sh ", "bash ", "zsh ", "source ", ". ", "./", "exec ",
+            ]
+            .iter()
+            .any(|p| e.starts_with(p));
+            if !runs {
+                continue;
+            }
+        }
         // A checksum or signature check between the download and its execution (the rest
         // of the download's file when it runs elsewhere): one search per file.
         let checks = verified.entry(d.src).or_insert_with(|| {
@@ -628,6 +663,7 @@ fn emit(scx: &mut SecCx<'_, '_>, d: &Download, exec: Site, verified: bool) {
         .emit_related(DOWNLOAD_THEN_EXECUTE, msg, loc, &anchor, related);
     if let Some(f) = scx.cx.findings.last_mut() {
         f.severity = severity;
+        super::evidence::apply_ceiling(&scx.sources[d.src], d.offset, f);
     }
     scx.signal(SignalKind::Exec, exec.src, exec.start, ewhat);
 }

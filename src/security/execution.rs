@@ -344,41 +344,6 @@ fn origin(line: &str) -> (Origin, String) {
 /// of, the skill's name or description. Then a `curl … | sh` from it is the vendor's documented
 /// installer: worth a look (medium), not a block. Plain HTTP and bare IPs never get here.
 pub(crate) fn subject_host(scx: &SecCx<'_, '_>, url: &str) -> bool {
-    const GENERIC: &[&str] = &[
-        "github",
-        "githubusercontent",
-        "gitlab",
-        "bitbucket",
-        "example",
-        "amazonaws",
-        "cloudfront",
-        "azureedge",
-        "googleapis",
-        "storage",
-        "download",
-        "downloads",
-        "install",
-        "cdn",
-        "raw",
-        "files",
-        "static",
-        "releases",
-        "get",
-        "run",
-    ];
-    let host = url.split("://").nth(1).unwrap_or(url);
-    let host = host
-        .split(['/', ':'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let labels: Vec<&str> = host.split('.').collect();
-    let Some(label) = labels.len().checked_sub(2).and_then(|i| labels.get(i)) else {
-        return false;
-    };
-    if label.len() < 4 || GENERIC.contains(label) || label.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
     let Some(root) = scx.doc.and_then(|d| d.root()) else {
         return false;
     };
@@ -389,18 +354,100 @@ pub(crate) fn subject_host(scx: &SecCx<'_, '_>, url: &str) -> bool {
             subject.push(' ');
         }
     }
+    url_matches_subject(&subject, url)
+}
+
+/// Labels of a URL that name its owner: the registrable domain's label, and on a code host
+/// (`github.com`, `raw.githubusercontent.com`, `gitlab.com`…) the owner and repository of the
+/// path (`unslothai/unsloth`, `render-oss/cli`), each also split at `-`/`_`.
+pub(crate) fn owner_labels(url: &str) -> Vec<String> {
+    const GENERIC: &[&str] = &[
+        "github",
+        "githubusercontent",
+        "gitlab",
+        "bitbucket",
+        "codeberg",
+        "example",
+        "amazonaws",
+        "cloudfront",
+        "azureedge",
+        "googleapis",
+        "storage",
+        "download",
+        "downloads",
+        "install",
+        "installer",
+        "scripts",
+        "cdn",
+        "raw",
+        "files",
+        "static",
+        "releases",
+        "release",
+        "latest",
+        "main",
+        "master",
+        "get",
+        "run",
+        "tools",
+        "utils",
+        "setup",
+    ];
+    let rest = url.split("://").nth(1).unwrap_or(url);
+    let host = rest
+        .split(['/', ':', '?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let labels: Vec<&str> = host.split('.').collect();
+    let mut out: Vec<String> = Vec::new();
+    if let Some(l) = labels.len().checked_sub(2).and_then(|i| labels.get(i)) {
+        out.push((*l).to_owned());
+    }
+    const CODE_HOSTS: &[&str] = &[
+        "github.com",
+        "raw.githubusercontent.com",
+        "objects.githubusercontent.com",
+        "gitlab.com",
+        "codeberg.org",
+        "bitbucket.org",
+    ];
+    if CODE_HOSTS.contains(&host.as_str()) {
+        let path = rest.split_once('/').map_or("", |(_, p)| p);
+        for seg in path.split('/').take(2) {
+            let seg = seg.to_ascii_lowercase();
+            out.extend(seg.split(['-', '_', '.']).map(str::to_owned));
+            out.push(seg);
+        }
+    }
+    out.retain(|l| {
+        l.len() >= 4 && !GENERIC.contains(&l.as_str()) && !l.bytes().all(|b| b.is_ascii_digit())
+    });
+    out
+}
+
+/// Does one of the URL's [`owner_labels`] name the subject (a word of the skill's name or
+/// description, alone or with a short vendor suffix: `fluxcd`, `unslothai`)?
+pub(crate) fn url_matches_subject(subject: &str, url: &str) -> bool {
     // The label is a word of the subject, or a word plus a short vendor suffix (`fluxcd`,
     // `linkerd`): a domain that merely starts with the subject (`pdf-tools-cdn`) is not.
     const SUFFIXES: &[&str] = &[
-        "", "cd", "hq", "io", "sh", "dev", "app", "labs", "cli", "js", "db",
+        "", "cd", "hq", "io", "sh", "dev", "app", "labs", "cli", "js", "db", "ai", "oss", "inc",
+        "team", "org",
     ];
+    let labels = owner_labels(url);
+    if labels.is_empty() {
+        return false;
+    }
     subject
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.len() >= 4)
         .any(|w| {
-            label
-                .strip_prefix(w)
-                .is_some_and(|rest| SUFFIXES.contains(&rest))
+            labels.iter().any(|label| {
+                label
+                    .strip_prefix(w)
+                    .is_some_and(|rest| SUFFIXES.contains(&rest))
+            })
         })
 }
 
@@ -537,7 +584,15 @@ fn check_hooks(scx: &mut SecCx<'_, '_>) {
 }
 
 fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
-    type Emit = (usize, usize, String, Origin, String, Option<&'static str>);
+    type Emit = (
+        usize,
+        usize,
+        String,
+        Origin,
+        String,
+        String,
+        Option<&'static str>,
+    );
     let mut emits: Vec<Emit> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
@@ -563,19 +618,37 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
                         .flatten();
                     let line = src.line_at(s);
                     let (o, host) = origin(line);
-                    emits.push((si, s, excerpt(text, s, e), o, host, example));
+                    // The URL from its host on (a code host's owner and repository name the
+                    // vendor: `raw.githubusercontent.com/unslothai/unsloth/…`).
+                    let url = match line.find(host.as_str()) {
+                        Some(i) if !host.is_empty() => line[i..]
+                            .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')'))
+                            .next()
+                            .unwrap_or("")
+                            .to_owned(),
+                        _ => host.clone(),
+                    };
+                    let url =
+                        crate::text::sanitize_line(&crate::text::truncate(&url, 100)).into_owned();
+                    emits.push((si, s, excerpt(text, s, e), o, host, url, example));
                 }
             }
         }
     }
     emits.sort_by_key(|e| (e.0, e.1));
     emits.dedup_by_key(|e| (e.0, e.1));
-    for (si, at, ex, o, host, example) in emits {
+    for (si, at, ex, o, host, url, example) in emits {
         let (sev, why) = match o {
             Origin::Hostile => (
                 Severity::Critical,
                 format!(
                     "from `{host}` (plain HTTP, a bare IP address, a paste site, a URL shortener or a tunnel: content anyone can swap at any time)"
+                ),
+            ),
+            Origin::UserContent if subject_host(scx, &url) => (
+                Severity::Medium,
+                format!(
+                    "from `{url}`, the repository of the project the skill is about (its name or description names it): the vendor's installer, most likely"
                 ),
             ),
             Origin::UserContent => (
@@ -588,7 +661,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
             Origin::Unknown if scx.sources[si].capped_at(at) => {
                 (Severity::Medium, format!("from `{host}`"))
             }
-            Origin::Unknown if subject_host(scx, &host) => (
+            Origin::Unknown if subject_host(scx, &url) => (
                 Severity::Medium,
                 format!(
                     "from `{host}`, the host of the project the skill is about (its name or description names it): the vendor's installer, most likely"

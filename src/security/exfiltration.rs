@@ -2,8 +2,10 @@
 //! (`credential-store-access`, `environment-dump`, `network-send`,
 //! `exfiltration-endpoint`, `prompt-injection-exfiltration-request`,
 //! `prompt-injection-concealment`). Each signal alone is low or medium; a
-//! credential read **and** a send in the same skill is high, critical when both
-//! sit in the same file or the skill also asks for concealment.
+//! credential read **and** a send linked to it is high, critical when both sit in the same
+//! act (one code block, script or paragraph) or the skill also asks for concealment.
+//! Links are real ones only ([`super::evidence::link_unit`], or one end's act naming the
+//! other's file): never two signals that merely share a skill or a file.
 
 use super::{SecCx, SignalKind};
 use crate::finding::{Location, Severity};
@@ -45,15 +47,16 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         return;
     }
     let concealed = scx.signals.iter().any(|s| s.kind == SignalKind::Conceal);
-    // Prefer a pair in the same file; then the first read and first send.
-    let pair = reads
-        .iter()
-        .find_map(|r| sends.iter().find(|s| s.source == r.source).map(|s| (r, s)))
-        .or_else(|| Some((&reads[0], &sends[0])));
-    let Some((read, send)) = pair else { return };
+    // Correlation only along a real link: the read and the send in the same act (one code
+    // block, one script, one prose paragraph), or one end's act naming the other end's file
+    // (`python scripts/collect.py | curl …`). Two signals that merely share a skill or a file
+    // are two separate facts, each reported by its own rule.
+    let Some((read, send, link)) = linked_pair(scx, &reads, &sends) else {
+        return;
+    };
     let same_file = read.source == send.source;
     let credential = read.kind == SignalKind::CredentialRead;
-    let severity = if (same_file && credential) || concealed {
+    let severity = if (link == Link::SameAct && credential) || concealed {
         Severity::Critical
     } else {
         Severity::High
@@ -89,12 +92,14 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             "Remove the credential read or the send; a skill that needs a credential should take it from the user explicitly.",
         )
     };
+    let how = match link {
+        Link::SameAct if same_file => " in the same act (one code block, script or paragraph)",
+        Link::SameAct => "",
+        Link::Reference => " in a step that runs the other file",
+    };
     let msg = format!(
-        "the skill {what_read} (`{}` at {}:{rl}) and sends data out (`{}`){}.{conceal_note} Together that is {what_it_is}. {fix}",
-        read.what,
-        rs.path,
-        send.what,
-        if same_file { " in the same file" } else { "" },
+        "the skill {what_read} (`{}` at {}:{rl}) and sends data out (`{}`){how}.{conceal_note} Together that is {what_it_is}. {fix}",
+        read.what, rs.path, send.what,
     );
     let anchor = format!("{}|{}", read.what, send.what);
     let (sl, sc) = ss.pos(send.offset);
@@ -109,6 +114,59 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     if let Some(f) = scx.cx.findings.last_mut() {
         f.severity = severity;
     }
+}
+
+/// How the two ends of a correlated finding are linked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Link {
+    /// The same code block, script or prose paragraph.
+    SameAct,
+    /// The act of one end names the file of the other (runs it, sources it, pipes it).
+    Reference,
+}
+
+/// The first read and send that share an act, else the first pair where one end's act names
+/// the other end's file. Linear in the signals (the link units are computed once each; the
+/// reference check looks at most 64 file pairs).
+fn linked_pair<'s>(
+    scx: &SecCx<'_, '_>,
+    reads: &'s [super::Signal],
+    sends: &'s [super::Signal],
+) -> Option<(&'s super::Signal, &'s super::Signal, Link)> {
+    use std::collections::HashMap;
+    let unit = |s: &super::Signal| super::evidence::link_unit(&scx.sources[s.source], s.offset);
+    let mut by_unit: HashMap<(usize, usize, usize), &super::Signal> = HashMap::new();
+    for r in reads {
+        let (a, b) = unit(r);
+        by_unit.entry((r.source, a, b)).or_insert(r);
+    }
+    let send_units: Vec<(usize, usize)> = sends.iter().map(unit).collect();
+    for (s, &(a, b)) in sends.iter().zip(&send_units) {
+        if let Some(r) = by_unit.get(&(s.source, a, b)) {
+            return Some((r, s, Link::SameAct));
+        }
+    }
+    // Explicit references between files: the act of one end names the other end's file.
+    let mut tried = 0;
+    for (s, &(a, b)) in sends.iter().zip(&send_units) {
+        for r in reads.iter().filter(|r| r.source != s.source) {
+            tried += 1;
+            if tried > 64 {
+                return None;
+            }
+            let (ra, rb) = unit(r);
+            let names = |act: &str, other: usize| {
+                let p = scx.sources[other].path;
+                let base = p.rsplit('/').next().unwrap_or(p);
+                base.len() >= 4 && base.contains('.') && act.contains(base)
+            };
+            let (rs, ss) = (&scx.sources[r.source], &scx.sources[s.source]);
+            if names(&ss.text[a..b], r.source) || names(&rs.text[ra..rb], s.source) {
+                return Some((r, s, Link::Reference));
+            }
+        }
+    }
+    None
 }
 
 /// The cloud instance metadata services: a request to them stays on the machine's own

@@ -28,6 +28,7 @@ pub mod chains;
 pub mod decode;
 pub mod defensive;
 mod download_exec;
+pub mod evidence;
 pub mod execution;
 pub mod exfiltration;
 pub mod flows;
@@ -211,6 +212,8 @@ pub struct Source<'a> {
     gate: std::sync::OnceLock<patterns::Gate>,
     /// The frontmatter's top-level lines (made on first use by [`unicode`]).
     pub(crate) frontmatter_lines: std::sync::OnceLock<Vec<unicode::TopLine>>,
+    /// The Markdown headings with their roles (made on first use by [`evidence`]).
+    headings: std::sync::OnceLock<Vec<evidence::Heading>>,
 }
 
 impl<'a> Source<'a> {
@@ -256,7 +259,22 @@ impl<'a> Source<'a> {
             lower: std::sync::OnceLock::new(),
             gate: std::sync::OnceLock::new(),
             frontmatter_lines: std::sync::OnceLock::new(),
+            headings: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The Markdown headings (and label lines) of this file with the role each gives its
+    /// section, outside code blocks; empty for other languages. Made once.
+    pub fn headings(&self) -> &[evidence::Heading] {
+        self.headings.get_or_init(|| {
+            if self.lang != Lang::Markdown {
+                return Vec::new();
+            }
+            evidence::headings(&self.text, |o| {
+                self.region_at(o)
+                    .is_some_and(|r| r.kind.is_code() || r.kind == RegionKind::Frontmatter)
+            })
+        })
     }
 
     /// The text with ASCII letters lower-cased (computed once), for case-insensitive word
@@ -505,6 +523,15 @@ impl<'a, 'c> SecCx<'a, 'c> {
         let loc = Location::at(s.rel.clone(), line, col);
         let anchor = format!("{}:{anchor}", s.path);
         self.cx.emit(rule, message, loc, &anchor);
+        self.apply_ceiling(src, offset);
+    }
+
+    /// The evidence model's ceiling at byte `offset` of source `src` ([`evidence::ceiling`]),
+    /// on the finding just emitted.
+    pub fn apply_ceiling(&mut self, src: usize, offset: usize) {
+        if let Some(f) = self.cx.findings.last_mut() {
+            evidence::apply_ceiling(&self.sources[src], offset, f);
+        }
     }
 
     /// Emits `rule` at byte `offset` of source `src` with a severity other than the catalog's.
@@ -521,6 +548,7 @@ impl<'a, 'c> SecCx<'a, 'c> {
         if let Some(f) = self.cx.findings.last_mut() {
             f.severity = severity;
         }
+        self.apply_ceiling(src, offset);
     }
 
     /// Emits `rule` on a whole file (no line), by its path inside the skill.

@@ -1292,6 +1292,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             f.lower_confidence(why);
             continue;
         }
+
         // The reference documents of a skill about security (and changelogs) quote
         // attacks: a pattern there is at most a warning. In any other skill, a command in
         // a runnable block of a reference is an instruction like the entry file's.

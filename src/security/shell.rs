@@ -2074,6 +2074,7 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
                 f.severity = Severity::Info;
                 f.lower_confidence(why);
             }
+            super::evidence::apply_ceiling(&scx.sources[si], at, f);
         }
         if let Some(k) = h.signal {
             scx.signal(k, si, base + h.start, shown(&h.anchor));

@@ -1,0 +1,590 @@
+//! The evidence model of a file: what a byte offset *is*, decided once, for every rule.
+//!
+//! [`super::regions`] cuts a file into frontmatter, prose, code blocks, comments and
+//! scripts. This module adds what those regions sit in and what links two offsets:
+//! - **sections**: the Markdown heading path above an offset (ATX headings, and a bold or
+//!   colon-ended label line in front of a list), classified as forbidding ("Prohibited
+//!   actions", "Do not", "Never"), cataloguing ("Payloads", "What to look for", "Red
+//!   flags") or testing ("Test cases"); a table cell's column heading counts the same way;
+//! - **link units**: the stretch of text that one act occupies (the code block or script,
+//!   or the prose paragraph), the only span along which two signals are correlated;
+//! - **placeholders**: example values (`your-…`, `<…>`, `example.com`, `abc123`, `xxx`,
+//!   documentation IP ranges, `AAAA...`) that are never evidence of a real destination,
+//!   key or secret.
+//!
+//! Everything here is linear in the file (headings are found once per file and looked up
+//! by binary search) and bounded per query.
+
+use super::{RegionKind, Source};
+use crate::finding::Severity;
+
+/// What the section or table column an offset sits in says about its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionRole {
+    /// "Prohibited actions", "Do NOT", "Never", "Anti-patterns", "Avoid": acts the reader
+    /// must not do.
+    Forbids,
+    /// "Payloads", "What to look for", "Red flags", "Indicators", "Vulnerable code":
+    /// acts listed so that a reviewer recognises them.
+    Catalogues,
+    /// "Test cases", "Detection tests": inputs for a detector.
+    Tests,
+}
+
+impl SectionRole {
+    /// Why a finding there is less certain, in words fit for `confidence_reason`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            SectionRole::Forbids => "under a heading that forbids it (a list of what not to do)",
+            SectionRole::Catalogues => {
+                "under a heading that catalogues it (payloads or signs a reviewer must recognise)"
+            }
+            SectionRole::Tests => "under a heading of test cases (a detector's input)",
+        }
+    }
+}
+
+/// A heading (or label line) of a Markdown file: where it starts, its level (1–6 for ATX
+/// headings, 7 for a label line) and the role its own words or an enclosing heading's give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heading {
+    pub offset: usize,
+    pub level: u8,
+    pub role: Option<SectionRole>,
+}
+
+/// The role a heading's words give it, if any.
+pub fn role_of_heading(words: &str) -> Option<SectionRole> {
+    let w = words.to_ascii_lowercase();
+    let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '\'');
+    let has = |k: &[&str]| k.iter().any(|k| contains_word(w, k));
+    const FORBIDS: &[&str] = &[
+        "do not",
+        "don't",
+        "dont",
+        "never",
+        "prohibited",
+        "forbidden",
+        "not allowed",
+        "disallowed",
+        "must not",
+        "anti-pattern",
+        "anti-patterns",
+        "antipattern",
+        "antipatterns",
+        "avoid",
+        "what not to do",
+        "bad example",
+        "bad examples",
+        "bad practice",
+        "bad practices",
+        "dangerous commands",
+        "blocked commands",
+        "deny list",
+        "denylist",
+        "blocklist",
+        "red lines",
+        "restrictions",
+        "guardrails",
+        "safety rules",
+    ];
+    const CATALOGUES: &[&str] = &[
+        "payload",
+        "payloads",
+        "what to look for",
+        "red flags",
+        "warning signs",
+        "indicators",
+        "indicators of compromise",
+        "iocs",
+        "signatures",
+        "attack patterns",
+        "attack vectors",
+        "common attacks",
+        "malicious patterns",
+        "suspicious patterns",
+        "detection patterns",
+        "detection rules",
+        "vulnerability patterns",
+        "common vulnerabilities",
+        "known attacks",
+        "threat examples",
+        "examples of malicious",
+        "reject",
+        "cheat sheet",
+        "cheatsheet",
+    ];
+    const TESTS: &[&str] = &["test cases", "test case", "test inputs", "detection tests"];
+    if has(FORBIDS) {
+        Some(SectionRole::Forbids)
+    } else if has(CATALOGUES) {
+        Some(SectionRole::Catalogues)
+    } else if has(TESTS) {
+        Some(SectionRole::Tests)
+    } else {
+        None
+    }
+}
+
+/// Is `k` in `hay` at word boundaries (ASCII)?
+fn contains_word(hay: &str, k: &str) -> bool {
+    let b = hay.as_bytes();
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(k) {
+        let s = from + i;
+        let e = s + k.len();
+        let before = s == 0 || !b[s - 1].is_ascii_alphanumeric();
+        let after = e >= b.len() || !b[e].is_ascii_alphanumeric();
+        if before && after {
+            return true;
+        }
+        from = s + 1;
+        while !hay.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+/// The headings of a Markdown text, in order, each with the role it or the nearest enclosing
+/// heading with a role gives. Fenced code is skipped (a `#` comment in a block is not a
+/// heading). One pass over the lines.
+pub fn headings(text: &str, code: impl Fn(usize) -> bool) -> Vec<Heading> {
+    let mut out = Vec::new();
+    // The enclosing headings: (level, role).
+    let mut stack: Vec<(u8, Option<SectionRole>)> = Vec::new();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        if code(start) {
+            continue;
+        }
+        let t = line.trim_end();
+        let trimmed = t.trim_start();
+        if t.len() - trimmed.len() > 3 {
+            continue;
+        }
+        let hashes = trimmed.bytes().take_while(|b| *b == b'#').count();
+        let (level, words) =
+            if (1..=6).contains(&hashes) && trimmed[hashes..].starts_with([' ', '\t']) {
+                (hashes as u8, &trimmed[hashes..])
+            } else if let Some(label) = label_line(trimmed) {
+                (7, label)
+            } else {
+                continue;
+            };
+        while stack.last().is_some_and(|(l, _)| *l >= level) {
+            stack.pop();
+        }
+        let own = role_of_heading(words);
+        let role = own.or_else(|| stack.iter().rev().find_map(|(_, r)| *r));
+        stack.push((level, role));
+        out.push(Heading {
+            offset: start,
+            level,
+            role,
+        });
+    }
+    out
+}
+
+/// A label line: the whole line in bold (`**Do not:**`), or a short line ending with a colon
+/// (`Prohibited actions (DO NOT):`), as written in front of a list.
+fn label_line(t: &str) -> Option<&str> {
+    if t.len() < 3 || t.len() > 120 {
+        return None;
+    }
+    let inner = t
+        .strip_prefix("**")
+        .and_then(|r| r.strip_suffix("**").or_else(|| r.strip_suffix("**:")))
+        .or_else(|| {
+            t.strip_prefix("__")
+                .and_then(|r| r.strip_suffix("__").or_else(|| r.strip_suffix("__:")))
+        });
+    if let Some(i) = inner {
+        return (!i.contains("**")).then_some(i);
+    }
+    let starts_list = t.starts_with(['-', '*', '+', '|', '>']) || t.as_bytes()[0].is_ascii_digit();
+    (t.ends_with(':') && !starts_list && t.split_whitespace().count() <= 8).then_some(t)
+}
+
+/// The role of the section holding `offset`: the last heading at or before it, found by
+/// binary search. A label line's scope ends at the next heading of any level.
+pub fn section_role(headings: &[Heading], offset: usize) -> Option<SectionRole> {
+    let i = headings.partition_point(|h| h.offset <= offset);
+    headings.get(i.checked_sub(1)?)?.role
+}
+
+/// The role a table's column heading gives the cell at `offset`, when the line is a table
+/// row: the header row is found by walking up the table (at most 200 lines, 64 KiB).
+pub fn table_column_role(src: &Source<'_>, offset: usize) -> Option<SectionRole> {
+    let text: &str = &src.text;
+    let line = src.line_at(offset).trim_start();
+    if !line.starts_with('|') {
+        return None;
+    }
+    let mut start = src.lines.line_range(text, offset).start;
+    let floor = start.saturating_sub(64 * 1024);
+    let mut header = None;
+    for _ in 0..200 {
+        if start == 0 || start <= floor {
+            break;
+        }
+        let prev = src.lines.line_range(text, start - 1);
+        let l = text[prev.clone()].trim();
+        if !l.starts_with('|') {
+            break;
+        }
+        // The separator row (`|---|:--:|`) sits right under the header.
+        if l.bytes()
+            .all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t'))
+            && prev.start > 0
+        {
+            let h = src.lines.line_range(text, prev.start - 1);
+            header = Some(text[h].to_owned());
+            break;
+        }
+        start = prev.start;
+    }
+    let header = header?;
+    // The column of the cell: count the pipes before the offset on its line.
+    let row = src.lines.line_range(text, offset);
+    let col = text[row.start..offset.max(row.start)]
+        .trim_start()
+        .matches('|')
+        .count();
+    let cell = header.trim().split('|').nth(col).unwrap_or("");
+    role_of_heading(cell).or_else(|| role_of_heading(header.trim()))
+}
+
+/// The context role of `offset` in `src`: its table column, else its section. Prose, lists
+/// and code blocks of a Markdown file alike; never for scripts or data files.
+pub fn role_at(src: &Source<'_>, offset: usize) -> Option<SectionRole> {
+    if src.lang != super::Lang::Markdown {
+        return None;
+    }
+    if let Some(r) = src.region_at(offset)
+        && matches!(r.kind, RegionKind::Frontmatter)
+    {
+        return None;
+    }
+    table_column_role(src, offset).or_else(|| section_role(src.headings(), offset))
+}
+
+/// The ceiling the context of `offset` puts on a finding there, and why: a section or table
+/// column that forbids, catalogues or tests what it lists (low), or a call into a remote
+/// sandbox (low: what runs there does not run on the user's machine). `None`: the text is
+/// what it says, and the rule's own severity stands.
+pub fn ceiling(src: &Source<'_>, offset: usize) -> Option<(Severity, &'static str)> {
+    let text: &str = &src.text;
+    let line = src.lines.line_range(text, offset);
+    if line.start <= offset && offset <= text.len() && in_sandbox_call(&text[line.start..offset]) {
+        return Some((
+            Severity::Low,
+            "an argument of a call into a remote sandbox or container API: it runs there, not on the user's machine",
+        ));
+    }
+    role_at(src, offset).map(|r| (Severity::Low, r.reason()))
+}
+
+/// Applies [`ceiling`] to the finding just made (the one place context lowers a finding): its
+/// severity at most the ceiling, the reason in its `confidence_reason`.
+pub fn apply_ceiling(src: &Source<'_>, offset: usize, f: &mut crate::finding::Finding) {
+    if let Some((cap, why)) = ceiling(src, offset)
+        && f.severity > cap
+    {
+        f.severity = cap;
+        f.lower_confidence(why);
+    }
+}
+
+/// The span one act occupies around `offset`: the code block or script holding it, or its
+/// prose paragraph (at most 2 KiB each way). Two signals are linked only when they share it.
+pub fn link_unit(src: &Source<'_>, offset: usize) -> (usize, usize) {
+    if let Some(r) = src.region_at(offset)
+        && r.kind.is_code()
+    {
+        return (r.start, r.end);
+    }
+    let text: &str = &src.text;
+    let mut lo = offset.min(text.len()).saturating_sub(2048);
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let at = offset.min(text.len()).max(lo);
+    let start = text[lo..at].rfind("\n\n").map_or(lo, |i| lo + i + 2);
+    let mut hi = (at + 2048).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    let end = text[at..hi].find("\n\n").map_or(hi, |i| at + i);
+    (start, end)
+}
+
+/// Is `value` (a host, URL, key or path) an example or a placeholder rather than a real one?
+pub fn is_placeholder(value: &str) -> bool {
+    let v = value.trim().trim_matches(|c| matches!(c, '"' | '\'' | '`'));
+    let lower = v.to_ascii_lowercase();
+    if v.is_empty() {
+        return false;
+    }
+    // `<your-host>`, `{{TOKEN}}`, `${PLACEHOLDER}` left as typed, `[id]`.
+    if (v.contains('<') && v.contains('>')) || v.contains("{{") {
+        return true;
+    }
+    let host = host_of(&lower);
+    // Documentation domains (RFC 2606 / 6761) and ranges (RFC 5737 / 3849).
+    if host == "example.com"
+        || host == "example.org"
+        || host == "example.net"
+        || host.ends_with(".example.com")
+        || host.ends_with(".example.org")
+        || host.ends_with(".example.net")
+        || host.ends_with(".example")
+        || host.ends_with(".invalid")
+        || host.ends_with(".test")
+        || host == "localhost"
+        || host.starts_with("192.0.2.")
+        || host.starts_with("198.51.100.")
+        || host.starts_with("203.0.113.")
+        || host.starts_with("2001:db8:")
+    {
+        return true;
+    }
+    // Words that say "fill this in".
+    const FILL: &[&str] = &[
+        "your-",
+        "your_",
+        "yourdomain",
+        "your-domain",
+        "yourcompany",
+        "my-app",
+        "placeholder",
+        "replace-me",
+        "replace_me",
+        "changeme",
+        "change-me",
+        "xxxx",
+        "abc123",
+        "123abc",
+        "aaaa...",
+        "...",
+        "…",
+        "<",
+        "redacted",
+        "dummy",
+        "sample-",
+        "fake-",
+        "todo",
+    ];
+    if FILL.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    // An all-caps word standing for a value (`PASSWORD`, `ATTACKER_IP`, `API_KEY`).
+    let bare = v.trim_start_matches('$');
+    bare.len() >= 3
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+        && bare.bytes().any(|b| b.is_ascii_uppercase())
+}
+
+/// Is the text just before a hit (on its line) a call into a remote sandbox or container
+/// API (`sandbox.exec(`, `await sbx.files.write(`, `container.run(`)? What it writes or
+/// runs lands in that sandbox, not on the user's machine.
+pub fn in_sandbox_call(before: &str) -> bool {
+    static SANDBOX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::patterns::re(
+            r"(?i)\b\w*(sandbox|sbx|container|e2b|daytona|devbox|codeinterpreter|code_interpreter)\w*\s*\.\s*(\w+\s*\.\s*){0,2}(exec|execute|run|run_code|runCode|spawn|writeFile|write|write_file|start|commands|process|files)\b[^\n]*$",
+        )
+    });
+    let mut from = before.len().saturating_sub(300);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    SANDBOX.is_match(&before[from..])
+}
+
+/// Data files: a download with one of these extensions is read, not run.
+pub fn is_data_file(name: &str) -> bool {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(
+        ext.as_str(),
+        "png"
+            | "jpg"
+            | "jpeg"
+            | "gif"
+            | "webp"
+            | "bmp"
+            | "tif"
+            | "tiff"
+            | "svg"
+            | "ico"
+            | "heic"
+            | "avif"
+            | "wav"
+            | "mp3"
+            | "flac"
+            | "ogg"
+            | "m4a"
+            | "aac"
+            | "mp4"
+            | "mov"
+            | "webm"
+            | "mkv"
+            | "avi"
+            | "json"
+            | "jsonl"
+            | "ndjson"
+            | "csv"
+            | "tsv"
+            | "parquet"
+            | "arrow"
+            | "feather"
+            | "pkl"
+            | "pickle"
+            | "npy"
+            | "npz"
+            | "h5"
+            | "hdf5"
+            | "xml"
+            | "yaml"
+            | "yml"
+            | "txt"
+            | "md"
+            | "pdf"
+            | "docx"
+            | "xlsx"
+            | "pptx"
+            | "html"
+            | "htm"
+            | "gz"
+            | "fasta"
+            | "fastq"
+            | "vcf"
+            | "bam"
+            | "sam"
+            | "pdb"
+            | "cif"
+            | "sdf"
+            | "mol"
+            | "mol2"
+            | "nc"
+            | "tif2"
+            | "geojson"
+            | "shp"
+            | "sqlite"
+            | "db"
+    )
+}
+
+/// The host of a URL (or the value itself), lower case, without port or user.
+fn host_of(v: &str) -> &str {
+    let rest = v.split_once("://").map_or(v, |(_, r)| r);
+    let rest = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    if rest.starts_with('[') {
+        return rest.trim_start_matches('[').split(']').next().unwrap_or("");
+    }
+    rest.split(':').next().unwrap_or(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(t: &str) -> Vec<Option<SectionRole>> {
+        headings(t, |_| false).into_iter().map(|h| h.role).collect()
+    }
+
+    #[test]
+    fn heading_roles_inherit_and_reset() {
+        let t = "# Guide\n## Prohibited actions (DO NOT)\n- rm -rf /\n### Files\nx\n## Setup\ny\n";
+        assert_eq!(
+            roles(t),
+            vec![
+                None,
+                Some(SectionRole::Forbids),
+                Some(SectionRole::Forbids),
+                None
+            ]
+        );
+        let hs = headings(t, |_| false);
+        assert_eq!(
+            section_role(&hs, t.find("rm -rf").unwrap()),
+            Some(SectionRole::Forbids)
+        );
+        assert_eq!(section_role(&hs, t.find("y\n").unwrap()), None);
+    }
+
+    #[test]
+    fn label_lines_and_catalogues() {
+        let t = "Intro.\n\n**Payloads to reject:**\n- `; rm -rf /`\n\n## What to look for\n`subprocess.call(x, shell=True)`\n## Usage\nRun it.\n";
+        let hs = headings(t, |_| false);
+        assert_eq!(
+            section_role(&hs, t.find("; rm").unwrap()),
+            Some(SectionRole::Catalogues)
+        );
+        assert_eq!(
+            section_role(&hs, t.find("subprocess").unwrap()),
+            Some(SectionRole::Catalogues)
+        );
+        assert_eq!(section_role(&hs, t.find("Run it").unwrap()), None);
+    }
+
+    #[test]
+    fn an_ordinary_heading_has_no_role() {
+        for h in [
+            "Installation",
+            "Examples",
+            "Quick start",
+            "Deploy to production",
+            "Uploading files",
+            "Notes",
+        ] {
+            assert_eq!(role_of_heading(h), None, "{h}");
+        }
+        assert_eq!(role_of_heading("Don't"), Some(SectionRole::Forbids));
+        assert_eq!(
+            role_of_heading("Common attack patterns"),
+            Some(SectionRole::Catalogues)
+        );
+    }
+
+    #[test]
+    fn headings_in_code_blocks_are_not_headings() {
+        let t = "```\n# Never do this\nrm -rf /\n```\n";
+        let hs = headings(t, |o| o < t.len() - 4 && o > 0);
+        assert!(hs.is_empty(), "{hs:?}");
+    }
+
+    #[test]
+    fn placeholders() {
+        for p in [
+            "https://webhook.site/your-uuid",
+            "https://abc123.ngrok.io/hook",
+            "http://192.0.2.10/x",
+            "https://api.example.com/v1",
+            "<YOUR_HOST>",
+            "ssh-rsa AAAA...",
+            "PASSWORD",
+            "ATTACKER_IP",
+            "https://xxxx.ngrok-free.app",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        for r in [
+            "https://webhook.site/8f14e45f-ceea-467f-a0e6-0b3c1d2a9f10",
+            "https://collector.evil-analytics.net/u",
+            "http://45.33.12.8/x",
+            "hunter2",
+            "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7",
+        ] {
+            assert!(!is_placeholder(r), "{r}");
+        }
+    }
+}

@@ -75,6 +75,8 @@ pub struct PolicyInput {
     pub select: Vec<String>,
     /// `--ignore`.
     pub ignore: Vec<String>,
+    /// `--min-confidence`.
+    pub min_confidence: Option<crate::finding::Confidence>,
     /// `--no-ignores`.
     pub no_ignores: bool,
     /// The operator's configuration ([`operator_config`]).
@@ -502,6 +504,7 @@ fn build_policy(
     Ok(Policy {
         select: input.select.iter().map(|s| s.trim().to_owned()).collect(),
         ignore: input.ignore.iter().map(|s| s.trim().to_owned()).collect(),
+        min_confidence: input.min_confidence,
         scopes,
         accepted,
         no_ignores: input.no_ignores,

@@ -170,6 +170,8 @@ pub struct Policy {
     pub select: Vec<String>,
     /// `--ignore`.
     pub ignore: Vec<String>,
+    /// `--min-confidence`: findings below it are left out like deselected rules.
+    pub min_confidence: Option<crate::finding::Confidence>,
     /// Scopes, most specific last (a repository's own after the operator's).
     pub scopes: Vec<Scope>,
     /// Accepted findings (`.skillguard/accepted.json` or `--accepted`), with the path shown.
@@ -470,6 +472,9 @@ fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
         return false;
     }
     if hit(&policy.ignore) {
+        return false;
+    }
+    if policy.min_confidence.is_some_and(|m| f.confidence < m) {
         return false;
     }
     !scopes.iter().any(|(_, s)| {

@@ -863,6 +863,7 @@ fn security(
     };
     let raw = vec![(fe, bytes)];
     let mut scx = crate::security::SecCx::new(cx, doc, raw);
+    scx.persona = true;
     crate::security::analyze(&mut scx);
 }
 

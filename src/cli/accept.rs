@@ -116,6 +116,7 @@ pub(super) fn run(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus,
     request.policy = PolicyInput {
         select: cmd.select.select.clone(),
         ignore: cmd.select.ignore.clone(),
+        min_confidence: cmd.select.min_confidence.map(Into::into),
         operator,
         no_config: cmd.config.no_config,
         // The list is what is being written.

@@ -512,6 +512,29 @@ pub struct SelectArgs {
         help_heading = "Policy"
     )]
     pub ignore: Vec<String>,
+    /// Report (and gate on) only findings at or above this confidence: `medium` leaves out
+    /// what the scanner itself is unsure of (in a reference document, under a heading that
+    /// forbids it, an unknown pairing); each finding's `confidence_reason` says why.
+    #[arg(long, value_enum, value_name = "LEVEL", help_heading = "Policy")]
+    pub min_confidence: Option<ConfidenceArg>,
+}
+
+/// A confidence level on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConfidenceArg {
+    Low,
+    Medium,
+    High,
+}
+
+impl From<ConfidenceArg> for crate::finding::Confidence {
+    fn from(c: ConfidenceArg) -> Self {
+        match c {
+            ConfidenceArg::Low => crate::finding::Confidence::Low,
+            ConfidenceArg::Medium => crate::finding::Confidence::Medium,
+            ConfidenceArg::High => crate::finding::Confidence::High,
+        }
+    }
 }
 
 /// What suppressions and accepted findings hide.

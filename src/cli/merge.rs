@@ -65,6 +65,7 @@ pub(super) fn run(
     request.policy = PolicyInput {
         select: cmd.select.select.clone(),
         ignore: cmd.select.ignore.clone(),
+        min_confidence: cmd.select.min_confidence.map(Into::into),
         no_ignores: cmd.no_ignores,
         // The shards applied their configuration and accepted findings.
         no_config: true,

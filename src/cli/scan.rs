@@ -363,6 +363,7 @@ fn scan_tree(
         policy: PolicyInput {
             select: o.select.select.clone(),
             ignore: o.select.ignore.clone(),
+            min_confidence: o.select.min_confidence.map(Into::into),
             no_ignores: o.suppress.no_ignores,
             operator,
             trust_repo_config: ws.trust_repo_config,

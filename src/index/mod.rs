@@ -222,6 +222,8 @@ pub const LOW_CAP: f64 = 30.0;
 /// Compliance findings together cost the compliance axis at most this much: with a clean
 /// security axis, compliance alone leaves a skill at 80 (a B).
 pub const COMPLIANCE_CAP: f64 = 40.0;
+/// A skill whose worst counted finding is a medium scores at least this (a C).
+pub const MEDIUM_FLOOR: f64 = 70.0;
 /// A high or critical security finding leaves the security axis at most this (an F, and the
 /// composite never exceeds the security axis).
 pub const SECURITY_HIGH_CEILING: f64 = 50.0;
@@ -709,6 +711,27 @@ pub fn compute(
         let ev_detail = metric.as_ref().map(evals::detail).unwrap_or_default();
         let mut index = combine([&c, &sec, &e, &ev], ["", "", "", &ev_detail]);
         index.eval_metric = metric;
+        // A skill whose worst finding is a medium is at worst a C: warnings are debt to plan,
+        // not a failed skill (an F is what a high or critical finding, or a failed analysis,
+        // earns).
+        let worst_counted = fs
+            .iter()
+            .filter(|f| axis_of(f).is_some())
+            .map(|f| f.severity)
+            .max();
+        if !crashed
+            && worst_counted.is_some_and(|w| w <= Severity::Medium)
+            && let Some(score) = index.score.filter(|x| *x < MEDIUM_FLOOR)
+        {
+            index.score = Some(MEDIUM_FLOOR);
+            index.grade = Some(grade(MEDIUM_FLOOR));
+            index.explanation = format!(
+                "{} — raised to {}/100 (C): no finding above medium (was {})",
+                index.explanation,
+                fmt_score(MEDIUM_FLOOR),
+                fmt_score(score)
+            );
+        }
         let into = if s.agent { &mut agents_out } else { &mut out };
         into.insert(s.path.to_owned(), index);
     }
@@ -781,6 +804,17 @@ pub fn compute(
             fmt_score(w.score),
             w.grade
         ));
+        // The headline grade is the worst skill's when one fails: a median of A beside a
+        // skill with critical findings would hide it.
+        if w.grade == "F" && scan.grade.is_some_and(|g| g != "F") {
+            scan.explanation = format!(
+                "Grade F: a skill or agent file is graded F (the median is {}/100, {}). {}",
+                scan.score.map(fmt_score).unwrap_or_default(),
+                scan.grade.unwrap_or("F"),
+                scan.explanation
+            );
+            scan.grade = Some("F");
+        }
     }
     if unscored > 0 {
         scan.explanation.push_str(&format!(
@@ -817,20 +851,29 @@ pub fn for_result(r: &ScanResult, trace: Option<&Trace>, evals: Option<&[EvalRes
         }))
         .collect();
     let input = evals.map(|e| eval_input(r, e));
-    // Accepted findings are known debt, not false positives: the index still counts them
-    // (findings suppressed with a reason, and deselected rules, it does not).
-    let accepted: Vec<&crate::finding::Finding> = r
+    // The index matches the gate: accepted and suppressed findings do not lower it (an
+    // `init` → `accept` repository passes `--fail-under-index`); they are counted beside it.
+    let mut report = compute(&skills, &r.findings, trace, input.as_ref());
+    let accepted = r
         .suppressed
         .iter()
         .filter(|s| s.kind == crate::result::SuppressionKind::Accepted)
-        .map(|s| &s.finding)
-        .collect();
-    if accepted.is_empty() {
-        return compute(&skills, &r.findings, trace, input.as_ref());
+        .count();
+    let suppressed = r.suppressed.len() - accepted;
+    let mut beside = Vec::new();
+    if accepted > 0 {
+        beside.push(format!("{accepted} accepted"));
     }
-    let mut all: Vec<crate::finding::Finding> = r.findings.clone();
-    all.extend(accepted.into_iter().cloned());
-    compute(&skills, &all, trace, input.as_ref())
+    if suppressed > 0 {
+        beside.push(format!("{suppressed} suppressed"));
+    }
+    if !beside.is_empty() {
+        report.scan.explanation.push_str(&format!(
+            "; not counted: {} finding(s) (listed with the findings)",
+            beside.join(", ")
+        ));
+    }
+    report
 }
 
 /// The attribution of `evals` to the skills and agents of `r`.
@@ -895,6 +938,14 @@ impl Report {
             None => format!("{name} not measured"),
         };
         let head = match (i.score, i.grade) {
+            // A scan graded by its worst skill: the grade first, then the median's own band.
+            (Some(s), Some(g)) if grade(s) != g => {
+                format!(
+                    "{g} (worst skill) · median {}/100 ({})",
+                    fmt_score(s),
+                    grade(s)
+                )
+            }
             (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
             _ => "not scored".to_owned(),
         };

@@ -387,6 +387,11 @@ fn write_index(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
     use crate::index::fmt_score;
     let index = opts.index_for(r);
     let head = match (index.scan.score, index.scan.grade) {
+        (Some(s), Some(g)) if crate::index::grade(s) != g => format!(
+            "{g} (worst skill) · median {}/100 ({})",
+            fmt_score(s),
+            crate::index::grade(s)
+        ),
         (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
         _ => "not scored".into(),
     };

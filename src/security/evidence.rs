@@ -114,7 +114,12 @@ pub fn role_of_heading(words: &str) -> Option<SectionRole> {
         "cheat sheet",
         "cheatsheet",
     ];
-    const TESTS: &[&str] = &["test cases", "test case", "test inputs", "detection tests"];
+    const TESTS: &[&str] = &[
+        "test inputs",
+        "detection tests",
+        "test payloads",
+        "test vectors",
+    ];
     if has(FORBIDS) {
         Some(SectionRole::Forbids)
     } else if has(CATALOGUES) {
@@ -177,7 +182,13 @@ pub fn headings(text: &str, code: impl Fn(usize) -> bool) -> Vec<Heading> {
         while stack.last().is_some_and(|(l, _)| *l >= level) {
             stack.pop();
         }
-        let own = role_of_heading(words);
+        // A level-1 heading is the document's title (`# Test Case Writer`): it names the
+        // skill, it does not label a section of it.
+        let own = if level == 1 {
+            None
+        } else {
+            role_of_heading(words)
+        };
         let role = own.or_else(|| stack.iter().rev().find_map(|(_, r)| *r));
         stack.push((level, role));
         out.push(Heading {
@@ -295,7 +306,13 @@ pub fn apply_ceiling(src: &Source<'_>, offset: usize, f: &mut crate::finding::Fi
         && f.severity > cap
     {
         f.severity = cap;
-        f.lower_confidence(why);
+        if !f
+            .confidence_reason
+            .as_deref()
+            .is_some_and(|r| r.contains(why))
+        {
+            f.lower_confidence(why);
+        }
     }
 }
 
@@ -322,7 +339,10 @@ pub fn link_unit(src: &Source<'_>, offset: usize) -> (usize, usize) {
     (start, end)
 }
 
-/// Is `value` (a host, URL, key or path) an example or a placeholder rather than a real one?
+/// Is `value` (a host, URL, key or path) a placeholder to fill in rather than a real one:
+/// `your-…`, `<…>`, `{{…}}`, `xxxx`, `abc123`, `...`, an all-caps name (`PASSWORD`,
+/// `ATTACKER_IP`)? Documentation hosts are not placeholders here ([`is_documentation_host`]):
+/// they stand for real hosts in examples and attacks alike.
 pub fn is_placeholder(value: &str) -> bool {
     let v = value.trim().trim_matches(|c| matches!(c, '"' | '\'' | '`'));
     let lower = v.to_ascii_lowercase();
@@ -331,25 +351,6 @@ pub fn is_placeholder(value: &str) -> bool {
     }
     // `<your-host>`, `{{TOKEN}}`, `${PLACEHOLDER}` left as typed, `[id]`.
     if (v.contains('<') && v.contains('>')) || v.contains("{{") {
-        return true;
-    }
-    let host = host_of(&lower);
-    // Documentation domains (RFC 2606 / 6761) and ranges (RFC 5737 / 3849).
-    if host == "example.com"
-        || host == "example.org"
-        || host == "example.net"
-        || host.ends_with(".example.com")
-        || host.ends_with(".example.org")
-        || host.ends_with(".example.net")
-        || host.ends_with(".example")
-        || host.ends_with(".invalid")
-        || host.ends_with(".test")
-        || host == "localhost"
-        || host.starts_with("192.0.2.")
-        || host.starts_with("198.51.100.")
-        || host.starts_with("203.0.113.")
-        || host.starts_with("2001:db8:")
-    {
         return true;
     }
     // Words that say "fill this in".
@@ -371,7 +372,6 @@ pub fn is_placeholder(value: &str) -> bool {
         "aaaa...",
         "...",
         "…",
-        "<",
         "redacted",
         "dummy",
         "sample-",
@@ -404,6 +404,42 @@ pub fn in_sandbox_call(before: &str) -> bool {
         from += 1;
     }
     SANDBOX.is_match(&before[from..])
+}
+
+/// Does a command line install from its vendor's own index: a URL on it whose owner label
+/// ([`super::execution::owner_labels`]) is a package named on the same line, or names the
+/// skill's subject?
+pub fn vendor_index(line: &str, subject: &str) -> bool {
+    let words: Vec<String> = line
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, '[' | ']' | '=' | '<' | '>' | '"' | '\'' | ',')
+        })
+        .filter(|w| w.len() >= 4 && !w.contains("://") && !w.starts_with('-'))
+        .map(|w| w.to_ascii_lowercase().replace('_', "-"))
+        .collect();
+    let mut rest = line;
+    let mut seen = 0;
+    while let Some(i) = rest.find("://") {
+        seen += 1;
+        if seen > 8 {
+            break;
+        }
+        let start = rest[..i]
+            .rfind(|c: char| !c.is_ascii_alphabetic())
+            .map_or(0, |k| k + 1);
+        let url: &str = rest[start..]
+            .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')'))
+            .next()
+            .unwrap_or("");
+        let labels = super::execution::owner_labels(url);
+        if labels.iter().any(|l| words.iter().any(|w| w == l))
+            || super::execution::url_matches_subject(subject, url)
+        {
+            return true;
+        }
+        rest = &rest[i + 3..];
+    }
+    false
 }
 
 /// Data files: a download with one of these extensions is read, not run.
@@ -480,6 +516,46 @@ pub fn is_data_file(name: &str) -> bool {
             | "sqlite"
             | "db"
     )
+}
+
+/// The whitespace- or quote-delimited token around `at` (a URL, a path), at most 512 bytes
+/// each way.
+pub fn token_at(text: &str, at: usize) -> &str {
+    let stop = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '(' | ')');
+    let mut lo = at.min(text.len()).saturating_sub(512);
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let at = at.min(text.len()).max(lo);
+    let start = text[lo..at].rfind(stop).map_or(lo, |i| lo + i + 1);
+    let mut hi = (at + 512).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    let end = text[at..hi].find(stop).map_or(hi, |i| at + i);
+    &text[start..end]
+}
+
+/// A documentation host (RFC 2606/6761 names, RFC 5737/3849 ranges): nobody receives what is
+/// sent there, but examples of attacks use them for the attacker's host, so it lowers
+/// nothing by itself.
+pub fn is_documentation_host(value: &str) -> bool {
+    let lower = value.trim().to_ascii_lowercase();
+    let host = host_of(&lower);
+    ["example.com", "example.org", "example.net"].contains(&host)
+        || [
+            ".example.com",
+            ".example.org",
+            ".example.net",
+            ".example",
+            ".invalid",
+            ".test",
+        ]
+        .iter()
+        .any(|s| host.ends_with(s))
+        || ["192.0.2.", "198.51.100.", "203.0.113.", "2001:db8:"]
+            .iter()
+            .any(|p| host.starts_with(p))
 }
 
 /// The host of a URL (or the value itself), lower case, without port or user.
@@ -564,11 +640,18 @@ mod tests {
 
     #[test]
     fn placeholders() {
+        for d in [
+            "http://192.0.2.10/x",
+            "https://api.example.com/v1",
+            "x.example",
+        ] {
+            assert!(is_documentation_host(d), "{d}");
+            assert!(!is_placeholder(d), "{d}");
+        }
+        assert!(!is_documentation_host("https://evil-example.net/x"));
         for p in [
             "https://webhook.site/your-uuid",
             "https://abc123.ngrok.io/hook",
-            "http://192.0.2.10/x",
-            "https://api.example.com/v1",
             "<YOUR_HOST>",
             "ssh-rsa AAAA...",
             "PASSWORD",

@@ -876,11 +876,19 @@ fn sentence_at(text: &str, off: usize) -> &str {
 pub fn correlate(scx: &mut SecCx<'_, '_>) {
     let desc = scx.subject.clone();
     let has = |id: &str| scx.cx.findings.iter().any(|f| f.rule_id == id);
+    // A download that runs counts when it is high on its own: the vendor's installer from its
+    // own domain (lowered to medium where it was found) is not a payload's delivery.
+    let has_high = |id: &str| {
+        scx.cx
+            .findings
+            .iter()
+            .any(|f| f.rule_id == id && f.severity >= Severity::High)
+    };
     let installer = has("fake-prerequisite-installer");
-    let dl_exec = has("download-then-execute")
-        || has("fetch-then-execute")
-        || has("decode-and-execute")
-        || has("remote-code-load");
+    let dl_exec = has_high("download-then-execute")
+        || has_high("fetch-then-execute")
+        || has_high("decode-and-execute")
+        || has_high("remote-code-load");
     let warning_bypass = has("installer-warning-bypass");
     for f in scx.cx.findings.iter_mut() {
         // Examples and prohibitions kept as notes stay notes.
@@ -903,6 +911,15 @@ pub fn correlate(scx: &mut SecCx<'_, '_>) {
                     "copilot-instructions",
                     "cursorrules",
                     "rules file",
+                    "remember",
+                    "learnings",
+                    "lessons learned",
+                    "journal",
+                    "progress file",
+                    "notes file",
+                    "session notes",
+                    "persistent context",
+                    "knowledge base",
                 ]
                 .iter()
                 .any(|w| desc.contains(w));

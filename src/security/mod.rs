@@ -429,6 +429,9 @@ pub struct SecCx<'a, 'c> {
     pub signals: Vec<Signal>,
     /// The skill's description and name, lower case ([`subject_text`]), made once.
     pub subject: String,
+    /// The entry file is a custom agent's definition: its body *is* the agent's system prompt,
+    /// so a persona ("You are in debug mode. Your objective is …") is its job, not a hijack.
+    pub persona: bool,
 }
 
 impl<'a, 'c> SecCx<'a, 'c> {
@@ -506,6 +509,7 @@ impl<'a, 'c> SecCx<'a, 'c> {
             raw,
             signals: Vec::new(),
             subject,
+            persona: false,
         }
     }
 

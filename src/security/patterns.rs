@@ -1293,6 +1293,52 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             continue;
         }
 
+        // A placeholder endpoint (`https://webhook.site/your-uuid`, `abc123.ngrok.io`) is an
+        // example of where the user's own hook goes, not a destination.
+        if rule.id == "exfiltration-endpoint"
+            && super::evidence::is_placeholder(super::evidence::token_at(
+                &scx.sources[si].text,
+                h.start,
+            ))
+            && let Some(f) = scx.cx.findings.last_mut()
+            && f.severity > crate::finding::Severity::Low
+        {
+            f.severity = crate::finding::Severity::Low;
+            f.lower_confidence("the endpoint is a placeholder to fill in (`your-…`, `abc123`, `<…>`): an example, not a destination");
+        }
+        // A custom agent's body is its system prompt: a working mode it gives itself
+        // ("You are in debug mode") is its persona. Jailbreak modes (DAN, god, unrestricted)
+        // and dropped policies stay.
+        if scx.persona
+            && rule.id == "prompt-injection-role-hijack"
+            && let Some(f) = scx.cx.findings.last_mut()
+        {
+            let hit = scx.sources[si].text[h.start..h.end].to_ascii_lowercase();
+            let persona_mode = ["developer", "debug", "admin", "maintenance"]
+                .iter()
+                .any(|m| hit.contains(m));
+            if persona_mode && scx.sources[si].is_entry {
+                f.severity = crate::finding::Severity::Info;
+                f.lower_confidence(
+                    "a custom agent's body is its system prompt: a working mode it sets for itself is its persona",
+                );
+            }
+        }
+        // An index that names what is installed from it (`pip install flashinfer -i
+        // https://flashinfer.ai/whl/…`), or the project the skill is about: the vendor's own
+        // package index, a fact to note, not a redirection of public packages.
+        if rule.id == "package-registry-override"
+            && let Some(f) = scx.cx.findings.last_mut()
+            && f.severity > crate::finding::Severity::Medium
+        {
+            let line = scx.sources[si].line_at(h.start);
+            if super::evidence::vendor_index(line, &scx.subject) {
+                f.severity = crate::finding::Severity::Medium;
+                f.lower_confidence(
+                    "the index's host names the package installed from it or the project the skill is about: the vendor's own index",
+                );
+            }
+        }
         // The reference documents of a skill about security (and changelogs) quote
         // attacks: a pattern there is at most a warning. In any other skill, a command in
         // a runnable block of a reference is an instruction like the entry file's.

@@ -104,6 +104,9 @@ pub(crate) enum Owner {
     Foreign { compatible: bool },
     /// A name that says nothing about where it belongs (`API_KEY`, `TOKEN`).
     Generic,
+    /// A vendor the table does not know (`CALLS_APP_SECRET`), on a host its words do not
+    /// name: an unknown pairing, neither the vendor's own API nor evidence of a foreign one.
+    Unknown,
 }
 
 /// The parsed table with its lookups.
@@ -562,10 +565,19 @@ impl Table {
     /// `a` is `b` plus a vendor ending, or the other way round (`openweathermap` ↔
     /// `openweather`).
     fn decorated(&self, a: &str, b: &str) -> bool {
+        // Words a vendor puts in front of its name in its domain (`getmaintainx.com`).
+        const LEADS: &[&str] = &["get", "try", "use", "go", "my", "join", "hello", "with"];
         let one = |long: &str, short: &str| {
             short.len() >= 4
-                && long.starts_with(short)
-                && self.decorations.iter().any(|d| long[short.len()..] == **d)
+                && (long.starts_with(short)
+                    && self.decorations.iter().any(|d| long[short.len()..] == **d)
+                    || LEADS.iter().any(|l| {
+                        long.strip_prefix(l).is_some_and(|rest| {
+                            rest == short
+                                || rest.starts_with(short)
+                                    && self.decorations.iter().any(|d| rest[short.len()..] == **d)
+                        })
+                    }))
         };
         one(a, b) || one(b, a)
     }
@@ -609,11 +621,49 @@ impl Table {
             return Owner::Own { table: false };
         }
         let first = &words[0];
+        if self.initials_name_host(first, host) || self.on_platform(host) {
+            // `CIO_API_KEY` → customer.io; a key sent to the user's own deployment
+            // (`*.workers.dev`, `*.run.app`): whose app it is, the name cannot tell.
+            return Owner::Generic;
+        }
         if !snake || self.generic.contains(first) || first.len() < 3 {
             Owner::Generic
         } else {
-            Owner::Foreign { compatible: false }
+            Owner::Unknown
         }
+    }
+
+    /// Is `host` under a hosting platform where users deploy their own apps (not a tunnel or
+    /// a request catcher, which [`super::execution::origin_of`] calls hostile)?
+    fn on_platform(&self, host: &str) -> bool {
+        self.platforms.iter().any(|p| under(host, p))
+            && super::execution::origin_of(&format!("https://{host}/")).0
+                != super::execution::Origin::Hostile
+    }
+
+    /// A short first word (2–3 letters, `CIO`, `DO`) that is the initials of the host's
+    /// registrable name: its letters in order in the label and the public suffix, starting
+    /// with the label's first letter (`cio` in customer.io, `do` in digitalocean.com).
+    fn initials_name_host(&self, first: &str, host: &str) -> bool {
+        let w = first.to_ascii_lowercase();
+        if !(2..=3).contains(&w.len())
+            || !w.bytes().all(|b| b.is_ascii_lowercase())
+            || self.generic.contains(first)
+            || self.lookalike(host)
+        {
+            return false;
+        }
+        let labels: Vec<&str> = host.split('.').collect();
+        let suffix = self.suffix_len(&labels).max(1);
+        let Some(reg) = labels.len().checked_sub(suffix + 1) else {
+            return false;
+        };
+        let name: String = labels[reg..].concat().replace('-', "");
+        if !name.starts_with(&w[..1]) || name.len() <= w.len() {
+            return false;
+        }
+        let mut it = name.bytes();
+        w.bytes().all(|c| it.any(|b| b == c))
     }
 
     /// For the data flows: `Some(claimed)` when `word` is a provider's one-word prefix.
@@ -621,6 +671,11 @@ impl Table {
         let &(_, p) = self.by_word.get(word)?.iter().find(|(w, _)| w.len() == 1)?;
         Some(self.claim(p, host, "").is_some())
     }
+}
+
+/// Is `host` the user's own deployment on a hosting platform ([`Table::on_platform`])?
+pub(crate) fn on_platform(host: &str) -> bool {
+    TABLE.on_platform(host)
 }
 
 /// The owner of the secret `name` seen from `host` and `path` ([`Table::owner`]).
@@ -1125,12 +1180,6 @@ mod tests {
                 "https://script.google.com/macros/s/abc/exec",
             ),
             ("GITLAB_TOKEN", "https://gitlab.com.evil.io/api/v4"),
-            // Unknown vendors on a host that merely contains the word.
-            ("ACME_TOKEN", "https://notacme.com/x"),
-            ("ACME_TOKEN", "https://acme-collector.example.dev/x"),
-            ("ACME_TOKEN", "https://acme.vercel.app/x"),
-            ("ACME_TOKEN", "https://acme.github.com.evil.io/x"),
-            ("ACME_TOKEN", "https://api.acm.dev/x"),
         ] {
             assert!(
                 matches!(own(name, url), Owner::Foreign { .. }),
@@ -1138,6 +1187,39 @@ mod tests {
                 own(name, url)
             );
         }
+        // Unknown vendors on a host that merely contains the word: an unknown pairing (high
+        // outside an auth header, medium in one), never the vendor's own.
+        for (name, url) in [
+            ("ACME_TOKEN", "https://notacme.com/x"),
+            ("ACME_TOKEN", "https://acme-collector.example.dev/x"),
+            ("ACME_TOKEN", "https://acme.github.com.evil.io/x"),
+            ("ACME_TOKEN", "https://api.acm.dev/x"),
+            ("CALLS_APP_SECRET", "https://rtc.live/v1/apps"),
+        ] {
+            assert_eq!(own(name, url), Owner::Unknown, "{name} → {url}");
+        }
+        // The user's own deployment on a hosting platform: whose app it is, the name cannot
+        // tell (a tunnel or a request catcher is hostile, judged by the caller).
+        assert_eq!(
+            own("ACME_TOKEN", "https://acme.vercel.app/x"),
+            Owner::Generic
+        );
+        assert_eq!(
+            own("ACME_TOKEN", "https://my-api.acct.workers.dev/x"),
+            Owner::Generic
+        );
+        // Keys named by the host's initials, and vendors that put a word before their name.
+        assert_eq!(
+            own("CIO_API_KEY", "https://track.customer.io/api/v1"),
+            Owner::Generic
+        );
+        assert!(matches!(
+            own(
+                "MAINTAINX_API_KEY",
+                "https://api.getmaintainx.com/v1/workorders"
+            ),
+            Owner::Own { .. }
+        ));
         assert_eq!(
             own("OPENAI_API_KEY", "https://api.groq.com/openai/v1"),
             Owner::Foreign { compatible: true }

@@ -141,6 +141,7 @@ fn statement_end(lines: &[(usize, &str)], i: usize) -> usize {
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits = Vec::new();
+    let subject = scx.subject.clone();
     for (si, src) in scx.sources.iter().enumerate() {
         if src.quotes_attacks
             || !src.has_words(super::patterns::Words::Fetch)
@@ -254,13 +255,40 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 }
                 let at = r.get(0).unwrap().start();
                 let in_url = at >= url.start() && at < url.end();
+                // A bare word inside a URL (`user:PASSWORD@proxy`) is a literal written
+                // there, a placeholder, not a variable interpolated into it.
+                let before_name = &line[..n.start()];
+                let sigiled = ["$env:", "$", "${", "%", "{", "env.", "$("]
+                    .iter()
+                    .any(|p| before_name.ends_with(p));
+                if bare && in_url && !sigiled {
+                    continue;
+                }
                 let before = &line[..at];
                 let mut from = before.len().saturating_sub(60);
                 while !before.is_char_boundary(from) {
                     from += 1;
                 }
                 let in_header = !in_url && AUTH_HEADER.is_match(&before[from..]);
-                let who = owner(name, &host, path);
+                let mut who = owner(name, &host, path);
+                // Another URL of the same statement that is the secret's own (the request goes
+                // to its API; `https://www.google.com/…` in the JSON body is what it fetches).
+                if !one_host
+                    && !matches!(who, Owner::Own { .. })
+                    && HOST.captures_iter(line).any(|c| {
+                        let h = c[1].to_ascii_lowercase();
+                        let p = c[2].split(['?', '#']).next().unwrap_or("");
+                        matches!(owner(name, &h, p), Owner::Own { .. })
+                    })
+                {
+                    who = Owner::Own { table: false };
+                }
+                // An unknown vendor's key sent to the project the skill is about.
+                if who == Owner::Unknown
+                    && super::execution::url_matches_subject(&subject, url.as_str())
+                {
+                    who = Owner::Own { table: false };
+                }
                 // A drop host that is the provider's own API (a Discord token to
                 // discord.com over HTTPS, the statement's only host) is its normal use.
                 let hostile = hostile
@@ -273,8 +301,21 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                     (Owner::Foreign { .. }, ..) => Some(Severity::High),
                     (Owner::Generic, _, true, _) => None,
                     (Owner::Generic, ..) => Some(Severity::Medium),
+                    // An unknown pairing: in an auth header it is how any API is called
+                    // (medium); in a URL or a body to an unrelated host, a leak (high).
+                    (Owner::Unknown, _, true, _) => Some(Severity::Medium),
+                    (Owner::Unknown, ..) => Some(Severity::High),
                 };
-                let Some(sev) = sev else { continue };
+                let Some(mut sev) = sev else { continue };
+                // The user's own deployment (`*.workers.dev`, `*.run.app`): the skill's
+                // backend, most likely; a person should confirm whose it is, nothing more.
+                // A known provider's own token (`VERCEL_TOKEN`) sent to an app there is
+                // still a platform credential handed to an app: it keeps its severity.
+                let table_provider =
+                    matches!(owner(name, "unrelated.invalid", "/"), Owner::Foreign { .. });
+                if !hostile && !table_provider && super::providers::on_platform(&host) {
+                    sev = sev.min(Severity::Low);
+                }
                 let place = if in_url {
                     "in the URL"
                 } else if in_header {

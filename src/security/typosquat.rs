@@ -313,6 +313,26 @@ fn benign_variant(name: &str, popular: &str) -> bool {
     if a == b {
         return true;
     }
+    // A whole word segment swapped for another variant word (`faiss-cpu` / `faiss-gpu`,
+    // `tensorflow-cpu`, `opencv-python-headless`): a sibling build of the same project,
+    // published by it, not a slip of the finger.
+    const VARIANTS: &[&str] = &[
+        "cpu", "gpu", "cuda", "rocm", "tpu", "lite", "full", "dev", "core", "cli", "sdk", "api",
+        "client", "server", "async", "sync", "types", "stubs", "legacy", "next", "ng", "plus",
+        "pro", "extra", "extras", "tools", "utils", "headless", "contrib", "mini", "nightly",
+        "beta", "alpha", "rc", "web", "node", "react", "vue", "rs", "go", "java", "py", "js", "ts",
+    ];
+    let segs = |s: &str| -> Vec<String> { s.split(['-', '_', '.']).map(str::to_owned).collect() };
+    let (sa, sb) = (segs(name), segs(popular));
+    if sa.len() == sb.len() && sa.len() > 1 {
+        let diff: Vec<usize> = (0..sa.len()).filter(|&i| sa[i] != sb[i]).collect();
+        if let [i] = diff[..]
+            && VARIANTS.contains(&sa[i].as_str())
+            && VARIANTS.contains(&sb[i].as_str())
+        {
+            return true;
+        }
+    }
     for affix in ["py", "js", "-cli", "-ts", "s"] {
         if a.strip_suffix(affix) == Some(b.as_str()) || b.strip_suffix(affix) == Some(a.as_str()) {
             // `requests` → `request` is a classic squat; only multi-letter affixes pass.
@@ -325,6 +345,14 @@ fn benign_variant(name: &str, popular: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sibling_builds_are_not_typosquats() {
+        assert!(benign_variant("faiss-gpu", "faiss-cpu"));
+        assert!(benign_variant("tensorflow-gpu", "tensorflow-cpu"));
+        assert!(!benign_variant("faiss-cpv", "faiss-cpu"));
+        assert!(!benign_variant("reqeusts", "requests"));
+    }
 
     #[test]
     fn distances() {

@@ -347,6 +347,24 @@ pub fn with_article(phrase: &str) -> String {
     format!("{} {phrase}", article(phrase))
 }
 
+/// The largest character boundary of `s` at or below `i` (`i` clamped to `s.len()`).
+pub fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary of `s` at or above `i` (`i` clamped to `s.len()`).
+pub fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

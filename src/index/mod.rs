@@ -213,6 +213,24 @@ pub fn combine(values: [&AxisValue; 4], detail: [&str; 4]) -> Index {
     }
 }
 
+impl Index {
+    /// `92.5/100 (A)`, or for a scan graded by its worst skill `F (worst skill) · median
+    /// 92.5/100 (A)`, or `not scored`.
+    pub fn headline(&self) -> String {
+        match (self.score, self.grade) {
+            (Some(s), Some(g)) if grade(s) != g => {
+                format!(
+                    "{g} (worst skill) · median {}/100 ({})",
+                    fmt_score(s),
+                    grade(s)
+                )
+            }
+            (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
+            _ => "not scored".to_owned(),
+        }
+    }
+}
+
 /// A rule costs at most this many times its worst finding's penalty (per skill and axis).
 pub const RULE_CAP: f64 = 2.0;
 /// A category costs at most this many times its worst finding's penalty.
@@ -937,18 +955,7 @@ impl Report {
             Some(x) => format!("{name} {}", fmt_score(x)),
             None => format!("{name} not measured"),
         };
-        let head = match (i.score, i.grade) {
-            // A scan graded by its worst skill: the grade first, then the median's own band.
-            (Some(s), Some(g)) if grade(s) != g => {
-                format!(
-                    "{g} (worst skill) · median {}/100 ({})",
-                    fmt_score(s),
-                    grade(s)
-                )
-            }
-            (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
-            _ => "not scored".to_owned(),
-        };
+        let head = i.headline();
         let evals = i
             .axes
             .evals

@@ -4,7 +4,7 @@
 use comrak::nodes::NodeValue;
 use comrak::{Arena, Options, parse_document};
 
-use crate::text::LineIndex;
+use crate::text::{LineIndex, ceil_boundary, floor_boundary};
 
 /// A position in the file: 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,22 +297,6 @@ fn pieces(body: &str) -> Vec<Piece<'_>> {
         });
     }
     out
-}
-
-fn floor_boundary(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// What is open after `line`, given what was open before it.

@@ -384,17 +384,8 @@ fn loader_matrix(
 }
 
 fn write_index(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
-    use crate::index::fmt_score;
     let index = opts.index_for(r);
-    let head = match (index.scan.score, index.scan.grade) {
-        (Some(s), Some(g)) if crate::index::grade(s) != g => format!(
-            "{g} (worst skill) · median {}/100 ({})",
-            fmt_score(s),
-            crate::index::grade(s)
-        ),
-        (Some(s), Some(g)) => format!("{}/100 ({g})", fmt_score(s)),
-        _ => "not scored".into(),
-    };
+    let head = index.scan.headline();
     // The explanation and the gate note are skillguard's own text (numbers and fixed
     // words, never scanned content), so they need no escaping.
     let _ = writeln!(

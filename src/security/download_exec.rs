@@ -256,8 +256,6 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
                 let name = file_name(&path).trim_matches(|c| c == '"' || c == '\'');
                 // Too short or too generic to follow: `-`, `x`, `out`, `/dev/null`; or
                 // longer than any file system allows.
-                // A data file (an image, audio, JSON, a cache) is read, not run: only an
-                // explicit `chmod +x` or interpreter on it is followed (checked at emission).
                 if name.len() < 3
                     || name.len() > MAX_NAME
                     || name == "null"
@@ -500,19 +498,13 @@ fn variable_executions(src: &Source<'_>) -> VarSites {
     out
 }
 
-/// The first execution in `sites` at or after `from` in file `src`.
 /// Is the hit at `at` a call into a remote sandbox, or an argument of one (its line up to
 /// 32 bytes past the hit names the sandbox's method)?
 fn in_sandbox(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    let mut end = (at + 32).min(line_end);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    super::evidence::in_sandbox_call(&text[line_start..end])
+    super::evidence::in_sandbox_call(text, at, 32)
 }
 
+/// The first execution in `sites` at or after `from` in file `src`.
 fn first_in(sites: &[Site], src: usize, from: usize) -> Option<Site> {
     let k = sites.partition_point(|s| (s.src, s.start) < (src, from));
     sites.get(k).filter(|s| s.src == src).copied()

@@ -288,9 +288,7 @@ pub fn role_at(src: &Source<'_>, offset: usize) -> Option<SectionRole> {
 /// sandbox (low: what runs there does not run on the user's machine). `None`: the text is
 /// what it says, and the rule's own severity stands.
 pub fn ceiling(src: &Source<'_>, offset: usize) -> Option<(Severity, &'static str)> {
-    let text: &str = &src.text;
-    let line = src.lines.line_range(text, offset);
-    if line.start <= offset && offset <= text.len() && in_sandbox_call(&text[line.start..offset]) {
+    if in_sandbox_call(&src.text, offset, 0) {
         return Some((
             Severity::Low,
             "an argument of a call into a remote sandbox or container API: it runs there, not on the user's machine",
@@ -324,19 +322,11 @@ pub fn link_unit(src: &Source<'_>, offset: usize) -> (usize, usize) {
     {
         return (r.start, r.end);
     }
-    let text: &str = &src.text;
-    let mut lo = offset.min(text.len()).saturating_sub(2048);
-    while !text.is_char_boundary(lo) {
-        lo += 1;
-    }
-    let at = offset.min(text.len()).max(lo);
-    let start = text[lo..at].rfind("\n\n").map_or(lo, |i| lo + i + 2);
-    let mut hi = (at + 2048).min(text.len());
-    while !text.is_char_boundary(hi) {
-        hi -= 1;
-    }
-    let end = text[at..hi].find("\n\n").map_or(hi, |i| at + i);
-    (start, end)
+    let at = crate::text::floor_boundary(&src.text, offset);
+    (
+        super::patterns::paragraph_start(&src.text, at, 2048),
+        super::patterns::paragraph_end(&src.text, at, 2048),
+    )
 }
 
 /// Is `value` (a host, URL, key or path) a placeholder to fill in rather than a real one:
@@ -390,20 +380,24 @@ pub fn is_placeholder(value: &str) -> bool {
         && bare.bytes().any(|b| b.is_ascii_uppercase())
 }
 
-/// Is the text just before a hit (on its line) a call into a remote sandbox or container
-/// API (`sandbox.exec(`, `await sbx.files.write(`, `container.run(`)? What it writes or
-/// runs lands in that sandbox, not on the user's machine.
-pub fn in_sandbox_call(before: &str) -> bool {
+/// Is the hit at `at` a call into a remote sandbox or container API, or an argument of one
+/// (`sandbox.exec(`, `await sbx.files.write(`, `container.run(`)? Its line is read from the
+/// start (at most 300 bytes back) to `lookahead` bytes past the hit, so a hit that *is* the
+/// method (`writeFile(`) is seen too. What it writes or runs lands in that sandbox, not on
+/// the user's machine.
+pub fn in_sandbox_call(text: &str, at: usize, lookahead: usize) -> bool {
+    use crate::text::{ceil_boundary, floor_boundary};
     static SANDBOX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         super::patterns::re(
             r"(?i)\b\w*(sandbox|sbx|container|e2b|daytona|devbox|codeinterpreter|code_interpreter)\w*\s*\.\s*(\w+\s*\.\s*){0,2}(exec|execute|run|run_code|runCode|spawn|writeFile|write|write_file|start|commands|process|files)\b[^\n]*$",
         )
     });
-    let mut from = before.len().saturating_sub(300);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
-    SANDBOX.is_match(&before[from..])
+    let at = floor_boundary(text, at);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let from = ceil_boundary(text, line_start.max(at.saturating_sub(300)));
+    let end = floor_boundary(text, (at + lookahead).min(line_end));
+    SANDBOX.is_match(&text[from..end])
 }
 
 /// Does a command line install from its vendor's own index: a URL on it whose owner label
@@ -444,94 +438,27 @@ pub fn vendor_index(line: &str, subject: &str) -> bool {
 
 /// Data files: a download with one of these extensions is read, not run.
 pub fn is_data_file(name: &str) -> bool {
-    let ext = name
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    matches!(
-        ext.as_str(),
-        "png"
-            | "jpg"
-            | "jpeg"
-            | "gif"
-            | "webp"
-            | "bmp"
-            | "tif"
-            | "tiff"
-            | "svg"
-            | "ico"
-            | "heic"
-            | "avif"
-            | "wav"
-            | "mp3"
-            | "flac"
-            | "ogg"
-            | "m4a"
-            | "aac"
-            | "mp4"
-            | "mov"
-            | "webm"
-            | "mkv"
-            | "avi"
-            | "json"
-            | "jsonl"
-            | "ndjson"
-            | "csv"
-            | "tsv"
-            | "parquet"
-            | "arrow"
-            | "feather"
-            | "pkl"
-            | "pickle"
-            | "npy"
-            | "npz"
-            | "h5"
-            | "hdf5"
-            | "xml"
-            | "yaml"
-            | "yml"
-            | "txt"
-            | "md"
-            | "pdf"
-            | "docx"
-            | "xlsx"
-            | "pptx"
-            | "html"
-            | "htm"
-            | "gz"
-            | "fasta"
-            | "fastq"
-            | "vcf"
-            | "bam"
-            | "sam"
-            | "pdb"
-            | "cif"
-            | "sdf"
-            | "mol"
-            | "mol2"
-            | "nc"
-            | "tif2"
-            | "geojson"
-            | "shp"
-            | "sqlite"
-            | "db"
-    )
+    const DATA: &[&str] = &[
+        "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "svg", "ico", "heic", "avif",
+        "wav", "mp3", "flac", "ogg", "m4a", "aac", "mp4", "mov", "webm", "mkv", "avi", "json",
+        "jsonl", "ndjson", "csv", "tsv", "parquet", "arrow", "feather", "pkl", "pickle", "npy",
+        "npz", "h5", "hdf5", "xml", "yaml", "yml", "txt", "md", "pdf", "docx", "xlsx", "pptx",
+        "html", "htm", "gz", "fasta", "fastq", "vcf", "bam", "sam", "pdb", "cif", "sdf", "mol",
+        "mol2", "nc", "geojson", "shp", "sqlite", "db",
+    ];
+    name.rsplit_once('.')
+        .is_some_and(|(_, e)| DATA.contains(&e.to_ascii_lowercase().as_str()))
 }
 
 /// The whitespace- or quote-delimited token around `at` (a URL, a path), at most 512 bytes
 /// each way.
 pub fn token_at(text: &str, at: usize) -> &str {
+    use crate::text::{ceil_boundary, floor_boundary};
     let stop = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '(' | ')');
-    let mut lo = at.min(text.len()).saturating_sub(512);
-    while !text.is_char_boundary(lo) {
-        lo += 1;
-    }
-    let at = at.min(text.len()).max(lo);
+    let at = floor_boundary(text, at);
+    let lo = ceil_boundary(text, at.saturating_sub(512));
+    let hi = floor_boundary(text, at + 512);
     let start = text[lo..at].rfind(stop).map_or(lo, |i| lo + i + 1);
-    let mut hi = (at + 512).min(text.len());
-    while !text.is_char_boundary(hi) {
-        hi -= 1;
-    }
     let end = text[at..hi].find(stop).map_or(hi, |i| at + i);
     &text[start..end]
 }

@@ -54,7 +54,6 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let Some((read, send, link)) = linked_pair(scx, &reads, &sends) else {
         return;
     };
-    let same_file = read.source == send.source;
     let credential = read.kind == SignalKind::CredentialRead;
     let severity = if (link == Link::SameAct && credential) || concealed {
         Severity::Critical
@@ -93,8 +92,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         )
     };
     let how = match link {
-        Link::SameAct if same_file => " in the same act (one code block, script or paragraph)",
-        Link::SameAct => "",
+        Link::SameAct => " in the same act (one code block, script or paragraph)",
         Link::Reference => " in a step that runs the other file",
     };
     let msg = format!(

@@ -1144,7 +1144,7 @@ fn forbids(sentence: &str, line: &str) -> bool {
 }
 
 /// Start of the paragraph holding `at` (after the last blank line), at most `max` bytes back.
-fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
+pub(super) fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
     let floor = at.saturating_sub(max);
     let mut floor = floor;
     while !text.is_char_boundary(floor) {
@@ -1156,7 +1156,7 @@ fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
 }
 
 /// End of the paragraph holding `at`, at most `max` bytes forward.
-fn paragraph_end(text: &str, at: usize, max: usize) -> usize {
+pub(super) fn paragraph_end(text: &str, at: usize, max: usize) -> usize {
     let mut ceil = (at + max).min(text.len());
     while !text.is_char_boundary(ceil) {
         ceil -= 1;

@@ -673,6 +673,15 @@ impl Table {
     }
 }
 
+/// Does `name` say it belongs to a provider of the table: a `snake_case` or `UPPER_CASE` name
+/// that starts with one (`VERCEL_TOKEN`, `OPENAI_API_KEY`), as [`Table::owner`] reads it?
+pub(crate) fn names_a_provider(name: &str) -> bool {
+    let words = TABLE.name_words(name);
+    name.contains('_')
+        && !words.is_empty()
+        && TABLE.provider_at(&words, &words.join("_"), 0).is_some()
+}
+
 /// Is `host` the user's own deployment on a hosting platform ([`Table::on_platform`])?
 pub(crate) fn on_platform(host: &str) -> bool {
     TABLE.on_platform(host)

@@ -141,7 +141,6 @@ fn statement_end(lines: &[(usize, &str)], i: usize) -> usize {
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits = Vec::new();
-    let subject = scx.subject.clone();
     for (si, src) in scx.sources.iter().enumerate() {
         if src.quotes_attacks
             || !src.has_words(super::patterns::Words::Fetch)
@@ -285,7 +284,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 }
                 // An unknown vendor's key sent to the project the skill is about.
                 if who == Owner::Unknown
-                    && super::execution::url_matches_subject(&subject, url.as_str())
+                    && super::execution::url_matches_subject(&scx.subject, url.as_str())
                 {
                     who = Owner::Own { table: false };
                 }
@@ -311,9 +310,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 // backend, most likely; a person should confirm whose it is, nothing more.
                 // A known provider's own token (`VERCEL_TOKEN`) sent to an app there is
                 // still a platform credential handed to an app: it keeps its severity.
-                let table_provider =
-                    matches!(owner(name, "unrelated.invalid", "/"), Owner::Foreign { .. });
-                if !hostile && !table_provider && super::providers::on_platform(&host) {
+                if !hostile
+                    && !super::providers::names_a_provider(name)
+                    && super::providers::on_platform(&host)
+                {
                     sev = sev.min(Severity::Low);
                 }
                 let place = if in_url {

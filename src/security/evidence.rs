@@ -44,12 +44,11 @@ impl SectionRole {
     }
 }
 
-/// A heading (or label line) of a Markdown file: where it starts, its level (1–6 for ATX
-/// headings, 7 for a label line) and the role its own words or an enclosing heading's give.
+/// A heading (or label line) of a Markdown file: where it starts and the role its own words
+/// or an enclosing heading's give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Heading {
     pub offset: usize,
-    pub level: u8,
     pub role: Option<SectionRole>,
 }
 
@@ -193,7 +192,6 @@ pub fn headings(text: &str, code: impl Fn(usize) -> bool) -> Vec<Heading> {
         stack.push((level, role));
         out.push(Heading {
             offset: start,
-            level,
             role,
         });
     }
@@ -331,8 +329,8 @@ pub fn link_unit(src: &Source<'_>, offset: usize) -> (usize, usize) {
 
 /// Is `value` (a host, URL, key or path) a placeholder to fill in rather than a real one:
 /// `your-…`, `<…>`, `{{…}}`, `xxxx`, `abc123`, `...`, an all-caps name (`PASSWORD`,
-/// `ATTACKER_IP`)? Documentation hosts are not placeholders here ([`is_documentation_host`]):
-/// they stand for real hosts in examples and attacks alike.
+/// `ATTACKER_IP`)? Documentation hosts (`example.com`, `*.example`, 192.0.2.0/24) are not
+/// placeholders: they stand for real hosts in examples and attacks alike.
 pub fn is_placeholder(value: &str) -> bool {
     let v = value.trim().trim_matches(|c| matches!(c, '"' | '\'' | '`'));
     let lower = v.to_ascii_lowercase();
@@ -463,39 +461,6 @@ pub fn token_at(text: &str, at: usize) -> &str {
     &text[start..end]
 }
 
-/// A documentation host (RFC 2606/6761 names, RFC 5737/3849 ranges): nobody receives what is
-/// sent there, but examples of attacks use them for the attacker's host, so it lowers
-/// nothing by itself.
-pub fn is_documentation_host(value: &str) -> bool {
-    let lower = value.trim().to_ascii_lowercase();
-    let host = host_of(&lower);
-    ["example.com", "example.org", "example.net"].contains(&host)
-        || [
-            ".example.com",
-            ".example.org",
-            ".example.net",
-            ".example",
-            ".invalid",
-            ".test",
-        ]
-        .iter()
-        .any(|s| host.ends_with(s))
-        || ["192.0.2.", "198.51.100.", "203.0.113.", "2001:db8:"]
-            .iter()
-            .any(|p| host.starts_with(p))
-}
-
-/// The host of a URL (or the value itself), lower case, without port or user.
-fn host_of(v: &str) -> &str {
-    let rest = v.split_once("://").map_or(v, |(_, r)| r);
-    let rest = rest.split(['/', '?', '#']).next().unwrap_or(rest);
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
-    if rest.starts_with('[') {
-        return rest.trim_start_matches('[').split(']').next().unwrap_or("");
-    }
-    rest.split(':').next().unwrap_or(rest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -572,10 +537,8 @@ mod tests {
             "https://api.example.com/v1",
             "x.example",
         ] {
-            assert!(is_documentation_host(d), "{d}");
             assert!(!is_placeholder(d), "{d}");
         }
-        assert!(!is_documentation_host("https://evil-example.net/x"));
         for p in [
             "https://webhook.site/your-uuid",
             "https://abc123.ngrok.io/hook",

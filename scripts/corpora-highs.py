@@ -10,7 +10,8 @@ rule, severity, file:line, the line (shortened) and the judgement. Security find
 by the rules in JUDGED below (a path prefix and, optionally, a rule, each with a verdict and a
 reason); a security high with no matching judgement is printed as UNJUDGED and, with --check,
 makes the script exit 1, so a new high cannot slip into the table unread. Compliance and loader
-highs are summarised per rule (they are facts about loaders, not security verdicts).
+highs (facts about loaders, not security verdicts) are counted and judged per corpus and rule
+(JUDGED_RULES); an unjudged pair fails --check too.
 Stdlib only.
 """
 import json
@@ -53,6 +54,21 @@ JUDGED = [
         ("file-path-traversal", "the files a traversal exploit reads"),
     ]
 ]
+
+# Compliance and loader highs, judged per (corpus, rule): each was checked on a sample of its
+# findings; every finding of the rule there has the same cause.
+JUDGED_RULES = {
+    ("alirezarezvani-claude-skills", "frontmatter-missing"):
+        ("true", "the SKILL.md is a symlink flattened to a file holding its target's path (a "
+                 "checkout without symlink support): it has no frontmatter, strict loaders drop it"),
+    ("cisco-evals", "frontmatter-missing"):
+        ("true", "evaluation skills written without frontmatter: strict loaders drop them"),
+    ("davila7-claude-code-templates", "name-directory-mismatch"):
+        ("true", "`name` differs from the folder (`autogpt-agents` in `agents-autogpt`): "
+                 "MAF and VS Code drop the skill"),
+    ("davila7-claude-code-templates", "name-invalid-chars"):
+        ("true", "display names as `name` (`Claude Code Guide`): skills-ref drops the skill"),
+}
 
 
 def judge(corpus, path, rule):
@@ -105,14 +121,17 @@ def main():
     for corpus, rule, sev, path, line, text, verdict, _why in rows:
         print(f"| {corpus} | `{rule}` | {sev} | {cell(path, 70)}:{line} | `{cell(text)}` | {verdict} |")
     print()
-    print("| corpus | compliance or loader rule | severity | count |")
-    print("|---|---|---|---:|")
+    print("| corpus | compliance or loader rule | severity | count | judgement |")
+    print("|---|---|---|---:|---|")
+    unjudged_rules = 0
     for (corpus, rule, sev), n in sorted(other.items()):
-        print(f"| {corpus} | `{rule}` | {sev} | {n} |")
+        verdict, why = JUDGED_RULES.get((corpus, rule), ("UNJUDGED", ""))
+        unjudged_rules += verdict == "UNJUDGED"
+        print(f"| {corpus} | `{rule}` | {sev} | {n} | {verdict}: {why} |")
     verdicts = Counter(r[6] for r in rows)
     print()
     print("Security highs and criticals: " + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())))
-    if check and verdicts.get("UNJUDGED") or check and verdicts.get("false"):
+    if check and (verdicts.get("UNJUDGED") or verdicts.get("false") or unjudged_rules):
         sys.exit(1)
 
 

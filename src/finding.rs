@@ -181,8 +181,9 @@ pub struct Finding {
     pub category: &'static str,
     pub severity: Severity,
     pub confidence: Confidence,
-    /// Why the confidence is lower than the rule's: in a reference document, in a
-    /// quoted example, under a sentence that forbids the act. Never set on a chain.
+    /// Why the severity or the confidence differs from the rule's: in a reference document,
+    /// in a quoted example, under a sentence that forbids the act (confidence lowered), or
+    /// the link a correlation raised it along (`raised to high: …`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confidence_reason: Option<String>,
     pub message: String,
@@ -249,7 +250,8 @@ impl Finding {
     /// Lowers the confidence to `low` and says why (the message says it too).
     pub fn lower_confidence(&mut self, reason: &str) {
         self.confidence = Confidence::Low;
-        if self.confidence_reason.is_none() {
+        // The first lowering is told in the message; a raise's reason is not a lowering.
+        if !self.message.contains(" (Lower confidence: ") {
             self.message
                 .push_str(&format!(" (Lower confidence: {reason}.)"));
         }

@@ -18,9 +18,11 @@ use crate::baseline::ledger::{
 use crate::baseline::{pin, provenance, record};
 use crate::finding::Severity;
 use crate::parse::{frontmatter, markdown, yaml};
-use crate::security::archive::{self, Listing};
-use crate::security::decode::{self, Budget, Content, Encoding};
-use crate::security::{Lang, obfuscation, pyc, regions};
+use crate::security::Lang;
+use crate::security::families::packaging::archive::{self, Listing};
+use crate::security::families::{obfuscation, packaging::pyc};
+use crate::security::model::decode::{self, Budget, Content, Encoding};
+use crate::security::model::regions;
 use crate::skill_hashes::Hasher;
 
 /// A fuzz target: its name (the `fuzz/fuzz_targets/<name>.rs` file) and its body.

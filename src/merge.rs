@@ -54,7 +54,7 @@ pub struct Options {
 pub const RECOMPUTED: &[&str] = &[
     ids::CROSS_LOCATION_CONTENT_DRIFT,
     ids::SKILL_NAME_COLLISION,
-    crate::security::permissions::SKILL_NAME_TYPOSQUAT,
+    crate::security::families::permissions::SKILL_NAME_TYPOSQUAT,
 ];
 
 #[derive(Debug, thiserror::Error)]

@@ -4,7 +4,7 @@
 //! (`skillguard::fuzzing`) and, where it says more, the entry point itself.
 
 use skillguard::fuzzing;
-use skillguard::security::archive;
+use skillguard::security::families::packaging::archive;
 
 fn le16(v: u16) -> [u8; 2] {
     v.to_le_bytes()
@@ -186,7 +186,7 @@ fn ledger_finding_counts_saturate_in_history_and_diff() {
 fn pyc_in_a_nested_pycache_folder() {
     let t = "__pycache__/__pycache__/m.cpython-311.pyc";
     assert_eq!(
-        skillguard::security::pyc::source_path(t).as_deref(),
+        skillguard::security::families::packaging::pyc::source_path(t).as_deref(),
         Some("__pycache__/m.py")
     );
     fuzzing::pyc_header(t.as_bytes());

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
-use skillguard::security::archive::build::{file, tar_end, tar_entry, zip};
+use skillguard::security::families::packaging::archive::build::{file, tar_end, tar_entry, zip};
 
 use skillguard::discover::Mode;
 use skillguard::scan::{ScanOptions, scan};

@@ -45,6 +45,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("read", &["read"]),
     ("parse+compliance", &["rules"]),
     ("loaders", &["loaders"]),
+    // The security engine by phase: severity (the one place a severity is written), the
+    // evidence model, the families, correlation, and the driver (`security/mod.rs`).
+    ("security-severity", &["security::severity"]),
+    ("security-model", &["security::model"]),
+    ("security-families", &["security::families"]),
+    ("security-correlate", &["security::correlate"]),
     ("security", &["security"]),
     ("skill-hashes", &["skill_hashes"]),
     ("analyze", &["analyze"]),
@@ -419,5 +425,137 @@ fn the_development_guide_lists_every_module() {
     assert!(
         missing.is_empty(),
         "docs/development.md (\"Every module\") does not list: {missing:?}"
+    );
+}
+
+/// The phases of the security engine, generated from `security::STEPS`, are the table in
+/// `docs/development.md` ("The security engine's phases"); `UPDATE_DOCS=1` rewrites it.
+#[test]
+fn the_development_guide_lists_the_security_steps() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("docs/development.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = (
+        "<!-- security-steps:begin -->\n",
+        "<!-- security-steps:end -->",
+    );
+    let a = doc
+        .find(begin)
+        .expect("docs/development.md lacks the security steps table")
+        + begin.len();
+    let z = a + doc[a..]
+        .find(end)
+        .expect("the security steps table is not closed");
+    let want = skillguard::security::steps_table();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, format!("{}{want}{}", &doc[..a], &doc[z..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &doc[a..z],
+        want,
+        "docs/development.md's security steps are stale: UPDATE_DOCS=1 cargo test --test layering"
+    );
+}
+
+/// The families may use one another, but never in a circle: the import graph between the
+/// top-level modules of `security::families` has no cycle.
+#[test]
+fn the_security_families_import_no_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("security/families"), &mut files);
+    let family = |m: &str| -> Option<String> {
+        let rest = m.strip_prefix("security::families::")?;
+        Some(rest.split("::").next().unwrap().to_owned())
+    };
+    let mut edges: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for f in &files {
+        let module = module_of(&src, f);
+        let Some(from) = family(&module) else {
+            continue;
+        };
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        for target in references(&module, &code) {
+            if let Some(to) = family(&target)
+                && to != from
+            {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+        edges.entry(from).or_default();
+    }
+    // Depth-first search for a back edge.
+    fn visit(
+        n: &str,
+        edges: &std::collections::BTreeMap<String, BTreeSet<String>>,
+        state: &mut std::collections::BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(n) {
+            Some(2) => return None,
+            Some(1) => {
+                let at = path.iter().position(|p| p == n).unwrap();
+                let mut cycle = path[at..].to_vec();
+                cycle.push(n.to_owned());
+                return Some(cycle);
+            }
+            _ => {}
+        }
+        state.insert(n.to_owned(), 1);
+        path.push(n.to_owned());
+        for m in edges.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, edges, state, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        state.insert(n.to_owned(), 2);
+        None
+    }
+    let mut state = Default::default();
+    assert!(edges.len() >= 8, "families found: {edges:?}");
+    for n in edges.keys() {
+        if let Some(c) = visit(n, &edges, &mut state, &mut Vec::new()) {
+            panic!(
+                "the security families import in a circle: {}",
+                c.join(" → ")
+            );
+        }
+    }
+}
+/// Every family, correlation step and driver writes a severity only through
+/// `security::severity` (the one place it is decided): no other file of `src/security/`
+/// assigns `.severity` outside its unit tests.
+#[test]
+fn only_the_severity_module_writes_a_security_severity() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/security"), &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for f in &files {
+        if f.ends_with("security/severity.rs") {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        for (i, line) in code.lines().enumerate() {
+            let l = line.trim_start();
+            let assigns = l.contains(".severity =") && !l.contains(".severity ==");
+            if assigns {
+                bad.push(format!(
+                    "{}:{}: {}",
+                    f.strip_prefix(root).unwrap().display(),
+                    i + 1,
+                    l
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "severity written outside src/security/severity.rs (use severity::emitted, cap, raise or lower):\n{}",
+        bad.join("\n")
     );
 }

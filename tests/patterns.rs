@@ -58,7 +58,9 @@ fn data_rules_match_their_examples_and_not_their_negative_examples() {
             let (file, text) = ex.parts();
             if silent {
                 // A signal-only rule has no finding: check the engine directly.
-                if skillguard::security::patterns::matches_example(m.id, file, text) != Some(true) {
+                if skillguard::security::model::datarules::matches_example(m.id, file, text)
+                    != Some(true)
+                {
                     failures.push(format!(
                         "{}: example in {file} did not match:\n{text}",
                         m.id
@@ -77,7 +79,8 @@ fn data_rules_match_their_examples_and_not_their_negative_examples() {
         for ex in &m.negative_examples {
             let (file, text) = ex.parts();
             if silent {
-                if skillguard::security::patterns::matches_example(m.id, file, text) != Some(false)
+                if skillguard::security::model::datarules::matches_example(m.id, file, text)
+                    != Some(false)
                 {
                     failures.push(format!(
                         "{}: negative example in {file} matched:\n{text}",

@@ -23,7 +23,7 @@ use skillguard::read::ReadOptions;
 use skillguard::result::ScanResult;
 use skillguard::rules::ids;
 use skillguard::scan::{ScanOptions, scan};
-use skillguard::security::packaging;
+use skillguard::security::families::packaging;
 
 /// Rules whose fixtures are generated at test time; each has a test below and
 /// a `README.md` in its fixture folder.

@@ -397,7 +397,7 @@ pub fn analyze(
                 // so): they never run, so they are not reported as hooks that run.
                 if format == Format::PluginAgent {
                     keep_new(&mut cx.findings, before, |f| {
-                        f.rule_id != crate::security::execution::FRONTMATTER_HOOKS
+                        f.rule_id != crate::security::families::execution::FRONTMATTER_HOOKS
                     });
                 }
             } else {
@@ -430,7 +430,7 @@ pub fn analyze(
             // The file is an MCP or hook configuration: "configures an MCP server" is its
             // kind, not a finding.
             keep_new(&mut cx.findings, before, |f| {
-                f.rule_id != crate::security::permissions::MCP_SERVER_REFERENCE
+                f.rule_id != crate::security::families::permissions::MCP_SERVER_REFERENCE
             });
         }
     }
@@ -907,7 +907,7 @@ fn hooks_only(
     security(cx, Some(doc), files, bytes);
     // Keep what the skill's scan of the same text cannot see: the hooks.
     keep_new(&mut cx.findings, before, |f| {
-        f.rule_id == crate::security::execution::FRONTMATTER_HOOKS
+        f.rule_id == crate::security::families::execution::FRONTMATTER_HOOKS
     });
 }
 
@@ -1831,7 +1831,7 @@ mod tests {
     #[test]
     fn engine_messages_name_the_file_kind_and_keep_the_evidence() {
         let mut f = vec![Finding::new(
-            crate::security::execution::FRONTMATTER_HOOKS,
+            crate::security::families::execution::FRONTMATTER_HOOKS,
             "The skill runs `the skill does x` while the skill is active.",
             Location::file("a.md"),
         )];
@@ -1875,7 +1875,7 @@ mod tests {
             ),
         ] {
             let mut f = vec![Finding::new(
-                crate::security::execution::FRONTMATTER_HOOKS,
+                crate::security::families::execution::FRONTMATTER_HOOKS,
                 msg,
                 Location::file("a.md"),
             )];

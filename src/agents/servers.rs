@@ -16,7 +16,7 @@ use crate::finding::{Finding, Location, Severity};
 use crate::inventory::{FileEntry, FileKind};
 use crate::parse::yaml::{Node, NodeKind, Style};
 use crate::rules::{Cx, SkillDoc};
-use crate::security::execution::FRONTMATTER_HOOKS;
+use crate::security::families::execution::FRONTMATTER_HOOKS;
 use crate::security::{Lang, SecCx, Source};
 
 /// Keys of a hook whose values are command lines besides [`super::commands::COMMAND_KEYS`]:
@@ -272,7 +272,7 @@ fn settle(findings: &mut Vec<Finding>, mut tail: Vec<Finding>, hook_lines: &[usi
     tail.retain(|f| {
         // The servers are the agent's configuration, reported by the checks above; "starts an
         // MCP server" is what they are, as for a `.mcp.json`.
-        f.rule_id != crate::security::permissions::MCP_SERVER_REFERENCE
+        f.rule_id != crate::security::families::permissions::MCP_SERVER_REFERENCE
             && !findings.iter().any(|g| {
                 g.rule_id == f.rule_id
                     && g.location.line == f.location.line
@@ -291,7 +291,7 @@ fn settle(findings: &mut Vec<Finding>, mut tail: Vec<Finding>, hook_lines: &[usi
     {
         h.severity = Severity::Medium;
         h.message = h.message.replace(
-            crate::security::execution::HOOK_DANGEROUS_WHY,
+            crate::security::families::execution::HOOK_DANGEROUS_WHY,
             " The command's own finding says what it does.",
         );
     }

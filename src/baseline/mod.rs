@@ -136,7 +136,7 @@ pub fn add_findings(result: &mut ScanResult, new: Vec<Finding>) {
 /// `security::permissions::check_scan`); the shards' own findings of these rules were dropped
 /// by the merge. A merge reads reports, not a tree: no ledger, pin or lock file is read.
 pub fn across_reports(result: &mut ScanResult) {
-    crate::security::permissions::check_scan(result);
+    crate::security::families::permissions::check_scan(result);
     let cross = checks::cross_location(
         result,
         &std::collections::BTreeMap::new(),

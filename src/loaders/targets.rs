@@ -111,18 +111,9 @@ pub fn apply(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTarge
             );
         }
     }
-    let repo_of: BTreeMap<&str, Option<&str>> = skills
-        .iter()
-        .map(|a| (a.path.as_str(), a.repo.as_deref()))
-        .collect();
+    let repo_of = repos(skills);
     for f in findings.iter_mut() {
-        let repo = f
-            .skill_path
-            .as_deref()
-            .and_then(|p| repo_of.get(p).copied())
-            .flatten();
-        // A finding of no known skill takes the scan's targets only when there is one set.
-        let Some(t) = crate::targets::of_repo(targets, repo) else {
+        let Some(t) = targets_of(f, &repo_of, targets) else {
             continue;
         };
         // "loaded by A, not loaded by B": a disagreement only harnesses the repository does
@@ -181,6 +172,79 @@ pub fn apply(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTarge
         f.message.push_str(&format!(
             " Portability only: this repository does not target `{profile}` (targets: {}; `--targets all` weighs every harness).",
             t.describe()
+        ));
+    }
+}
+
+/// The repository of every skill, by its path.
+fn repos(skills: &[Artifact]) -> BTreeMap<&str, Option<&str>> {
+    skills
+        .iter()
+        .map(|a| (a.path.as_str(), a.repo.as_deref()))
+        .collect()
+}
+
+/// The targets of the repository a finding belongs to. A finding of no known skill takes the
+/// scan's targets only when there is one set.
+fn targets_of<'t>(
+    f: &Finding,
+    repo_of: &BTreeMap<&str, Option<&str>>,
+    targets: &'t [RepoTargets],
+) -> Option<&'t RepoTargets> {
+    let repo = f
+        .skill_path
+        .as_deref()
+        .and_then(|p| repo_of.get(p).copied())
+        .flatten();
+    crate::targets::of_repo(targets, repo)
+}
+
+/// A cause and its consequences carry one severity, and say so. After the consequences are
+/// attached ([`super::attach_consequences`]), a cause that is more severe than every one of its
+/// consequences (all harnesses dropping the skill, each weighed by the targets: portability)
+/// keeps its severity only because its rule makes a harness this repository targets drop such
+/// a skill wherever that harness loads it ([`DROPPED_BY`]); that harness does not read this
+/// folder, so it is not among the consequences, and the message names it instead of leaving
+/// "high" beside consequences that all say "portability only". (When no targeted harness
+/// cares, [`apply`] has already made the cause portability.)
+pub fn explain_causes(findings: &mut [Finding], skills: &[Artifact], targets: &[RepoTargets]) {
+    let repo_of = repos(skills);
+    for f in findings.iter_mut() {
+        if f.consequences.is_empty() || f.category.starts_with("security") {
+            continue;
+        }
+        let only_drops = f.consequences.iter().all(|c| {
+            c.rule_id == ids::SKILL_EXCLUDED_BY_HARNESS || c.rule_id == ids::LOADER_DIFFERENTIAL
+        });
+        let worst = f.consequences.iter().map(|c| c.severity).max();
+        if !only_drops || worst.is_none_or(|w| w >= f.severity) {
+            continue;
+        }
+        let Some(loaders) = dropped_by(f) else {
+            continue;
+        };
+        let Some(t) = targets_of(f, &repo_of, targets) else {
+            continue;
+        };
+        let seen: Vec<&str> = f
+            .consequences
+            .iter()
+            .filter_map(|c| c.profile.as_deref())
+            .collect();
+        let claimed: Vec<&str> = loaders
+            .iter()
+            .copied()
+            .filter(|p| t.targets(p) && !seen.contains(p))
+            .collect();
+        if claimed.is_empty() {
+            continue;
+        }
+        f.message.push_str(&format!(
+            " It stays {}: {}, which this repository targets, {} such a skill from the folders {} (the consequences listed are the loaders that read this one).",
+            f.severity.as_str(),
+            claimed.join(", "),
+            if claimed.len() == 1 { "drops" } else { "drop" },
+            if claimed.len() == 1 { "it loads" } else { "they load" },
         ));
     }
 }

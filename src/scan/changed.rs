@@ -152,7 +152,7 @@ pub(super) fn select(
             }
         }
         let names: Vec<(String, String)> = read.into_iter().map(|r| r.0).collect();
-        let skeleton = crate::security::typosquat::skeleton;
+        let skeleton = crate::security::families::permissions::typosquat::skeleton;
         let wanted: Vec<(&(String, String), String, String)> = direct
             .iter()
             .map(|&d| (&names[d], skeleton(&names[d].0), skeleton(&names[d].1)))
@@ -167,8 +167,12 @@ pub(super) fn select(
                     || w.1 == n.1
                     || *wsk_u == sk_u
                     || *wsk_a == sk_a
-                    || crate::security::typosquat::distance_at_most(&w.0, &n.0, 1)
-                    || crate::security::typosquat::distance_at_most(&w.1, &n.1, 1)
+                    || crate::security::families::permissions::typosquat::distance_at_most(
+                        &w.0, &n.0, 1,
+                    )
+                    || crate::security::families::permissions::typosquat::distance_at_most(
+                        &w.1, &n.1, 1,
+                    )
             }) {
                 keep.insert(i);
             }

@@ -91,7 +91,7 @@ struct Walked {
 }
 
 /// From this many skills on, a scan compiles every rule regex up front
-/// ([`crate::security::patterns::compile_eagerly`]).
+/// ([`crate::security::model::datarules::compile_eagerly`]).
 const EAGER_COMPILE_SKILLS: usize = 32;
 
 /// Runs a scan.
@@ -100,8 +100,8 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     // walked, instead of on the first analysis worker while the others wait for it (without
     // the thread, the first worker does it).
     let _ = std::thread::Builder::new().spawn(|| {
-        let _ = crate::security::patterns::compiled();
-        let _ = crate::security::patterns::build_prefilter();
+        let _ = crate::security::model::datarules::compiled();
+        let _ = crate::security::model::datarules::build_prefilter();
     });
     let Walked {
         groups,
@@ -122,7 +122,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         let idle = cores - opts.threads;
         // Only a speed-up: without the thread, the workers compile what they need.
         let _ = std::thread::Builder::new()
-            .spawn(move || crate::security::patterns::compile_eagerly(idle));
+            .spawn(move || crate::security::model::datarules::compile_eagerly(idle));
     }
 
     // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).
@@ -257,6 +257,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let targets = crate::targets::resolve(&opts.targets, &skill_locations, &agents);
     crate::loaders::targets::apply(&mut findings, &artifacts, &targets);
     crate::loaders::attach_consequences(&mut findings);
+    crate::loaders::targets::explain_causes(&mut findings, &artifacts, &targets);
     uninspected::attach(&mut findings);
     sort_findings(&mut findings);
     mark_truncated(&mut artifacts, &truncated);
@@ -299,7 +300,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         targets,
     };
     timing::time(Stage::SecurityScanWide, || {
-        crate::security::permissions::check_scan(&mut result)
+        crate::security::families::permissions::check_scan(&mut result)
     });
     Ok(result)
 }

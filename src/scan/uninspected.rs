@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use crate::agents::AGENT_FIELD_INVALID;
 use crate::finding::{Consequence, Finding};
 use crate::rules::ids;
-use crate::security::packaging;
+use crate::security::families::packaging;
 
 /// The findings of older rules that report each cause.
 fn reported_by(cause: &str) -> &'static [&'static str] {

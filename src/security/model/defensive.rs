@@ -24,7 +24,7 @@
 //!   `// flags '…'`.
 //!
 //! Such a hit keeps its rule as an `info` note with the reason (see
-//! [`super::patterns::check`]); its correlation signal still counts. Every look-back is
+//! [`crate::security::families::patterns::check`]); its correlation signal still counts. Every look-back is
 //! bounded (a sentence of at most 400 bytes, a line head of at most [`LINE_BACK`] bytes, at
 //! most [`LIST_LINES`] lines above a hit), so the cost per hit is constant.
 
@@ -33,7 +33,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 fn re(p: &str) -> Regex {
-    super::patterns::re(p)
+    crate::security::model::datarules::re(p)
 }
 
 /// Bytes of a line looked at before a hit.

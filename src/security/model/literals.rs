@@ -545,7 +545,7 @@ mod tests {
 
     /// Literals as strings, with `|` for a boundary the gate checks.
     fn req(p: &str) -> Vec<Vec<String>> {
-        required(&crate::security::patterns::ascii_word_boundaries(p))
+        required(&crate::security::model::datarules::ascii_word_boundaries(p))
             .into_iter()
             .map(|c| {
                 c.into_iter()
@@ -602,7 +602,7 @@ mod tests {
         let pre = |p: &str| {
             let hir = regex_syntax::ParserBuilder::new()
                 .build()
-                .parse(&crate::security::patterns::ascii_word_boundaries(p))
+                .parse(&crate::security::model::datarules::ascii_word_boundaries(p))
                 .unwrap();
             prefixes_of(&hir).map(|v| {
                 v.into_iter()

@@ -1,7 +1,7 @@
 //! Security family 5: encoded payloads (category `security/obfuscation`).
 //!
 //! - [`OBFUSCATED_PAYLOAD`]: every encoded blob of every source (base64, hex, `\x`
-//!   escapes, char codes, `\u` escapes, %-encoding; see [`super::decode`]) is decoded
+//!   escapes, char codes, `\u` escapes, %-encoding; see [`crate::security::model::decode`]) is decoded
 //!   (bounded, nested up to [`decode::MAX_DEPTH`] levels) and the decoded text is
 //!   re-scanned with the data rules (as code and as prose), with a short list of
 //!   built-in payload indicators and with the hidden-Unicode checks. A hit, or a blob
@@ -18,9 +18,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::decode::{self, Budget, Content, Encoding};
-use super::{Lang, RegionKind, SecCx, SignalKind, Source, patterns, unicode};
 use crate::inventory::FileKind;
+use crate::security::families::unicode;
+use crate::security::model::decode::{self, Budget, Content, Encoding};
+use crate::security::model::{Lang, RegionKind, SecCx, SignalKind, Source};
 use crate::text::{sanitize_line, truncate};
 
 pub const OBFUSCATED_PAYLOAD: &str = "obfuscated-payload";
@@ -81,52 +82,31 @@ static INDICATORS: LazyLock<Vec<(Regex, &'static str, Option<SignalKind>)>> = La
             ),
         ]
         .into_iter()
-        .map(|(r, what, sig)| (crate::security::patterns::re(r), what, sig))
+        .map(|(r, what, sig)| (crate::security::model::datarules::re(r), what, sig))
         .collect()
 });
 
 /// Execution sinks for the entropy rule.
 static SINK: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(?:eval|exec|execSync|execFile|spawn|Function|marshal\.loads|pickle\.loads)\s*\(|\bsubprocess\.\w+|\bos\.(?:system|popen)\b|\bchild_process\b|\b(?:iex|Invoke-Expression)\b|\bctypes\.|\bVirtualAlloc\b|\b(?:ba|z)?sh\s+-c\b|\|\s*(?:ba|z)?sh\b",
     )
 });
 
 /// Long base64/hex-alphabet strings.
 static LONG_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"[A-Za-z0-9+/_-]{200,}={0,2}"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"[A-Za-z0-9+/_-]{200,}={0,2}"));
 
 /// `var = <decoder>(` in Python, JavaScript, shell and PowerShell.
 static DECODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)(?:\$?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:await\s+)?(?:base64\.(?:b64decode|b32decode|b16decode|b85decode|a85decode|urlsafe_b64decode|decodebytes|decodestring)|zlib\.decompress|gzip\.decompress|bz2\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode|bytes\.fromhex|binascii\.(?:unhexlify|a2b_base64)|atob|Buffer\.from|\[(?:System\.)?Convert\]::FromBase64String|\[(?:System\.)?Text\.Encoding\]::\w+\.GetString)\s*\(|\b([A-Za-z_][A-Za-z0-9_]*)=["']?\$\([^)\n]*\b(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r)\b)"#,
     )
 });
 
-/// Words one of which every decoder call of [`DECODE_ASSIGN`] contains (lower case; found
-/// by the file's one literal pass, see [`super::patterns::Words`]).
-pub const DECODER_WORDS: &[&str] = &[
-    "decode",
-    "decompress",
-    "marshal.loads",
-    "fromhex",
-    "unhexlify",
-    "a2b_base64",
-    "atob",
-    "buffer.from",
-    "frombase64string",
-    "getstring",
-    "base64 -",
-    "xxd -r",
-    // Not decoder calls: a text that talks about decoding, where short base64 is decoded
-    // too (see `talks_about_decoding`); here so the file's one literal pass answers it.
-    "base64",
-    "b64",
-];
-
 /// An execution sink applied to a variable.
 static EXEC_VAR: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)(?:\b(?:exec|eval|compile|Function|iex|Invoke-Expression|\[ScriptBlock\]::Create)\s*\(\s*|\b(?:eval|(?:ba|z)?sh\s+-c|iex|Invoke-Expression)\s+)["'(]?\$?\{?([A-Za-z_][A-Za-z0-9_]*)"#,
     )
 });
@@ -182,7 +162,7 @@ fn analyze_text(
 ) -> Option<Payload> {
     let mut triggers: Vec<String> = Vec::new();
     let mut signals: Vec<SignalKind> = Vec::new();
-    let c = patterns::compiled();
+    let c = crate::security::model::datarules::compiled();
     for lang in [Lang::Shell, Lang::Text] {
         let src = synthetic(text, lang);
         for h in c.hits(&src).into_iter().filter(|h| h.example.is_none()) {
@@ -350,10 +330,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, String, String)> = Vec::new();
     let mut sigs: Vec<(usize, usize, SignalKind, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        let char_codes = src.has_words(patterns::Words::CharCodes);
+        let char_codes = src.has_words(crate::security::model::datarules::Words::CharCodes);
         // The literal pass saw a decoder or `base64`/`b64`: the same answer as
         // `talks_about_decoding` without a second pass over the text.
-        let short = src.has_words(patterns::Words::Decoders);
+        let short = src.has_words(crate::security::model::datarules::Words::Decoders);
         let ((found, text_blobs), cut) = payloads_hinted(&src.text, Some(char_codes), short);
         if let Some((off, what)) = cut {
             emits.push((
@@ -390,7 +370,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 format!("{OBFUSCATED_PAYLOAD}:{}", truncate(&p.excerpt, 60)),
             ));
         }
-        if src.has_words(patterns::Words::Decoders) {
+        if src.has_words(crate::security::model::datarules::Words::Decoders) {
             two_step(src, si, &mut emits, &mut sigs);
         }
         entropy_near_exec(src, si, &text_blobs, &mut emits);
@@ -496,7 +476,7 @@ fn entropy_near_exec(
         return;
     }
     let text: &str = &src.text;
-    if !crate::security::decode::has_base64_run(text.as_bytes(), 200) {
+    if !crate::security::model::decode::has_base64_run(text.as_bytes(), 200) {
         return;
     }
     let (mut n, mut examined) = (0, 0);
@@ -592,7 +572,7 @@ mod tests {
     use super::*;
 
     fn b64(b: &[u8]) -> String {
-        crate::security::decode::tests::b64enc(b)
+        crate::security::model::decode::tests::b64enc(b)
     }
 
     fn hex(b: &[u8]) -> String {

@@ -6,18 +6,21 @@
 //! Everything here works from the raw bytes of each file (`SecCx::raw`) or from the
 //! inventory (`Cx::files`, which also lists symlinks and files over the size limit).
 
+pub mod archive;
+pub mod pyc;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::archive::{self, Bound, Issue, Listing, MemberKind};
-use super::pyc::{self, Binding, HeaderError};
-use super::{Lang, SecCx};
 use crate::finding::Severity;
 use crate::inventory::{FileEntry, FileKind, LinkState};
 use crate::rules::ids::CONTENT_NOT_INSPECTED;
+use crate::security::model::{Lang, SecCx};
 use crate::text::{sanitize_line, truncate};
+use archive::{Bound, Issue, Listing, MemberKind};
+use pyc::{Binding, HeaderError};
 
 pub const BINARY_EXECUTABLE: &str = "binary-executable";
 pub const FILE_EXTENSION_MISMATCH: &str = "file-extension-mismatch";
@@ -146,8 +149,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     hidden(scx, &bytes_of, &mut out);
     for e in out {
         scx.emit_file(e.rule, &e.path, e.message, &e.anchor);
-        if let (Some(s), Some(f)) = (e.severity, scx.cx.findings.last_mut()) {
-            f.severity = s;
+        if let (Some(s), Some(f)) = (e.sev, scx.cx.findings.last_mut()) {
+            crate::security::severity::emitted(f, s);
         }
     }
 }
@@ -158,7 +161,7 @@ struct Emit {
     path: String,
     message: String,
     anchor: String,
-    severity: Option<Severity>,
+    sev: Option<Severity>,
 }
 
 impl Emit {
@@ -168,12 +171,12 @@ impl Emit {
             path: path.to_owned(),
             message,
             anchor,
-            severity: None,
+            sev: None,
         }
     }
 
     fn severity(mut self, s: Severity) -> Self {
-        self.severity = Some(s);
+        self.sev = Some(s);
         self
     }
 }
@@ -1164,7 +1167,7 @@ fn benign_hidden(name: &str, is_dir: bool) -> bool {
 }
 
 static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?m)^\s*(import\s+\w|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|function\s+\w+\s*\(|(const|let|var)\s+\w+\s*=|require\s*\(|(curl|wget)\s+\S|eval\s|exec\s*\(|os\.system|subprocess\.|Invoke-\w+|powershell\b|chmod\s+\+x|base64\s+-d|nc\s+-)",
     )
 });
@@ -1294,7 +1297,7 @@ mod tests {
         let exe = executable(b);
         extension_mismatch(path, b, exe.as_deref(), &mut out);
         out.pop()
-            .map(|e| (e.severity == Some(Severity::High), e.message))
+            .map(|e| (e.sev == Some(Severity::High), e.message))
     }
 
     #[test]
@@ -1372,8 +1375,7 @@ mod tests {
         let l = archive::list(&z).unwrap();
         let mut out = Vec::new();
         archive_findings("bundle.zip", &l, &mut out);
-        let rules: Vec<(&str, Option<Severity>)> =
-            out.iter().map(|e| (e.rule, e.severity)).collect();
+        let rules: Vec<(&str, Option<Severity>)> = out.iter().map(|e| (e.rule, e.sev)).collect();
         assert_eq!(
             rules,
             [
@@ -1420,8 +1422,7 @@ mod tests {
         let l = archive::list_with(&z, notable_member).unwrap();
         let mut out = Vec::new();
         archive_findings("pad.zip", &l, &mut out);
-        let rules: Vec<(&str, Option<Severity>)> =
-            out.iter().map(|e| (e.rule, e.severity)).collect();
+        let rules: Vec<(&str, Option<Severity>)> = out.iter().map(|e| (e.rule, e.sev)).collect();
         assert_eq!(
             rules,
             [
@@ -1462,7 +1463,7 @@ mod tests {
             .iter()
             .find(|e| e.rule == CONTENT_NOT_INSPECTED)
             .unwrap();
-        assert_eq!(e.severity, None, "the catalog's high");
+        assert_eq!(e.sev, None, "the catalog's high");
         assert!(
             e.message.contains("64 MiB decompressed")
                 && e.message.contains("12345 more byte(s)")

@@ -7,7 +7,7 @@
 //! long) and `<!-- -->` comments, which is what decides whether text is shown,
 //! hidden or code.
 
-use super::Lang;
+use crate::security::model::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RegionKind {

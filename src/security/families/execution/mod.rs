@@ -4,14 +4,18 @@
 //! from. Byte-level shapes with no grading (reverse shells, destructive commands,
 //! persistence, privilege escalation) are data rules in `rules/`.
 
+pub(crate) mod download_exec;
+pub mod shell;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::patterns::{example_context, excerpt};
-use super::{RegionKind, SecCx, SignalKind};
 use crate::finding::{Location, Severity};
 use crate::parse::yaml::{Node, NodeKind};
+use crate::security::model::context::{example_context, excerpt};
+use crate::security::model::hosts::{Origin, origin, subject_host};
+use crate::security::model::{RegionKind, SecCx, SignalKind};
 
 pub const LOAD_TIME_SHELL_INJECTION: &str = "load-time-shell-injection";
 pub const FRONTMATTER_HOOKS: &str = "frontmatter-hooks";
@@ -29,11 +33,11 @@ pub const RULES: &[&str] = &[
 ];
 
 static INLINE_BANG: LazyLock<Regex> =
-    LazyLock::new(|| super::patterns::re(r"(?m)(^|[\s(>*_])!`([^`\n]+)`"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"(?m)(^|[\s(>*_])!`([^`\n]+)`"));
 
 /// Commands whose presence makes a load-time command or a hook dangerous.
 static DANGEROUS: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|nc|ncat|netcat|socat|scp|ssh|base64|eval|exec|python[0-9.]*\s+-c|node\s+-e|perl\s+-e|bash\s+-c|sh\s+-c|powershell|pwsh)\b|/dev/tcp/|\brm\s+-[a-z]*r|\|\s*(ba|z)?sh\b|~/\.(ssh|aws)|\.env\b",
     )
 });
@@ -55,7 +59,7 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)\b(curl|wget)\b[^\n]*\s(-o|-O|--output)\s*(\S+)[^\n]*(&&|;)\s*chmod\s+(\+x|[0-7]*[157][0-7]*)\s+\S+[^\n]*(&&|;)\s*(\./|/tmp/|sudo\s+\./)\S*",
     ]
     .iter()
-    .map(|r| super::patterns::re(r))
+    .map(|r| crate::security::model::datarules::re(r))
     .collect()
 });
 
@@ -98,357 +102,13 @@ fn shell_snippet(text: &str, s: usize, kind: RegionKind) -> (usize, usize) {
 /// language), the text from the hit on is read.
 fn parser_refutes(text: &str, s: usize, kind: RegionKind) -> bool {
     let (a, b) = shell_snippet(text, s, kind);
-    match super::shell::exec_confirmed(&text[a..b]) {
+    match crate::security::families::execution::shell::exec_confirmed(&text[a..b]) {
         Some(v) => !v,
-        None if kind.is_code() && a < s => super::shell::exec_confirmed(&text[s..b]) == Some(false),
+        None if kind.is_code() && a < s => {
+            crate::security::families::execution::shell::exec_confirmed(&text[s..b]) == Some(false)
+        }
         None => false,
     }
-}
-
-/// Words one of which every fetch-then-execute shape contains (lower case; found by the
-/// file's one literal pass, see [`super::patterns::Words`]).
-pub const FETCH_WORDS: &[&str] = &[
-    "curl",
-    "wget",
-    "iex",
-    "invoke-expression",
-    "downloadstring",
-    "downloadfile",
-    "exec(",
-];
-
-static URL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r#"(?i)\b(https?)://([^\s/"'`|)<>;?#]+)([^\s"'`|)<>;]*)"#)
-});
-
-/// Hosts whose install scripts are published for `curl | sh` by the vendor.
-const KNOWN_INSTALLERS: &[&str] = &[
-    "sh.rustup.rs",
-    "static.rust-lang.org",
-    "get.docker.com",
-    "test.docker.com",
-    "brew.sh",
-    "astral.sh",
-    "install.python-poetry.org",
-    "bun.sh",
-    "deno.land",
-    "deno.com",
-    "get.pnpm.io",
-    "get.helm.sh",
-    "get.sdkman.io",
-    "ollama.com",
-    "claude.ai",
-    "fnm.vercel.app",
-    "starship.rs",
-    "get.k3s.io",
-    "tailscale.com",
-    "deb.nodesource.com",
-    "rpm.nodesource.com",
-    "install.determinate.systems",
-    "nixos.org",
-    "opencode.ai",
-    "cursor.com",
-    "mise.run",
-    "get.volta.sh",
-    "pixi.sh",
-    "micro.mamba.pm",
-    "cli.doppler.com",
-    "fly.io",
-    "railway.app",
-    "supabase.com",
-    "vercel.com",
-    "cli.github.com",
-    "sentry.io",
-    "foundry.paradigm.xyz",
-    "get.jenkins.io",
-    "install.meteor.com",
-    "getcomposer.org",
-    "yarnpkg.com",
-    "get.rvm.io",
-    "dot.net",
-    "dotnet.microsoft.com",
-    "aka.ms",
-    "packages.microsoft.com",
-    "cloud.google.com",
-    "sdk.cloud.google.com",
-    "awscli.amazonaws.com",
-    "raw.githubusercontent.com/homebrew/",
-    "raw.githubusercontent.com/nvm-sh/",
-    "raw.githubusercontent.com/helm/",
-    "raw.githubusercontent.com/pypa/",
-    "raw.githubusercontent.com/python-poetry/",
-    "raw.githubusercontent.com/rbenv/",
-    "raw.githubusercontent.com/pyenv/",
-    "pyenv.run",
-    "github.com/astral-sh/",
-    "github.com/anthropics/",
-    "github.com/openai/",
-    "modular.com",
-    "get.modular.com",
-    "install.lunarvim.org",
-    "get.haskell.org",
-    "get-ghcup.haskell.org",
-    "sh.vector.dev",
-    "get.trunk.io",
-    "dprint.dev",
-    "rye.astral.sh",
-    "apt.llvm.org",
-    // Windows and other vendors' documented one-line installers.
-    "community.chocolatey.org",
-    "chocolatey.org",
-    "get.scoop.sh",
-    "bootstrap.pypa.io",
-    "install.julialang.org",
-    "raw.githubusercontent.com/ohmyzsh/",
-    "install.ohmyz.sh",
-    // Metasploit's documented installer (docs.metasploit.com, "Installing Metasploit").
-    "raw.githubusercontent.com/rapid7/metasploit-omnibus/",
-];
-
-/// Hosts that serve anonymous, mutable content: paste sites, shorteners, tunnels.
-const HOSTILE_HOSTS: &[&str] = &[
-    "pastebin.com",
-    "paste.ee",
-    "hastebin.com",
-    "glot.io",
-    "rentry.co",
-    "rentry.org",
-    "paste.rs",
-    "dpaste.org",
-    "dpaste.com",
-    "ghostbin.co",
-    "controlc.com",
-    "justpaste.it",
-    "transfer.sh",
-    "file.io",
-    "0x0.st",
-    "temp.sh",
-    "bit.ly",
-    "tinyurl.com",
-    "is.gd",
-    "t.co",
-    "goo.gl",
-    "rebrand.ly",
-    "cutt.ly",
-    "ngrok.io",
-    "ngrok-free.app",
-    "ngrok-free.dev",
-    "ngrok.dev",
-    "ngrok.app",
-    "trycloudflare.com",
-    "loca.lt",
-    "serveo.net",
-    "webhook.site",
-    "discord.com",
-    "cdn.discordapp.com",
-    "anonfiles.com",
-    "catbox.moe",
-];
-
-fn host_matches(host_path: &str, entry: &str) -> bool {
-    if entry.contains('/') {
-        return host_path.starts_with(entry);
-    }
-    let host = host_path.split('/').next().unwrap_or("");
-    host == entry || host.ends_with(&format!(".{entry}"))
-}
-
-fn is_public_ipv4(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
-    if parts.len() != 4 || !parts.iter().all(|p| p.parse::<u8>().is_ok()) {
-        return false;
-    }
-    let o: Vec<u8> = parts.iter().map(|p| p.parse().unwrap_or(0)).collect();
-    !(o[0] == 127
-        || o[0] == 10
-        || o[0] == 0
-        || (o[0] == 192 && o[1] == 168)
-        || (o[0] == 172 && (16..32).contains(&o[1]))
-        || (o[0] == 169 && o[1] == 254))
-}
-
-/// How risky is the source of a fetched script?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Origin {
-    /// The vendor's published installer.
-    KnownInstaller,
-    /// Some HTTPS host.
-    Unknown,
-    /// A gist or a raw file of an arbitrary GitHub repository.
-    UserContent,
-    /// Plain HTTP, a bare public IP, a paste site, a shortener or a tunnel.
-    Hostile,
-    /// No URL on the line (variable or redirect).
-    Unseen,
-}
-
-/// Where the worst URL on `line` points, and its `scheme://host` (for the chains).
-pub(crate) fn origin_of(line: &str) -> (Origin, String) {
-    origin(line)
-}
-
-fn origin(line: &str) -> (Origin, String) {
-    let mut worst = (Origin::Unseen, String::new());
-    for c in URL.captures_iter(line) {
-        let scheme = c[1].to_ascii_lowercase();
-        // The authority without user info (`user@`, `sh.rustup.rs:443@evil.example`), port
-        // and a trailing root dot: the host the request really goes to.
-        let authority = c[2].rsplit('@').next().unwrap_or("");
-        let host = authority
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .trim_end_matches('.')
-            .to_ascii_lowercase();
-        let path = c.get(3).map_or("", |m| m.as_str()).to_ascii_lowercase();
-        let host_path = format!("{host}{path}");
-        let plain_http = scheme == "http" && !matches!(host.as_str(), "localhost" | "127.0.0.1");
-        let o = if plain_http
-            || is_public_ipv4(&host)
-            || HOSTILE_HOSTS.iter().any(|h| host_matches(&host, h))
-        {
-            Origin::Hostile
-        } else if KNOWN_INSTALLERS.iter().any(|h| host_matches(&host_path, h)) {
-            Origin::KnownInstaller
-        } else if host == "gist.githubusercontent.com"
-            || host == "gist.github.com"
-            || host == "raw.githubusercontent.com"
-        {
-            Origin::UserContent
-        } else {
-            Origin::Unknown
-        };
-        let rank = |o: Origin| match o {
-            Origin::KnownInstaller => 0,
-            Origin::Unseen => 1,
-            Origin::Unknown => 2,
-            Origin::UserContent => 3,
-            Origin::Hostile => 4,
-        };
-        if worst.1.is_empty() || rank(o) > rank(worst.0) {
-            worst = (
-                o,
-                crate::text::sanitize_line(&crate::text::truncate(
-                    &format!("{scheme}://{host}"),
-                    80,
-                ))
-                .into_owned(),
-            );
-        }
-    }
-    worst
-}
-
-/// Is `url`'s host the project the skill is about? Its registrable label (`fluxcd` of
-/// `https://fluxcd.io`, `linkerd` of `https://run.linkerd.io`) is named by, or starts with a word
-/// of, the skill's name or description. Then a `curl … | sh` from it is the vendor's documented
-/// installer: worth a look (medium), not a block. Plain HTTP and bare IPs never get here.
-pub(crate) fn subject_host(scx: &SecCx<'_, '_>, url: &str) -> bool {
-    let Some(root) = scx.doc.and_then(|d| d.root()) else {
-        return false;
-    };
-    let mut subject = String::new();
-    for k in ["name", "description"] {
-        if let Some(v) = root.get(k).and_then(|v| v.as_str()) {
-            subject.push_str(&v.to_ascii_lowercase());
-            subject.push(' ');
-        }
-    }
-    url_matches_subject(&subject, url)
-}
-
-/// Labels of a URL that name its owner: the registrable domain's label, and on a code host
-/// (`github.com`, `raw.githubusercontent.com`, `gitlab.com`…) the owner and repository of the
-/// path (`unslothai/unsloth`, `render-oss/cli`), each also split at `-`/`_`.
-pub(crate) fn owner_labels(url: &str) -> Vec<String> {
-    const GENERIC: &[&str] = &[
-        "github",
-        "githubusercontent",
-        "gitlab",
-        "bitbucket",
-        "codeberg",
-        "example",
-        "amazonaws",
-        "cloudfront",
-        "azureedge",
-        "googleapis",
-        "storage",
-        "download",
-        "downloads",
-        "install",
-        "installer",
-        "scripts",
-        "cdn",
-        "raw",
-        "files",
-        "static",
-        "releases",
-        "release",
-        "latest",
-        "main",
-        "master",
-        "get",
-        "run",
-        "tools",
-        "utils",
-        "setup",
-    ];
-    let rest = url.split("://").nth(1).unwrap_or(url);
-    let host = rest
-        .split(['/', ':', '?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let labels: Vec<&str> = host.split('.').collect();
-    let mut out: Vec<String> = Vec::new();
-    if let Some(l) = labels.len().checked_sub(2).and_then(|i| labels.get(i)) {
-        out.push((*l).to_owned());
-    }
-    const CODE_HOSTS: &[&str] = &[
-        "github.com",
-        "raw.githubusercontent.com",
-        "objects.githubusercontent.com",
-        "gitlab.com",
-        "codeberg.org",
-        "bitbucket.org",
-    ];
-    if CODE_HOSTS.contains(&host.as_str()) {
-        let path = rest.split_once('/').map_or("", |(_, p)| p);
-        for seg in path.split('/').take(2) {
-            let seg = seg.to_ascii_lowercase();
-            out.extend(seg.split(['-', '_', '.']).map(str::to_owned));
-            out.push(seg);
-        }
-    }
-    out.retain(|l| {
-        l.len() >= 4 && !GENERIC.contains(&l.as_str()) && !l.bytes().all(|b| b.is_ascii_digit())
-    });
-    out
-}
-
-/// Does one of the URL's [`owner_labels`] name the subject (a word of the skill's name or
-/// description, alone or with a short vendor suffix: `fluxcd`, `unslothai`)?
-pub(crate) fn url_matches_subject(subject: &str, url: &str) -> bool {
-    // The label is a word of the subject, or a word plus a short vendor suffix (`fluxcd`,
-    // `linkerd`): a domain that merely starts with the subject (`pdf-tools-cdn`) is not.
-    const SUFFIXES: &[&str] = &[
-        "", "cd", "hq", "io", "sh", "dev", "app", "labs", "cli", "js", "db", "ai", "oss", "inc",
-        "team", "org",
-    ];
-    let labels = owner_labels(url);
-    if labels.is_empty() {
-        return false;
-    }
-    subject
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 4)
-        .any(|w| {
-            labels.iter().any(|label| {
-                label
-                    .strip_prefix(w)
-                    .is_some_and(|rest| SUFFIXES.contains(&rest))
-            })
-        })
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
@@ -579,7 +239,7 @@ fn check_hooks(scx: &mut SecCx<'_, '_>) {
         "hooks",
     );
     if let Some(f) = scx.cx.findings.last_mut() {
-        f.severity = sev;
+        crate::security::severity::emitted(f, sev);
     }
 }
 
@@ -596,7 +256,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<Emit> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         let text = &src.text;
-        if !src.has_words(super::patterns::Words::Fetch) {
+        if !src.has_words(crate::security::model::datarules::Words::Fetch) {
             continue;
         }
         for r in &src.regions {
@@ -691,8 +351,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
         if let Some(why) = example
             && let Some(f) = scx.cx.findings.last_mut()
         {
-            f.severity = Severity::Info;
-            f.lower_confidence(why);
+            crate::security::severity::as_note(f, why);
         }
         scx.signal(SignalKind::Fetch, si, at, ex.clone());
         if o != Origin::KnownInstaller {
@@ -704,6 +363,7 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::security::model::hosts::*;
 
     #[test]
     fn origins_are_graded() {

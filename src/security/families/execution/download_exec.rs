@@ -17,10 +17,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::chains::DOWNLOAD_THEN_EXECUTE;
-use super::patterns::{excerpt, is_live};
-use super::{SecCx, SignalKind, Source};
 use crate::finding::{Location, Severity};
+/// Rule id of a download that is later run (also raised by the shell family).
+pub const DOWNLOAD_THEN_EXECUTE: &str = "download-then-execute";
+use crate::security::model::context::{excerpt, is_live};
+use crate::security::model::{SecCx, SignalKind, Source};
 
 /// Downloads to a named file. Group `p` is the path (or the URL, for `curl -O` and
 /// `wget` without `-O`, whose file is the URL's last segment).
@@ -46,7 +47,7 @@ static DOWNLOADS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r#"(?i)\b(createWriteStream|writeFileSync|writeFile)\(\s*(["'`](?P<p>[^"'`\n]+)["'`]|(?P<v>[A-Za-z_]\w*))"#,
     ]
     .iter()
-    .map(|r| super::patterns::re(r))
+    .map(|r| crate::security::model::datarules::re(r))
     .collect()
 });
 
@@ -54,14 +55,14 @@ static DOWNLOADS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 const WRITE_FORMS: std::ops::Range<usize> = 7..9;
 
 static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(requests\.get|httpx\.get|urlopen|urllib\.request|fetch\(|axios\.get|https?\.get\(|got\(|\.iter_content\()",
     )
 });
 
 /// Checksum or signature verification between a download and its execution.
 static VERIFIED: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(sha(256|512|1)?sum\s+(-c|--check)|shasum\s+(-a\s+\d+\s+)?(-c|--check)|Get-FileHash|hashlib\.sha(256|512)|gpg\s+--verify|cosign\s+verify|minisign\s+-V|openssl\s+dgst)",
     )
 });
@@ -115,7 +116,7 @@ static EXEC_PREFIXES: LazyLock<Vec<(Regex, Tail)>> = LazyLock::new(|| {
         ),
     ]
     .iter()
-    .map(|(r, t)| (super::patterns::re(r), *t))
+    .map(|(r, t)| (crate::security::model::datarules::re(r), *t))
     .collect()
 });
 
@@ -152,12 +153,13 @@ static VAR_PREFIXES: LazyLock<Vec<(Regex, After)>> = LazyLock::new(|| {
         (r#"(?i)(^|[\s;])&\s+["']?"#, After::Nothing),
     ]
     .iter()
-    .map(|(r, a)| (super::patterns::re(r), *a))
+    .map(|(r, a)| (crate::security::model::datarules::re(r), *a))
     .collect()
 });
 
-static EXEC_MODE: LazyLock<Regex> =
-    LazyLock::new(|| super::patterns::re(r"(?i)(S_IEXEC|S_IXUSR|0o?[0-7]*[1357][0-7]*\b)"));
+static EXEC_MODE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(r"(?i)(S_IEXEC|S_IXUSR|0o?[0-7]*[1357][0-7]*\b)")
+});
 
 struct Download {
     src: usize,
@@ -199,7 +201,7 @@ fn downloads(scx: &SecCx<'_, '_>) -> Vec<Download> {
     for (si, src) in scx.sources.iter().enumerate() {
         let lower = src.lower();
         let fetches = FETCHES.is_match(&src.text);
-        if !src.has_words(super::patterns::Words::Fetch)
+        if !src.has_words(crate::security::model::datarules::Words::Fetch)
             && !fetches
             && ![
                 "urlretrieve",
@@ -501,7 +503,7 @@ fn variable_executions(src: &Source<'_>) -> VarSites {
 /// Is the hit at `at` a call into a remote sandbox, or an argument of one (its line up to
 /// 32 bytes past the hit names the sandbox's method)?
 fn in_sandbox(text: &str, at: usize) -> bool {
-    super::evidence::in_sandbox_call(text, at, 32)
+    crate::security::model::evidence::in_sandbox_call(text, at, 32)
 }
 
 /// The first execution in `sites` at or after `from` in file `src`.
@@ -518,7 +520,7 @@ fn first_elsewhere(sites: &[Site], src: usize) -> Option<Site> {
     }
 }
 
-pub(super) fn check(scx: &mut SecCx<'_, '_>) {
+pub(crate) fn check(scx: &mut SecCx<'_, '_>) {
     let downloads = downloads(scx);
     if downloads.is_empty() {
         return;
@@ -569,7 +571,7 @@ pub(super) fn check(scx: &mut SecCx<'_, '_>) {
         let Some(exec) = exec else { continue };
         // A data file (an image, audio, JSON, a cache) that is read back is data, not code:
         // only a disguised script (made executable, or handed to a shell) counts.
-        if d.var.is_none() && super::evidence::is_data_file(&d.name) {
+        if d.var.is_none() && crate::security::model::evidence::is_data_file(&d.name) {
             let e = &scx.sources[exec.src].text[exec.start..exec.end];
             let e = e.trim_start().to_ascii_lowercase();
             let runs = [
@@ -608,17 +610,17 @@ fn emit(scx: &mut SecCx<'_, '_>, d: &Download, exec: Site, verified: bool) {
     let esrc = &scx.sources[exec.src];
     let ewhat = excerpt(&esrc.text, exec.start, exec.end);
     let line = dsrc.line_at(d.offset);
-    let (origin, host) = super::execution::origin_of(line);
+    let (origin, host) = crate::security::model::hosts::origin_of(line);
     let (severity, why) = match (origin, verified) {
         (_, true) => (
             Severity::Low,
             " A checksum or signature is verified before it runs; keep the expected hash pinned in the skill.",
         ),
-        (super::execution::Origin::KnownInstaller, false) => (
+        (crate::security::model::hosts::Origin::KnownInstaller, false) => (
             Severity::Medium,
             " The host publishes installers, but nothing checks what was downloaded.",
         ),
-        (super::execution::Origin::Hostile, false) => (
+        (crate::security::model::hosts::Origin::Hostile, false) => (
             Severity::Critical,
             " The file comes from a raw IP address, plain HTTP, a paste site or a tunnel.",
         ),
@@ -654,8 +656,8 @@ fn emit(scx: &mut SecCx<'_, '_>, d: &Download, exec: Site, verified: bool) {
     scx.cx
         .emit_related(DOWNLOAD_THEN_EXECUTE, msg, loc, &anchor, related);
     if let Some(f) = scx.cx.findings.last_mut() {
-        f.severity = severity;
-        super::evidence::apply_ceiling(&scx.sources[d.src], d.offset, f);
+        crate::security::severity::emitted(f, severity);
+        crate::security::model::evidence::apply_ceiling(&scx.sources[d.src], d.offset, f);
     }
     scx.signal(SignalKind::Exec, exec.src, exec.start, ewhat);
 }

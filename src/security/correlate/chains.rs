@@ -18,11 +18,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::patterns::is_live;
-use super::{SecCx, SignalKind};
 use crate::finding::{Consequence, Finding, Location, Related, Severity};
+use crate::security::model::context::is_live;
+use crate::security::model::{SecCx, SignalKind};
 
-pub const DOWNLOAD_THEN_EXECUTE: &str = "download-then-execute";
+use crate::security::families::execution::download_exec::DOWNLOAD_THEN_EXECUTE;
 pub const CREDENTIAL_HARVESTING: &str = "credential-harvesting";
 pub const ENCODED_ENDPOINT: &str = "encoded-endpoint";
 
@@ -35,19 +35,19 @@ pub const RULES: &[&str] = &[
 
 /// A decoder call on a string literal: group `b` is the literal, `e` the encoding word.
 static DECODE_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)\b(?:(?P<e>b64decode|urlsafe_b64decode|decodebytes|atob|FromBase64String|fromhex|unhexlify|a2b_base64)\(\s*b?["'](?P<b>[A-Za-z0-9+/=_-]{8,4096})["']|Buffer\.from\(\s*["'](?P<b2>[A-Za-z0-9+/=_-]{8,4096})["']\s*,\s*["'](?P<e2>base64|hex)["']|codecs\.decode\(\s*["'](?P<b3>[^"'\n]{8,2048})["']\s*,\s*["']rot_?13["'])"#,
     )
 });
 
 static DECODED_URL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(https?|wss?|ftp)://[a-z0-9.-]+|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|net|org|io|sh|ru|cn|xyz|top|site|app|dev|info|biz)(/|:\d|$)",
     )
 });
 
 static NETWORK_USE: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(requests\.\w+\(|urlopen\(|urllib\.request|fetch\(|curl\b|wget\b|http\.client|socket\.|axios|httpx\.|Invoke-WebRequest|Invoke-RestMethod|WebClient|XMLHttpRequest|sendBeacon)",
     )
 });
@@ -64,10 +64,10 @@ fn rot13(s: &str) -> String {
 
 /// A URL or host hidden in an encoded literal that the code decodes at run time.
 fn check_encoded_endpoints(scx: &mut SecCx<'_, '_>) {
-    use super::decode::{Encoding, decode};
+    use crate::security::model::decode::{Encoding, decode};
     let mut emits = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        if !src.has_words(super::patterns::Words::Decoders) {
+        if !src.has_words(crate::security::model::datarules::Words::Decoders) {
             continue;
         }
         for c in DECODE_LITERAL.captures_iter(&src.text) {
@@ -242,7 +242,9 @@ fn store_of(what: &str) -> Option<&'static str> {
 
 /// Bundled files an instruction names (`scripts/x.py`, `./tools/run.sh`).
 static NAMED_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r"(?:\./)?((?:[\w.-]+/)*[\w.-]+\.(?:py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl))\b")
+    crate::security::model::datarules::re(
+        r"(?:\./)?((?:[\w.-]+/)*[\w.-]+\.(?:py|sh|bash|js|mjs|cjs|ts|ps1|rb|pl))\b",
+    )
 });
 
 /// At most this many related locations are attached to one instruction for the findings
@@ -361,7 +363,11 @@ fn raise_instructions(scx: &mut SecCx<'_, '_>) {
     for (i, related, raise) in raises {
         let f = &mut scx.cx.findings[i];
         if let Some((top, named)) = raise {
-            f.severity = top;
+            crate::security::severity::raise(
+                f,
+                top,
+                &format!("the script it names does {}", named.join(", ")),
+            );
             f.message.push_str(&format!(
                 " The script it names does what a reviewer would block ({}, see the related locations), so the instruction takes that severity: one chain, from the instruction to what the script does.",
                 named.join(", ")
@@ -378,7 +384,11 @@ fn raise_instructions(scx: &mut SecCx<'_, '_>) {
             && let Some(cl) = &concealed
             && f.severity < Severity::High
         {
-            f.severity = Severity::High;
+            crate::security::severity::raise(
+                f,
+                Severity::High,
+                "the skill also tells the agent to hide it from the user",
+            );
             f.message.push_str(
                 " The skill also tells the agent to hide it from the user, which makes it exfiltration.",
             );
@@ -490,14 +500,20 @@ pub fn absorb(findings: &mut Vec<Finding>) {
         let exec = matches!(c.rule_id, "fetch-then-execute" | "download-then-execute")
             || matches!(f.rule_id, "fetch-then-execute" | "download-then-execute");
         if persist && exec && f.severity < Severity::High {
-            f.severity = Severity::High;
+            crate::security::severity::raise(
+                f,
+                Severity::High,
+                "the download is written where it runs again on every start",
+            );
             f.message.push_str(
                 " It is also written where it runs again on every shell start or schedule, so the download runs forever.",
             );
         }
-        if c.severity > f.severity {
-            f.severity = c.severity;
-        }
+        crate::security::severity::raise(
+            f,
+            c.severity,
+            &format!("its consequence `{}`", c.rule_id),
+        );
         if let Some(l) = other_line
             && f.location != l
             && s.related.insert(l.clone())
@@ -526,7 +542,7 @@ pub fn absorb(findings: &mut Vec<Finding>) {
 }
 
 static NETWORK_TOOL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(curl|wget|nc|ncat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|DownloadString|DownloadFile|requests\.\w+|urlopen|base64\s+-d)\b|/dev/tcp/",
     )
 });
@@ -536,7 +552,7 @@ static NETWORK_TOOL: LazyLock<Regex> = LazyLock::new(|| {
 fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
     // Sources by path and lines by the line index: one lookup per finding, not a scan of
     // the sources and of the file from its top (quadratic in persistence lines).
-    let by_rel: std::collections::HashMap<&str, &super::Source<'_>> = scx
+    let by_rel: std::collections::HashMap<&str, &crate::security::model::Source<'_>> = scx
         .sources
         .iter()
         .rev()
@@ -556,7 +572,11 @@ fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
         .collect();
     for i in raise {
         let f = &mut scx.cx.findings[i];
-        f.severity = Severity::High;
+        crate::security::severity::raise(
+            f,
+            Severity::High,
+            "the persisted entry itself talks to the network (same line)",
+        );
         f.message.push_str(
             " The entry talks to the network, so it fetches and runs code or ships data on every start.",
         );
@@ -566,7 +586,6 @@ fn raise_networked_persistence(scx: &mut SecCx<'_, '_>) {
 pub fn check(scx: &mut SecCx<'_, '_>) {
     raise_networked_persistence(scx);
     check_encoded_endpoints(scx);
-    super::download_exec::check(scx);
     check_harvesting(scx);
     raise_instructions(scx);
 }

@@ -22,7 +22,7 @@
 //! comments raised one step; quoted, negated or teaching text is not an instruction.
 //!
 //! The same module keeps the prose rules to a risky act (the post-pass
-//! [`refine_prose_rules`]): `prompt-injection-approval-bypass` counts only when tied to a
+//! [`prose_rule_holds`]): `prompt-injection-approval-bypass` counts only when tied to a
 //! risky verb, `prompt-injection-concealment` only when the thing hidden is the agent's own
 //! act, `hidden-instructions` only when the comment holds an instruction to the agent.
 //! It also raises the new families' data rules when they pair up ([`correlate`]) and
@@ -35,8 +35,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Lang, RegionKind, SecCx, Source};
 use crate::finding::Severity;
+use crate::security::model::{Lang, RegionKind, SecCx, Source};
 use crate::text::{sanitize_line, truncate};
 
 pub const RISKY_INSTRUCTION: &str = "prompt-injection-risky-instruction";
@@ -51,7 +51,7 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_SENTENCE: usize = 600;
 
 fn re(p: &str) -> Regex {
-    super::patterns::re(p)
+    crate::security::model::datarules::re(p)
 }
 
 /// Verbs of the acts that matter, by kind (lower-case text).
@@ -620,7 +620,7 @@ fn quoted(text: &str, at: usize) -> bool {
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let desc = scx.subject.clone();
-    let teaching = super::teaches_security(&desc);
+    let teaching = crate::security::model::teaches_security(&desc);
     let mut emits: Vec<(usize, usize, Severity, String, String)> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         if src.lang != Lang::Markdown {
@@ -674,7 +674,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             let verb_end = s[sc.verb_at..]
                 .find(char::is_whitespace)
                 .map_or(s.len(), |i| sc.verb_at + i);
-            if super::defensive::hypothetical(
+            if crate::security::model::defensive::hypothetical(
                 &s[..sc.verb_at],
                 &s[sc.verb_at..verb_end],
                 &s[verb_end..],
@@ -720,7 +720,6 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     for (si, at, sev, msg, anchor) in emits {
         scx.emit_at_severity(RISKY_INSTRUCTION, sev, si, at, msg, &anchor);
     }
-    refine_prose_rules(scx);
 }
 
 fn ex(s: &str) -> String {
@@ -728,94 +727,54 @@ fn ex(s: &str) -> String {
     sanitize_line(&truncate(&one, 120)).into_owned()
 }
 
-/// Byte offset of a 1-based line and code-point column in `src`.
-fn offset_of(src: &Source<'_>, line: u32, col: u32) -> Option<usize> {
-    let start = src.lines.line_start(line.max(1) as usize)?;
-    let rest = src.text.get(start..)?;
-    let k = col.saturating_sub(1) as usize;
-    Some(start + rest.char_indices().nth(k).map_or(rest.len(), |(i, _)| i))
-}
-
-/// The prose rules fire on a risky act, not on workflow words.
-fn refine_prose_rules(scx: &mut SecCx<'_, '_>) {
-    let by_rel: std::collections::HashMap<&str, usize> = scx
-        .sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.rel.as_str(), i))
-        .collect();
-    let mut drop: Vec<usize> = Vec::new();
-    for (fi, f) in scx.cx.findings.iter().enumerate() {
-        let kind = f.rule_id;
-        if !matches!(
-            kind,
-            "prompt-injection-approval-bypass"
-                | "prompt-injection-concealment"
-                | "hidden-instructions"
-                | "prompt-injection-recurring-action"
-        ) {
-            continue;
+/// The prose rules fire on a risky act, not on workflow words: does the data-rule hit of
+/// `rule` at `off` in `src` hold? Decided at emission ([`crate::security::families::patterns`]);
+/// a hit that does not hold is not reported (its signal still feeds correlation).
+pub(crate) fn prose_rule_holds(src: &Source<'_>, off: usize, rule: &str) -> bool {
+    if !matches!(
+        rule,
+        "prompt-injection-approval-bypass"
+            | "prompt-injection-concealment"
+            | "hidden-instructions"
+            | "prompt-injection-recurring-action"
+    ) || src.lang != Lang::Markdown
+    {
+        return true;
+    }
+    let region = src.region_at(off).map(|r| r.kind);
+    let sentence = sentence_at(&src.text, off).to_ascii_lowercase();
+    match rule {
+        "prompt-injection-approval-bypass" => {
+            // The harness flags (`--dangerously-skip-permissions`) are risky by themselves.
+            matches!(region, Some(RegionKind::Code { .. }))
+                || sentence.contains("--dangerously")
+                || sentence.contains("--yolo")
+                || RISKY_WORD.is_match(&sentence)
         }
-        let Some(&si) = by_rel.get(f.location.path.as_str()) else {
-            continue;
-        };
-        let src = &scx.sources[si];
-        if src.lang != Lang::Markdown {
-            continue;
+        // A standing instruction to run something counts when it names a bundled
+        // script or carries a risky act; "after every change, run the tests" is workflow.
+        "prompt-injection-recurring-action" => {
+            !matches!(region, Some(RegionKind::Prose))
+                || NAMED_SCRIPT.is_match(&sentence)
+                || risky_sentence(&sentence)
         }
-        let (Some(line), Some(col)) = (f.location.line, f.location.column) else {
-            continue;
-        };
-        let Some(off) = offset_of(src, line, col) else {
-            continue;
-        };
-        let region = src.region_at(off).map(|r| r.kind);
-        let sentence = sentence_at(&src.text, off).to_ascii_lowercase();
-        let keep = match kind {
-            "prompt-injection-approval-bypass" => {
-                // The harness flags (`--dangerously-skip-permissions`) are risky by themselves.
-                matches!(region, Some(RegionKind::Code { .. }))
-                    || sentence.contains("--dangerously")
-                    || sentence.contains("--yolo")
-                    || RISKY_WORD.is_match(&sentence)
-            }
-            // A standing instruction to run something counts when it names a bundled
-            // script or carries a risky act; "after every change, run the tests" is workflow.
-            "prompt-injection-recurring-action" => {
-                !matches!(region, Some(RegionKind::Prose))
-                    || NAMED_SCRIPT.is_match(&sentence)
-                    || risky_sentence(&sentence)
-            }
-            "prompt-injection-concealment" => {
-                !ADVICE.is_match(&sentence) && (conceals(&sentence) || risky_sentence(&sentence))
-            }
-            _ => {
-                // hidden-instructions: the comment (or collapsed text) must hold an instruction
-                // to the agent, not a note to the template's author.
-                let inner = match src.region_at(off) {
-                    Some(r) if r.kind == RegionKind::Comment => &src.text[r.start..r.end],
-                    _ => sentence_at(&src.text, off),
-                };
-                let inner = inner.to_ascii_lowercase();
-                addressed_to_model(&inner)
-                    || risky_sentence(&inner)
-                    || conceals(&inner)
-                    || AUTHORITY.is_match(&inner)
-            }
-        };
-        if !keep {
-            drop.push(fi);
+        "prompt-injection-concealment" => {
+            !ADVICE.is_match(&sentence) && (conceals(&sentence) || risky_sentence(&sentence))
+        }
+        _ => {
+            // hidden-instructions: the comment (or collapsed text) must hold an instruction
+            // to the agent, not a note to the template's author.
+            let inner = match src.region_at(off) {
+                Some(r) if r.kind == RegionKind::Comment => &src.text[r.start..r.end],
+                _ => sentence_at(&src.text, off),
+            };
+            let inner = inner.to_ascii_lowercase();
+            addressed_to_model(&inner)
+                || risky_sentence(&inner)
+                || conceals(&inner)
+                || AUTHORITY.is_match(&inner)
         }
     }
-    if drop.is_empty() {
-        return;
-    }
-    let mut i = 0;
-    scx.cx.findings.retain(|_| {
-        let keep = drop.binary_search(&i).is_err();
-        i += 1;
-        keep
-    });
 }
 
 static TO_MODEL: LazyLock<Regex> = LazyLock::new(|| {
@@ -869,117 +828,6 @@ fn sentence_at(text: &str, off: usize) -> &str {
         .min()
         .map_or(hi, |i| off + i + 1);
     &text[a..z.min(text.len()).max(a)]
-}
-
-/// Raises the new families' findings when they pair up, and lowers what the skill's
-/// description says it is for. Runs after the chains, before [`super::chains::absorb`].
-pub fn correlate(scx: &mut SecCx<'_, '_>) {
-    let desc = scx.subject.clone();
-    let has = |id: &str| scx.cx.findings.iter().any(|f| f.rule_id == id);
-    // A download that runs counts when it is high on its own: the vendor's installer from its
-    // own domain (lowered to medium where it was found) is not a payload's delivery.
-    let has_high = |id: &str| {
-        scx.cx
-            .findings
-            .iter()
-            .any(|f| f.rule_id == id && f.severity >= Severity::High)
-    };
-    let installer = has("fake-prerequisite-installer");
-    let dl_exec = has_high("download-then-execute")
-        || has_high("fetch-then-execute")
-        || has_high("decode-and-execute")
-        || has_high("remote-code-load");
-    let warning_bypass = has("installer-warning-bypass");
-    for f in scx.cx.findings.iter_mut() {
-        // Examples and prohibitions kept as notes stay notes.
-        if f.is_example_note() {
-            continue;
-        }
-        match f.rule_id {
-            "installer-warning-bypass" if (installer || dl_exec) && f.severity < Severity::High => {
-                f.severity = Severity::High;
-                f.message.push_str(
-                    " The skill also makes the user or agent fetch and run an installer, so removing the warning is how that installer gets past the operating system: high.",
-                );
-            }
-            "agent-memory-poisoning" => {
-                let own_job = [
-                    "agents.md",
-                    "claude.md",
-                    "memory",
-                    "instructions file",
-                    "copilot-instructions",
-                    "cursorrules",
-                    "rules file",
-                    "remember",
-                    "learnings",
-                    "lessons learned",
-                    "journal",
-                    "progress file",
-                    "notes file",
-                    "session notes",
-                    "persistent context",
-                    "knowledge base",
-                ]
-                .iter()
-                .any(|w| desc.contains(w));
-                if own_job {
-                    f.severity = Severity::Low;
-                    f.message.push_str(
-                        " The skill's description says editing this file is its job, so this is a note: check it asks the user before writing.",
-                    );
-                    f.lower_confidence("the skill's documented job is editing this file");
-                } else if excerpt_of(&f.message).contains("memory.md")
-                    && !excerpt_of(&f.message).contains("soul.md")
-                    && f.severity > Severity::Medium
-                {
-                    // A memory file also holds the user's own notes: a person must look.
-                    f.severity = Severity::Medium;
-                }
-            }
-            "secret-leak-by-design" => {
-                let m = excerpt_of(&f.message);
-                let memory = ["memory", "soul.md", "claude.md", "agents.md"]
-                    .iter()
-                    .any(|w| m.contains(w));
-                let cred = [
-                    "password",
-                    "api key",
-                    "api_key",
-                    "apikey",
-                    "private key",
-                    "seed phrase",
-                    "card",
-                ]
-                .iter()
-                .any(|w| m.contains(w));
-                if memory && cred && f.severity < Severity::High {
-                    f.severity = Severity::High;
-                    f.message.push_str(
-                        " A secret stored in the agent's memory is replayed into every later session and every transcript: high.",
-                    );
-                }
-            }
-            BRAND_IMPERSONATION if (installer || dl_exec || warning_bypass) => {
-                f.severity = Severity::High;
-                f.message.push_str(
-                    " The skill also makes the user or agent fetch and run an installer: a look-alike name delivering a payload is the impersonation campaign pattern, high.",
-                );
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The quoted excerpt of a data rule's message (`title: `excerpt`. fix`), lower case: the
-/// title and fix name memory and keys themselves, so they are not what is checked.
-fn excerpt_of(message: &str) -> String {
-    let Some(a) = message.find(": `") else {
-        return String::new();
-    };
-    let rest = &message[a + 3..];
-    let z = rest.rfind("`. ").unwrap_or(rest.len());
-    rest[..z].to_ascii_lowercase()
 }
 
 /// Names of tools, registries and brands that impostor skills borrow (lower case).
@@ -1112,7 +960,7 @@ pub fn impersonates(name: &str) -> Option<(&'static str, &'static str)> {
         if EDIT_BRANDS.contains(&b)
             && compact.len().abs_diff(b.len()) <= 1
             && compact != b
-            && super::typosquat::distance_at_most(&compact, b, 1)
+            && crate::security::families::permissions::typosquat::distance_at_most(&compact, b, 1)
         {
             return Some((b, "the name is one edit away from"));
         }

@@ -6,18 +6,20 @@
 //! - Tools the skill uses but does not declare (only when `allowed-tools` is declared).
 //! - MCP servers the skill configures or starts.
 //! - Install commands with unpinned packages, and package names that look like
-//!   typosquats of popular PyPI and npm packages (see [`super::typosquat`]).
+//!   typosquats of popular PyPI and npm packages (see [`crate::security::families::permissions::typosquat`]).
 //! - Skill names that typosquat another skill of the same scan ([`check_scan`]).
+
+pub mod typosquat;
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::typosquat::{self, Ecosystem};
-use super::{Lang, RegionKind, SecCx};
 use crate::finding::{Finding, Location, Severity};
+use crate::security::model::{Lang, RegionKind, SecCx};
 use crate::text::{sanitize_line, truncate};
+use typosquat::Ecosystem;
 
 pub const PERMISSIONS_UNRESTRICTED_SHELL: &str = "permissions-unrestricted-shell";
 pub const PERMISSIONS_NETWORK_SHELL: &str = "permissions-network-shell";
@@ -42,7 +44,7 @@ pub const RULES: &[&str] = &[
     SKILL_NAME_TYPOSQUAT,
 ];
 
-fn show(s: &str) -> String {
+pub(crate) fn show(s: &str) -> String {
     sanitize_line(&truncate(s.trim(), 100))
         .into_owned()
         .replace('`', "'")
@@ -55,14 +57,14 @@ const NET_COMMANDS: &[&str] = &[
 ];
 
 /// A parsed `allowed-tools` entry.
-struct Tool {
-    raw: String,
-    name: String,
+pub(crate) struct Tool {
+    pub(crate) raw: String,
+    pub(crate) name: String,
     /// The text inside the parentheses, if any.
     arg: Option<String>,
 }
 
-fn parse_tool(t: &str) -> Tool {
+pub(crate) fn parse_tool(t: &str) -> Tool {
     let t = t.trim();
     match t.split_once('(') {
         Some((n, rest)) => Tool {
@@ -82,7 +84,7 @@ fn is_shell(name: &str) -> bool {
     matches!(name, "Bash" | "Shell" | "PowerShell")
 }
 
-fn unrestricted_shell(t: &Tool) -> bool {
+pub(crate) fn unrestricted_shell(t: &Tool) -> bool {
     is_shell(&t.name)
         && t.arg
             .as_deref()
@@ -90,7 +92,7 @@ fn unrestricted_shell(t: &Tool) -> bool {
 }
 
 /// The network command a shell grant allows (`Bash(curl:*)` → `curl`).
-fn network_grant(t: &Tool) -> Option<&'static str> {
+pub(crate) fn network_grant(t: &Tool) -> Option<&'static str> {
     if !is_shell(&t.name) {
         return None;
     }
@@ -104,19 +106,19 @@ fn network_grant(t: &Tool) -> Option<&'static str> {
     NET_COMMANDS.iter().copied().find(|c| *c == first)
 }
 
-fn is_write_tool(name: &str) -> bool {
+pub(crate) fn is_write_tool(name: &str) -> bool {
     matches!(name, "Write" | "Edit" | "MultiEdit" | "NotebookEdit")
 }
 
-fn is_fetch_tool(name: &str) -> bool {
+pub(crate) fn is_fetch_tool(name: &str) -> bool {
     matches!(name, "WebFetch" | "WebSearch")
 }
 
 /// Where each `allowed-tools` entry is in the entry file (line, column).
 /// The declared tools and, for each, its (line, column) in the entry file.
-type ToolsAt = (Vec<String>, Vec<(u32, u32)>);
+pub(crate) type ToolsAt = (Vec<String>, Vec<(u32, u32)>);
 
-fn tool_positions(scx: &SecCx<'_, '_>) -> Option<ToolsAt> {
+pub(crate) fn tool_positions(scx: &SecCx<'_, '_>) -> Option<ToolsAt> {
     let doc = scx.doc?;
     let node = doc.root()?.get("allowed-tools")?;
     let tools = scx.allowed_tools()?;
@@ -199,19 +201,20 @@ fn check_allowed_tools(scx: &mut SecCx<'_, '_>) -> Option<Vec<Tool>> {
 }
 
 static NET_USE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?m)(?:^|[\s;|&(`$])(?:curl|wget)\s|\brequests\.(?:get|post|put|patch|delete|head|request|Session)\b|\bfetch\(\s*[`'\x22]https?:|\burllib\.request\b|\burlopen\(|\bhttpx\.|\baiohttp\.|\bhttp\.client\b|\bInvoke-(?:WebRequest|RestMethod)\b|\baxios\.(?:get|post|put|request)\b",
     )
 });
 
 static WRITE_USE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r#"\bopen\([^)\n]{1,200},\s*(?:mode\s*=\s*)?['"][wax]b?\+?['"]|\.write_(?:text|bytes)\(|\bwriteFile(?:Sync)?\(|\bcreateWriteStream\(|\.to_(?:csv|excel|parquet|json)\(|\.savefig\(|\bSet-Content\b|\bOut-File\b"#,
     )
 });
 
-static SHELL_REDIRECT: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"(?m)(?:^|[^0-9&>2])>>?\s*[A-Za-z0-9_./~-]+"));
+static SHELL_REDIRECT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(r"(?m)(?:^|[^0-9&>2])>>?\s*[A-Za-z0-9_./~-]+")
+});
 
 /// Uses of tools the frontmatter does not grant (only when `allowed-tools` is declared).
 fn check_undeclared(scx: &mut SecCx<'_, '_>, tools: &[Tool]) {
@@ -325,17 +328,19 @@ fn check_undeclared(scx: &mut SecCx<'_, '_>, tools: &[Tool]) {
 }
 
 static MCP_CMD: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\bnpx\s+(?:(?:-y|--yes|-p|--package)\s+)*(?P<a>@?[a-z0-9_./-]*mcp[a-z0-9_./@-]*)|\buvx\s+(?:--from\s+\S+\s+)?(?P<b>[a-z0-9_.@/-]*mcp[a-z0-9_.@/-]*)|\bclaude\s+mcp\s+add(?:-json)?\s+(?P<c>[^\n`]{1,120})",
     )
 });
 
 static MCP_CONFIG: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(r#"(?m)["']?(?:mcpServers|mcp_servers)["']?\s*[:=]"#)
+    crate::security::model::datarules::re(r#"(?m)["']?(?:mcpServers|mcp_servers)["']?\s*[:=]"#)
 });
 
 static MCP_TARGET: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(r#"["'](?:command|url)["']\s*:\s*["']([^"'\n]{1,200})["']"#)
+    crate::security::model::datarules::re(
+        r#"["'](?:command|url)["']\s*:\s*["']([^"'\n]{1,200})["']"#,
+    )
 });
 
 fn check_mcp(scx: &mut SecCx<'_, '_>) {
@@ -758,97 +763,6 @@ fn check_packages(scx: &mut SecCx<'_, '_>) {
     }
 }
 
-/// Findings an unrestricted shell grant lets run without a prompt.
-const SHELL_ENABLES: &[&str] = &[
-    "credential-exfiltration",
-    "decode-and-execute",
-    "destructive-command",
-    "exfiltration-endpoint",
-    "fetch-then-execute",
-    "persistence-authorized-keys",
-    "persistence-mechanism",
-    "privilege-escalation",
-    "prompt-injection-approval-bypass",
-    "prompt-injection-concealment",
-    "prompt-injection-exfiltration-request",
-    "prompt-injection-override",
-    "prompt-injection-role-hijack",
-    "reverse-shell",
-];
-
-/// Findings a network grant (`Bash(curl:*)`, `WebFetch`) lets run without a prompt.
-const NETWORK_ENABLES: &[&str] = &[
-    "credential-exfiltration",
-    "exfiltration-endpoint",
-    "fetch-then-execute",
-    "prompt-injection-exfiltration-request",
-];
-
-/// Findings a file-write grant (`Write`, `Edit`) lets happen without a prompt.
-const WRITE_ENABLES: &[&str] = &["persistence-authorized-keys", "persistence-mechanism"];
-
-/// Capability grants raise the findings they enable. A grant alone is low (a capability
-/// note); when the same skill has a finding the grant lets run without a prompt (a
-/// download-and-run, an exfiltration, a destructive command, an injection…), that
-/// finding names the grant as a related location and its message says so, and a medium
-/// one is raised to high. Reference documents keep their cap (they are read, not run),
-/// and nothing is raised to critical by a grant. Runs after every other family.
-pub fn raise_enabled(scx: &mut SecCx<'_, '_>) {
-    let Some((raw, pos)) = tool_positions(scx) else {
-        return;
-    };
-    let tools: Vec<Tool> = raw.iter().map(|t| parse_tool(t)).collect();
-    let at = |i: usize| pos.get(i).copied().unwrap_or((1, 1));
-    // (grant index, the rules it enables)
-    let mut grants: Vec<(usize, &'static [&'static str])> = Vec::new();
-    if let Some(i) = tools.iter().position(unrestricted_shell) {
-        grants.push((i, SHELL_ENABLES));
-    }
-    if let Some(i) = tools
-        .iter()
-        .position(|t| network_grant(t).is_some() || is_fetch_tool(&t.name))
-    {
-        grants.push((i, NETWORK_ENABLES));
-    }
-    if let Some(i) = tools.iter().position(|t| is_write_tool(&t.name)) {
-        grants.push((i, WRITE_ENABLES));
-    }
-    if grants.is_empty() {
-        return;
-    }
-    let reference: BTreeSet<String> = scx
-        .sources
-        .iter()
-        .filter(|s| s.is_reference_doc())
-        .map(|s| s.rel.clone())
-        .collect();
-    let entry_path = scx.cx.entry_path.clone();
-    for f in scx.cx.findings.iter_mut() {
-        let Some(&(gi, _)) = grants.iter().find(|(_, rules)| rules.contains(&f.rule_id)) else {
-            continue;
-        };
-        if reference.contains(&f.location.path) {
-            continue;
-        }
-        let (l, c) = at(gi);
-        let grant = show(&tools[gi].raw);
-        let raised = f.severity == Severity::Medium;
-        if raised {
-            f.severity = Severity::High;
-        }
-        f.message.push_str(&format!(
-            " `allowed-tools` grants `{grant}`, so this runs without a permission prompt{}.",
-            if raised { " (raised to high)" } else { "" }
-        ));
-        f.related.push(crate::finding::Related {
-            location: Location::at(entry_path.clone(), l, c),
-            message: format!(
-                "the `allowed-tools` grant `{grant}` that lets it run without a prompt"
-            ),
-        });
-    }
-}
-
 pub fn check(scx: &mut SecCx<'_, '_>) {
     if let Some(tools) = check_allowed_tools(scx) {
         check_undeclared(scx, &tools);
@@ -1082,6 +996,7 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::security::correlate::grants::*;
 
     fn names(s: &str) -> Vec<(String, bool)> {
         parse_install(s)

@@ -634,11 +634,11 @@ impl Table {
     }
 
     /// Is `host` under a hosting platform where users deploy their own apps (not a tunnel or
-    /// a request catcher, which [`super::execution::origin_of`] calls hostile)?
+    /// a request catcher, which [`crate::security::model::hosts::origin_of`] calls hostile)?
     fn on_platform(&self, host: &str) -> bool {
         self.platforms.iter().any(|p| under(host, p))
-            && super::execution::origin_of(&format!("https://{host}/")).0
-                != super::execution::Origin::Hostile
+            && crate::security::model::hosts::origin_of(&format!("https://{host}/")).0
+                != crate::security::model::hosts::Origin::Hostile
     }
 
     /// A short first word (2–3 letters, `CIO`, `DO`) that is the initials of the host's

@@ -2,11 +2,11 @@
 //! rule. Its regexes run (Rust `regex`, linear time) on the regions named by its
 //! `scope`, and only in files where they can match: one Aho-Corasick pass over the
 //! file's lower-cased text finds the required literals of every rule regex (see
-//! [`super::literals`]), and a regex runs only when all of its literal clauses hold; a
+//! [`crate::security::model::literals`]), and a regex runs only when all of its literal clauses hold; a
 //! rule with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
 //! also needs one of them. Regexes compile on first use. With the `vectorscan` feature the
 //! literal pass runs on Vectorscan instead of the Aho-Corasick DFA, with the same matches
-//! ([`super::prefilter`]).
+//! ([`crate::security::model::prefilter`]).
 //! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that
@@ -18,9 +18,9 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 
-use super::{Lang, RegionKind, SecCx, SignalKind, Source};
+use super::context::example_context;
 use crate::catalog::{self, MatchSpec};
-use crate::text::{sanitize_line, truncate};
+use crate::security::model::{Lang, RegionKind, SignalKind, Source};
 
 /// A compiled pattern rule.
 pub struct PatternRule {
@@ -49,10 +49,10 @@ pub struct PatternRule {
 /// compiles a handful, not all of them).
 pub struct LazyRegex {
     pattern: String,
-    /// The parsed pattern's required literals (see [`super::literals`]).
-    literals: Vec<Vec<super::literals::Literal>>,
+    /// The parsed pattern's required literals (see [`crate::security::model::literals`]).
+    literals: Vec<Vec<crate::security::model::literals::Literal>>,
     /// Strings every match starts with (lower-cased), when the regex has such a set: it
-    /// is then tried only where one of them starts (see [`super::literals::prefixes_of`]).
+    /// is then tried only where one of them starts (see [`crate::security::model::literals::prefixes_of`]).
     prefixes: Option<Vec<Vec<u8>>>,
     re: std::sync::OnceLock<Regex>,
     /// The same regex as a `regex-automata` meta regex, for anchored searches at the
@@ -72,8 +72,8 @@ impl LazyRegex {
             .parse(&pattern)
             .map_err(|e| e.to_string())?;
         Ok(LazyRegex {
-            literals: super::literals::required_of(&hir),
-            prefixes: super::literals::prefixes_of(&hir),
+            literals: crate::security::model::literals::required_of(&hir),
+            prefixes: crate::security::model::literals::prefixes_of(&hir),
             hir,
             pattern,
             re: std::sync::OnceLock::new(),
@@ -135,14 +135,14 @@ pub struct Compiled {
     gate: Option<AhoCorasick>,
     keyword_rules: Vec<Vec<usize>>,
     /// The required literals of every rule regex in one automaton (lower-cased ASCII,
-    /// see [`super::literals`]): one pass over a file's lower-cased text tells which
+    /// see [`crate::security::model::literals`]): one pass over a file's lower-cased text tells which
     /// regexes can match at all.
     literals: Option<AhoCorasick>,
     /// Per flat regex index, its clauses of literal ids: the regex can match a file only
     /// when every clause has a literal in it. No clause: the regex always runs.
     clauses: Vec<Vec<Vec<usize>>>,
     /// The literals, by automaton pattern id (their boundary flags are checked per match).
-    literal_list: Vec<super::literals::Literal>,
+    literal_list: Vec<crate::security::model::literals::Literal>,
     /// Flat regex index → (rule index, index among the rule's regexes).
     regex_of: Vec<(usize, usize)>,
     /// Rule index → flat index of its first regex.
@@ -156,25 +156,25 @@ pub struct Compiled {
 }
 
 /// The literals (and on request the regexes) in one Vectorscan database
-/// ([`super::prefilter`]), compiled once, apart from the rule set: about 40 ms that a scan of a
+/// ([`crate::security::model::prefilter`]), compiled once, apart from the rule set: about 40 ms that a scan of a
 /// few files would otherwise wait for. `None` inside: no Vectorscan (the Aho-Corasick pass).
-static PREFILTER: std::sync::OnceLock<Option<super::prefilter::Prefilter>> =
+static PREFILTER: std::sync::OnceLock<Option<crate::security::model::prefilter::Prefilter>> =
     std::sync::OnceLock::new();
 
 /// Compiles the Vectorscan database now (the scan calls it on its start-up thread).
-pub fn build_prefilter() -> Option<&'static super::prefilter::Prefilter> {
+pub fn build_prefilter() -> Option<&'static crate::security::model::prefilter::Prefilter> {
     PREFILTER
         .get_or_init(|| {
             let c = compiled();
             // The regexes' supersets cost about 2.8 s of compilation per process (measured on
             // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
             // demo repository: they go in only on request (docs/performance.md).
-            let hirs = if super::prefilter::Prefilter::with_regexes() {
+            let hirs = if crate::security::model::prefilter::Prefilter::with_regexes() {
                 c.regex_hirs()
             } else {
                 Vec::new()
             };
-            super::prefilter::Prefilter::new(&c.literal_bytes(), &hirs)
+            crate::security::model::prefilter::Prefilter::new(&c.literal_bytes(), &hirs)
         })
         .as_ref()
 }
@@ -183,8 +183,8 @@ pub fn build_prefilter() -> Option<&'static super::prefilter::Prefilter> {
 /// waited for; otherwise used once the start-up thread has compiled it (files read before
 /// that take the Aho-Corasick pass, which finds the same literals: reports do not depend on
 /// which).
-fn prefilter() -> Option<&'static super::prefilter::Prefilter> {
-    if super::prefilter::required() {
+fn prefilter() -> Option<&'static crate::security::model::prefilter::Prefilter> {
+    if crate::security::model::prefilter::required() {
         build_prefilter()
     } else {
         PREFILTER.get().and_then(Option::as_ref)
@@ -195,13 +195,13 @@ fn prefilter() -> Option<&'static super::prefilter::Prefilter> {
 /// pass of the data rules finds them too, so a file is searched once for all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Words {
-    /// Char-code calls ([`super::decode`]).
+    /// Char-code calls ([`crate::security::model::decode`]).
     CharCodes,
-    /// Decoder calls ([`super::obfuscation`]).
+    /// Decoder calls ([`crate::security::families::obfuscation`]).
     Decoders,
-    /// Fetch-then-execute shapes ([`super::execution`]).
+    /// Fetch-then-execute shapes ([`crate::security::families::execution`]).
     Fetch,
-    /// Key words of generic secret assignments ([`super::secrets`]); their offsets are
+    /// Key words of generic secret assignments ([`crate::security::families::secrets`]); their offsets are
     /// kept ([`Gate::word_starts`]).
     SecretKeys,
 }
@@ -217,10 +217,10 @@ impl Words {
     /// The set's words, lower case (matched on the lower-cased text).
     pub fn words(self) -> &'static [&'static str] {
         match self {
-            Words::CharCodes => super::decode::CODE_WORDS,
-            Words::Decoders => super::obfuscation::DECODER_WORDS,
-            Words::Fetch => super::execution::FETCH_WORDS,
-            Words::SecretKeys => super::secrets::GENERIC_WORDS,
+            Words::CharCodes => crate::security::model::decode::CODE_WORDS,
+            Words::Decoders => crate::security::model::datarules::DECODER_WORDS,
+            Words::Fetch => crate::security::model::datarules::FETCH_WORDS,
+            Words::SecretKeys => crate::security::model::datarules::GENERIC_WORDS,
         }
     }
 }
@@ -476,12 +476,12 @@ pub fn compile_all() -> Result<Compiled, PatternError> {
     };
     // Every distinct literal, sorted: its index is its automaton pattern id. Prefixes are
     // literals without boundary checks (the anchored search checks the regex itself).
-    let as_prefix = |bytes: &Vec<u8>| super::literals::Literal {
+    let as_prefix = |bytes: &Vec<u8>| crate::security::model::literals::Literal {
         bytes: bytes.clone(),
         left: false,
         right: false,
     };
-    let literal_list: Vec<super::literals::Literal> = rules
+    let literal_list: Vec<crate::security::model::literals::Literal> = rules
         .iter()
         .flat_map(|r| &r.regexes)
         .flat_map(|re| {
@@ -681,7 +681,12 @@ impl Compiled {
     /// lower-cased text (one Aho-Corasick pass for every rule); a rule with keywords also
     /// needs one of them. Returns, per rule, the mask of its regexes that may match
     /// (empty when none can).
-    pub fn gated(&self, text: &str, lower: &[u8], regions: &[super::Region]) -> Gate {
+    pub fn gated(
+        &self,
+        text: &str,
+        lower: &[u8],
+        regions: &[crate::security::model::Region],
+    ) -> Gate {
         let mut on: Vec<Vec<bool>> = self
             .rules
             .iter()
@@ -691,7 +696,7 @@ impl Compiled {
         let mut seen = vec![false; self.literal_list.len()];
         let mut starts: Vec<(u32, u32)> = Vec::new();
         // (Offsets are kept as `u32`; reads are bounded far below that.)
-        let full = super::literals::has_folding_outliers(text.as_bytes())
+        let full = crate::security::model::literals::has_folding_outliers(text.as_bytes())
             || u32::try_from(lower.len()).is_err();
         // Regexes run on each region's text alone: a region's edge is a word boundary.
         let cut = |i: usize| {
@@ -726,11 +731,11 @@ impl Compiled {
                     }
                 ];
                 let ok = pf.scan(lower, &mut |ev| match ev {
-                    super::prefilter::Event::Literal { id, start } => {
+                    crate::security::model::prefilter::Event::Literal { id, start } => {
                         let end = start + self.literal_list[id].bytes.len();
                         found(id, start, end, &mut seen, &mut starts);
                     }
-                    super::prefilter::Event::Regex(f) => m[f] = true,
+                    crate::security::model::prefilter::Event::Regex(f) => m[f] = true,
                 });
                 if ok {
                     matched = Some(m);
@@ -844,7 +849,7 @@ impl Compiled {
         let rule = &self.rules[ri];
         let mask = &gate.on[ri];
         let mut out = Vec::new();
-        if rule.placeholders && super::secrets::is_example_file(src.path) {
+        if rule.placeholders && crate::security::model::values::is_example_file(src.path) {
             return out;
         }
         let filtered = rule.entropy.is_some() || rule.placeholders;
@@ -878,7 +883,11 @@ impl Compiled {
                 for (ms, me, secret) in matches(re.meta(), text, reg.start, cands, filtered) {
                     if filtered {
                         let value = secret.map_or(&text[ms..me], |(a, b)| &text[a..b]);
-                        if !super::secrets::value_ok(value, rule.entropy, rule.placeholders) {
+                        if !crate::security::model::values::value_ok(
+                            value,
+                            rule.entropy,
+                            rule.placeholders,
+                        ) {
                             continue;
                         }
                     }
@@ -905,10 +914,12 @@ impl Compiled {
                     } else if rule.backticks_quote && reg.kind != RegionKind::Comment {
                         // Prompt-injection phrases in code or data: a string fed to a detector,
                         // a sample list, a comment about what a detector catches.
-                        super::defensive::code_context(&src.text, reg.start, reg.end, start, end)
+                        crate::security::model::defensive::code_context(
+                            &src.text, reg.start, reg.end, start, end,
+                        )
                     } else if reg.kind != RegionKind::Comment {
                         // A command in a guard's list of what it refuses to run.
-                        super::defensive::denylist_context(
+                        crate::security::model::defensive::denylist_context(
                             &src.text, reg.start, reg.end, start, end,
                         )
                     } else {
@@ -1054,324 +1065,50 @@ pub fn matches_example(id: &str, file: &str, text: &str) -> Option<bool> {
     )
 }
 
-/// Words that, before a hit in the same sentence, make it a prohibition, a warning
-/// or a quotation rather than an instruction: negations ([`NEGATING`]), which count only when
-/// they govern the hit ([`super::defensive::governs`]: "don't worry, …" and "without asking
-/// the user, …" forbid something else), and words that warn or cite ([`CITING`]).
-const NEGATING: &[&str] = &[
-    "never ",
-    "don't ",
-    "do not ",
-    "must not ",
-    "mustn't ",
-    "should not ",
-    "shouldn't ",
-    "cannot ",
-    "can't ",
-    "won't ",
-    "will not ",
-    "may not ",
-    "not to ",
-    "no need to ",
-    "without ",
-    "instead of ",
-    "rather than ",
-    "under no circumstances",
-    "not allowed",
-    "not permitted",
-    "forbid",
-    "prohibit",
-    "refuse",
-    "decline",
-    "reject",
-    "avoid",
-    "prevent",
+/// Words one of which every fetch-then-execute shape contains (lower case; found by the
+/// file's one literal pass, see [`crate::security::model::datarules::Words`]).
+pub const FETCH_WORDS: &[&str] = &[
+    "curl",
+    "wget",
+    "iex",
+    "invoke-expression",
+    "downloadstring",
+    "downloadfile",
+    "exec(",
 ];
 
-/// Words that warn about or cite what follows them in the sentence.
-const CITING: &[&str] = &[
-    "block",
-    "detect",
-    "flag ",
-    "flags ",
-    "warn",
-    "beware",
-    "watch out",
-    "be wary",
-    "suspicious",
-    "attacker",
-    "malicious",
-    "injection",
-    "phishing",
-    "such as",
-    "e.g.",
-    "for example",
-    "for instance",
-    "example:",
-    "examples:",
-    "like \"",
-    "like '",
-    "the sentence",
-    "the phrase",
-    "the string",
-    "contained",
-    "containing",
-    " said",
-    "saying",
-    "reads:",
+/// Words one of which every decoder call of [`DECODE_ASSIGN`] contains (lower case; found
+/// by the file's one literal pass, see [`crate::security::model::datarules::Words`]).
+pub const DECODER_WORDS: &[&str] = &[
+    "decode",
+    "decompress",
+    "marshal.loads",
+    "fromhex",
+    "unhexlify",
+    "a2b_base64",
+    "atob",
+    "buffer.from",
+    "frombase64string",
+    "getstring",
+    "base64 -",
+    "xxd -r",
+    // Not decoder calls: a text that talks about decoding, where short base64 is decoded
+    // too (see `talks_about_decoding`); here so the file's one literal pass answers it.
+    "base64",
+    "b64",
 ];
 
-/// Does a word of [`NEGATING`] or [`CITING`] stand in `sentence` (lower case, up to the hit)
-/// and, for a negation, govern the hit? A word counts at a word start ("block" is not in
-/// "unblock"); a citing word ending in `:` also counts anywhere on the hit's `line`.
-fn forbids(sentence: &str, line: &str) -> bool {
-    let at_word = |w: &str, i: usize| {
-        w.starts_with(' ')
-            || !sentence[..i]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric())
-    };
-    NEGATING.iter().any(|w| {
-        sentence
-            .match_indices(w)
-            .any(|(i, _)| at_word(w, i) && super::defensive::governs(sentence, i + w.len()))
-    }) || super::defensive::denies_content(sentence)
-        || CITING.iter().any(|w| {
-            sentence.match_indices(w).any(|(i, _)| at_word(w, i))
-                || (w.ends_with(':') && line.contains(w))
-        })
-}
-
-/// Start of the paragraph holding `at` (after the last blank line), at most `max` bytes back.
-pub(super) fn paragraph_start(text: &str, at: usize, max: usize) -> usize {
-    let floor = at.saturating_sub(max);
-    let mut floor = floor;
-    while !text.is_char_boundary(floor) {
-        floor += 1;
-    }
-    text[floor..at]
-        .rfind("\n\n")
-        .map_or(floor, |i| floor + i + 2)
-}
-
-/// End of the paragraph holding `at`, at most `max` bytes forward.
-pub(super) fn paragraph_end(text: &str, at: usize, max: usize) -> usize {
-    let mut ceil = (at + max).min(text.len());
-    while !text.is_char_boundary(ceil) {
-        ceil -= 1;
-    }
-    text[at..ceil].find("\n\n").map_or(ceil, |i| at + i)
-}
-
-/// Is the hit `start..end` an example or a prohibition: inside quotes, or after a word
-/// that forbids, warns or quotes in its sentence? Do backticks quote? For phrases (prompt
-/// injection) inline code is a quotation; for commands it is how a skill tells the agent
-/// what to run (`` Run `curl … | sh` ``), so only quote marks and forbidding words count.
-/// Quotes and sentences may wrap: the paragraph (up to 400 bytes each way) is searched.
-/// Returns why, in words fit for a message, or `None` for an instruction.
-pub fn example_context(
-    text: &str,
-    start: usize,
-    end: usize,
-    backticks_quote: bool,
-) -> Option<&'static str> {
-    let para_start = paragraph_start(text, start, 400);
-    let para_end = paragraph_end(text, end, 400);
-    let before = &text[para_start..start];
-    let after = &text[end..para_end];
-    let quotes: &[(char, char)] = if backticks_quote {
-        &[('"', '"'), ('`', '`'), ('“', '”'), ('«', '»')]
-    } else {
-        &[('"', '"'), ('“', '”'), ('«', '»')]
-    };
-    // Quoted: an odd number of quote marks before, and one after, in the paragraph.
-    for &(open, close) in quotes {
-        let n = before.chars().filter(|c| *c == open).count();
-        let odd = if open == close {
-            n % 2 == 1
-        } else {
-            n > before.chars().filter(|c| *c == close).count()
-        };
-        if odd && after.contains(close) {
-            return Some("quoted, as an example would be");
-        }
-    }
-    // The sentence so far (back to . ! ? ; or the paragraph start).
-    let sentence_start = before.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
-    let sentence = before[sentence_start..].to_lowercase().replace('\n', " ");
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line_lower = before[line_start..].to_lowercase();
-    if forbids(&sentence, &line_lower) {
-        return Some("under a sentence that forbids, warns about or cites it");
-    }
-    // Content the agent reads, in a hypothetical ("if a file tells you to …"), or a phrase
-    // described as an attack ("… is a classic injection").
-    if let Some(why) = super::defensive::hypothetical(
-        &sentence,
-        &text[start..end].to_lowercase(),
-        &after.to_lowercase(),
-    ) {
-        return Some(why);
-    }
-    line_lower
-        .trim_start()
-        .starts_with("> ")
-        .then_some("in a block quote")
-}
-
-/// Does text at `offset` act, rather than document? Scripts, data files, runnable
-/// code blocks and the entry file's instructions do; reference documents of a skill
-/// about security (and changelogs), unlabelled or non-code blocks, and the data and prose of
-/// test files (a detector's input) are documentation. Only live text feeds correlation
-/// signals.
-pub fn is_live(src: &Source<'_>, offset: usize) -> bool {
-    if src.quotes_attacks {
-        return false;
-    }
-    match src.region_at(offset).map(|r| r.kind) {
-        Some(RegionKind::Code { runnable, .. }) => runnable,
-        Some(_) | None => !src.is_test,
-    }
-}
-
-/// A short, printable excerpt of a hit.
-pub fn excerpt(text: &str, start: usize, end: usize) -> String {
-    let s = &text[start..end];
-    let s = s.split('\n').next().unwrap_or(s);
-    sanitize_line(&truncate(s.trim(), 80)).into_owned()
-}
-
-/// Runs every data rule over every source of the skill.
-pub fn check(scx: &mut SecCx<'_, '_>) {
-    let c = compiled();
-    let mut emits = Vec::new();
-    for (si, src) in scx.sources.iter().enumerate() {
-        for h in c.hits(src) {
-            let ex = if c.rules[h.rule].redact {
-                super::secrets::redacted(&src.text[h.start..h.end])
-            } else {
-                excerpt(&src.text, h.start, h.end)
-            };
-            emits.push((si, h, ex));
-        }
-    }
-    for (si, h, ex) in emits {
-        let rule = &c.rules[h.rule];
-        if let Some(sig) = rule.signal
-            && is_live(&scx.sources[si], h.start)
-        {
-            scx.signal(sig, si, h.start, ex.clone());
-        }
-        if rule.silent {
-            continue;
-        }
-        let region = scx.sources[si].region_at(h.start).map(|r| r.kind);
-        let where_ = match region {
-            Some(RegionKind::Comment) => " (inside an HTML comment, hidden when rendered)",
-            Some(RegionKind::Code {
-                load_time: true, ..
-            }) => " (in a block Claude Code runs when the skill loads)",
-            Some(RegionKind::Code { script: false, .. }) => " (in a code block the agent may run)",
-            _ => "",
-        };
-        scx.emit_at(
-            rule.id,
-            si,
-            h.start,
-            format!("{}{where_}: `{ex}`. {}", rule.message, rule.fix),
-            &format!("{}:{ex}", rule.id),
-        );
-        // An example or a prohibition keeps its rule, as a note that says why it is
-        // less certain. Its signal above still feeds correlation: attackers imitate
-        // these contexts, so they never silence a chain.
-        if let Some(why) = h.example
-            && let Some(f) = scx.cx.findings.last_mut()
-        {
-            f.severity = crate::finding::Severity::Info;
-            f.lower_confidence(why);
-            continue;
-        }
-
-        // A placeholder endpoint (`https://webhook.site/your-uuid`, `abc123.ngrok.io`) is an
-        // example of where the user's own hook goes, not a destination.
-        if rule.id == "exfiltration-endpoint"
-            && super::evidence::is_placeholder(super::evidence::token_at(
-                &scx.sources[si].text,
-                h.start,
-            ))
-            && let Some(f) = scx.cx.findings.last_mut()
-            && f.severity > crate::finding::Severity::Low
-        {
-            f.severity = crate::finding::Severity::Low;
-            f.lower_confidence("the endpoint is a placeholder to fill in (`your-…`, `abc123`, `<…>`): an example, not a destination");
-        }
-        // A custom agent's body is its system prompt: a working mode it gives itself
-        // ("You are in debug mode") is its persona. Jailbreak modes (DAN, god, unrestricted)
-        // and dropped policies stay.
-        if scx.persona
-            && rule.id == "prompt-injection-role-hijack"
-            && let Some(f) = scx.cx.findings.last_mut()
-        {
-            let hit = scx.sources[si].text[h.start..h.end].to_ascii_lowercase();
-            let persona_mode = ["developer", "debug", "admin", "maintenance"]
-                .iter()
-                .any(|m| hit.contains(m));
-            if persona_mode && scx.sources[si].is_entry {
-                f.severity = crate::finding::Severity::Info;
-                f.lower_confidence(
-                    "a custom agent's body is its system prompt: a working mode it sets for itself is its persona",
-                );
-            }
-        }
-        // An index that names what is installed from it (`pip install flashinfer -i
-        // https://flashinfer.ai/whl/…`), or the project the skill is about: the vendor's own
-        // package index, a fact to note, not a redirection of public packages.
-        if rule.id == "package-registry-override"
-            && let Some(f) = scx.cx.findings.last_mut()
-            && f.severity > crate::finding::Severity::Medium
-        {
-            let line = scx.sources[si].line_at(h.start);
-            if super::evidence::vendor_index(line, &scx.subject) {
-                f.severity = crate::finding::Severity::Medium;
-                f.lower_confidence(
-                    "the index's host names the package installed from it or the project the skill is about: the vendor's own index",
-                );
-            }
-        }
-        // The reference documents of a skill about security (and changelogs) quote
-        // attacks: a pattern there is at most a warning. In any other skill, a command in
-        // a runnable block of a reference is an instruction like the entry file's.
-        let reference_doc = scx.sources[si].capped_at(h.start);
-        if reference_doc
-            && region != Some(RegionKind::Comment)
-            && let Some(f) = scx.cx.findings.last_mut()
-            && f.severity > crate::finding::Severity::Medium
-        {
-            f.severity = crate::finding::Severity::Medium;
-            f.message
-                .push_str(" (In a reference document, quoted rather than given to run: reported as a warning.)");
-            f.lower_confidence(
-                "in a reference document of a skill about security, where attacks are quoted",
-            );
-        }
-        // An injection phrase hidden from rendered views is two pieces of evidence.
-        if region == Some(RegionKind::Comment)
-            && let Some(f) = scx.cx.findings.last_mut()
-            && f.category == "security/prompt-injection"
-            && f.severity < crate::finding::Severity::High
-        {
-            f.severity = crate::finding::Severity::High;
-        }
-    }
-}
+/// Words one of which every [`GENERIC`] match holds (lower case). A scanned file's one
+/// literal pass finds where they occur ([`crate::security::model::datarules::Words::SecretKeys`]).
+pub const GENERIC_WORDS: &[&str] = &["key", "secret", "token", "password", "passwd"];
 
 #[cfg(test)]
 mod tests {
+    use crate::security::model::context::*;
     #[cfg(feature = "vectorscan")]
     #[test]
     fn vectorscan_takes_every_literal_and_every_regex_superset() {
-        use crate::security::prefilter::{Prefilter, engine};
+        use crate::security::model::prefilter::{Prefilter, engine};
         let c = compiled();
         if engine() != "vectorscan" {
             return;
@@ -1487,7 +1224,7 @@ mod tests {
                 let Some(pre) = &re.prefixes else { continue };
                 for t in &texts {
                     let lower = t.as_bytes().to_ascii_lowercase();
-                    if super::super::literals::has_folding_outliers(t.as_bytes()) {
+                    if crate::security::model::literals::has_folding_outliers(t.as_bytes()) {
                         continue;
                     }
                     let mut cands: Vec<usize> = pre

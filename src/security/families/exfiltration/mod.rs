@@ -4,11 +4,14 @@
 //! `prompt-injection-concealment`). Each signal alone is low or medium; a
 //! credential read **and** a send linked to it is high, critical when both sit in the same
 //! act (one code block, script or paragraph) or the skill also asks for concealment.
-//! Links are real ones only ([`super::evidence::link_unit`], or one end's act naming the
+//! Links are real ones only ([`crate::security::model::evidence::link_unit`], or one end's act naming the
 //! other's file): never two signals that merely share a skill or a file.
 
-use super::{SecCx, SignalKind};
+pub(crate) mod providers;
+pub mod secret_send;
+
 use crate::finding::{Location, Severity};
+use crate::security::model::{SecCx, SignalKind};
 
 pub const CREDENTIAL_EXFILTRATION: &str = "credential-exfiltration";
 pub const DATA_EXFILTRATION: &str = "data-exfiltration";
@@ -110,7 +113,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         vec![(where_read, read_note.to_owned())],
     );
     if let Some(f) = scx.cx.findings.last_mut() {
-        f.severity = severity;
+        crate::security::severity::emitted(f, severity);
     }
 }
 
@@ -128,12 +131,19 @@ enum Link {
 /// reference check looks at most 64 file pairs).
 fn linked_pair<'s>(
     scx: &SecCx<'_, '_>,
-    reads: &'s [super::Signal],
-    sends: &'s [super::Signal],
-) -> Option<(&'s super::Signal, &'s super::Signal, Link)> {
+    reads: &'s [crate::security::model::Signal],
+    sends: &'s [crate::security::model::Signal],
+) -> Option<(
+    &'s crate::security::model::Signal,
+    &'s crate::security::model::Signal,
+    Link,
+)> {
     use std::collections::HashMap;
-    let unit = |s: &super::Signal| super::evidence::link_unit(&scx.sources[s.source], s.offset);
-    let mut by_unit: HashMap<(usize, usize, usize), &super::Signal> = HashMap::new();
+    let unit = |s: &crate::security::model::Signal| {
+        crate::security::model::evidence::link_unit(&scx.sources[s.source], s.offset)
+    };
+    let mut by_unit: HashMap<(usize, usize, usize), &crate::security::model::Signal> =
+        HashMap::new();
     for r in reads {
         let (a, b) = unit(r);
         by_unit.entry((r.source, a, b)).or_insert(r);

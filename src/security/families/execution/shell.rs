@@ -22,10 +22,10 @@
 
 use std::collections::HashMap;
 
-use super::execution::{Origin, origin_of};
-use super::{Lang, RegionKind, SecCx, SignalKind, Source};
 use crate::finding::{Location, Severity};
 use crate::parse::shell::{self, Command, RedirOp, Script, Word, base_name, strip_wrappers};
+use crate::security::model::hosts::{Origin, origin_of};
+use crate::security::model::{Lang, RegionKind, SecCx, SignalKind, Source};
 
 pub const BIND_SHELL: &str = "bind-shell";
 pub const INDICATOR_REMOVAL: &str = "indicator-removal";
@@ -34,13 +34,14 @@ pub const STAGED_SCRIPT_EXECUTION: &str = "staged-script-execution";
 /// Rule ids this module emits that no other module owns.
 pub const RULES: &[&str] = &[BIND_SHELL, INDICATOR_REMOVAL, STAGED_SCRIPT_EXECUTION];
 
-const FETCH_THEN_EXECUTE: &str = super::execution::FETCH_THEN_EXECUTE;
-const DOWNLOAD_THEN_EXECUTE: &str = super::chains::DOWNLOAD_THEN_EXECUTE;
-const DECODE_AND_EXECUTE: &str = super::obfuscation::DECODE_AND_EXECUTE;
-const OBFUSCATED_PAYLOAD: &str = super::obfuscation::OBFUSCATED_PAYLOAD;
+const FETCH_THEN_EXECUTE: &str = crate::security::families::execution::FETCH_THEN_EXECUTE;
+const DOWNLOAD_THEN_EXECUTE: &str = super::download_exec::DOWNLOAD_THEN_EXECUTE;
+const DECODE_AND_EXECUTE: &str = crate::security::families::obfuscation::DECODE_AND_EXECUTE;
+const OBFUSCATED_PAYLOAD: &str = crate::security::families::obfuscation::OBFUSCATED_PAYLOAD;
 const REVERSE_SHELL: &str = "reverse-shell";
 const FAKE_PREREQUISITE: &str = "fake-prerequisite-installer";
-const CREDENTIAL_FLOW: &str = super::flows::CREDENTIAL_FLOW;
+/// The flows family's rule, also reported here for a shell pipeline that sends a secret.
+const CREDENTIAL_FLOW: &str = "credential-flow-to-network";
 const DESTRUCTIVE: &str = "destructive-command";
 
 /// One thing found in one parsed text.
@@ -485,11 +486,16 @@ fn decoded_output(script: &Script, s: usize) -> Option<String> {
         value = match dn.as_str() {
             "base64" | "openssl" => {
                 let t: String = String::from_utf8_lossy(&value).split_whitespace().collect();
-                super::decode::base64(&t, 64 * 1024)?.0
+                crate::security::model::decode::base64(&t, 64 * 1024)?.0
             }
             "xxd" => {
                 let t: String = String::from_utf8_lossy(&value).split_whitespace().collect();
-                super::decode::decode(&t, super::decode::Encoding::Hex, 64 * 1024)?.0
+                crate::security::model::decode::decode(
+                    &t,
+                    crate::security::model::decode::Encoding::Hex,
+                    64 * 1024,
+                )?
+                .0
             }
             "rev" => value.iter().rev().copied().collect(),
             _ => return None,
@@ -2035,7 +2041,7 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
         let mut msg = h.message.clone();
         if sev == Severity::High
             && !h.host.is_empty()
-            && super::execution::subject_host(scx, &h.host)
+            && crate::security::model::hosts::subject_host(scx, &h.host)
         {
             sev = Severity::Medium;
             msg.push_str(&format!(
@@ -2055,7 +2061,12 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
             .region_at(at)
             .filter(|r| matches!(r.kind, RegionKind::Prose | RegionKind::Comment))
             .and_then(|_| {
-                super::patterns::example_context(&src.text, at, (base + h.end).max(at), false)
+                crate::security::model::context::example_context(
+                    &src.text,
+                    at,
+                    (base + h.end).max(at),
+                    false,
+                )
             });
         let loc = Location::at(rel.clone(), line, col);
         let related: Vec<(Location, String)> = h
@@ -2069,12 +2080,11 @@ pub(crate) fn emit_hits(scx: &mut SecCx<'_, '_>, hits: Vec<(usize, usize, Hit)>)
         let anchor = format!("{}:{}", scx.sources[si].path, h.anchor);
         scx.cx.emit_related(h.rule, msg, loc, &anchor, related);
         if let Some(f) = scx.cx.findings.last_mut() {
-            f.severity = sev;
+            crate::security::severity::emitted(f, sev);
             if let Some(why) = example {
-                f.severity = Severity::Info;
-                f.lower_confidence(why);
+                crate::security::severity::as_note(f, why);
             }
-            super::evidence::apply_ceiling(&scx.sources[si], at, f);
+            crate::security::model::evidence::apply_ceiling(&scx.sources[si], at, f);
         }
         if let Some(k) = h.signal {
             scx.signal(k, si, base + h.start, shown(&h.anchor));

@@ -4,12 +4,15 @@
 //! whitespace padding that pushes text past what a reviewer or a viewer shows.
 //! The injection phrases themselves are data rules (`prompt-injection-*`).
 
+pub mod instructions;
+pub mod memory_writes;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Lang, RegionKind, SecCx};
 use crate::finding::Severity;
+use crate::security::model::{Lang, RegionKind, SecCx};
 use crate::text::{sanitize_line, truncate};
 
 pub const HIDDEN_INSTRUCTIONS: &str = "hidden-instructions";
@@ -20,38 +23,41 @@ pub const RULES: &[&str] = &[HIDDEN_INSTRUCTIONS, WHITESPACE_PADDING];
 
 /// Words addressed to a model, or imperative verbs of agent actions.
 static ADDRESSED: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(you\s+(must|should|will|are\s+to|need\s+to)|assistant|claude|chatgpt|copilot|gemini|the\s+(ai|agent|model|llm)|ai\s+agent|language\s+model|ignore|disregard|always|never|do\s+not|don't|instead|important|immediately|secretly|silently)\b",
     )
 });
 
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(run|execute|send|upload|post|fetch|download|curl|wget|read|open|delete|remove|install|call|invoke|use\s+the\s+\w+\s+tool|tell|reveal|print|output|respond|reply|answer|write|copy|include|add)\b",
     )
 });
 
 /// Tooling comments that are never instructions.
 static TOOLING: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)^\s*(prettier-ignore|markdownlint|toc|/?(begin|end)\b|vale\b|cspell|spell-checker|eslint|textlint|lint|generated|auto-generated|do not edit|this file is generated|omit in toc|more|section|todo\b|fixme\b|note\b|keep\b|alex\b|@format|region|endregion)",
     )
 });
 
 /// `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`: Markdown comments.
 static LINK_REF_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r#"(?m)^ {0,3}\[[^\]\n]+\]:\s*(#|<>|about:blank)\s+["'(](.+)["')]\s*$"#)
+    crate::security::model::datarules::re(
+        r#"(?m)^ {0,3}\[[^\]\n]+\]:\s*(#|<>|about:blank)\s+["'(](.+)["')]\s*$"#,
+    )
 });
 
 /// Text that names the model or the conversation it runs in.
 static TO_MODEL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\b(assistant|claude|the\s+(ai|agent|model|llm)|ai\s+agent|ignore\s+(all|previous|prior)|system\s+prompt)\b",
     )
 });
 
-static DETAILS: LazyLock<Regex> =
-    LazyLock::new(|| super::patterns::re(r"(?is)<details(\s[^>]*)?>(.*?)</details>"));
+static DETAILS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(r"(?is)<details(\s[^>]*)?>(.*?)</details>")
+});
 
 /// Does hidden text read like an instruction to the agent?
 fn instruction_like(text: &str) -> bool {
@@ -122,6 +128,11 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         }
     }
     for (si, at, carrier, shown, sev) in emits {
+        // The comment must hold an instruction to the agent, not a note to the template's
+        // author (the same test as the data rules' hits of this rule).
+        if !instructions::prose_rule_holds(&scx.sources[si], at, HIDDEN_INSTRUCTIONS) {
+            continue;
+        }
         scx.emit_at_severity(
             HIDDEN_INSTRUCTIONS,
             sev,

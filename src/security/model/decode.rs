@@ -110,26 +110,28 @@ pub const MIN_SHORT_BASE64: usize = 16;
 /// ([`hex_blobs`]).
 const MIN_HEX: usize = 32;
 static HEX_ESC: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"(?:\\{1,2}x[0-9a-fA-F]{2}){8,}"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"(?:\\{1,2}x[0-9a-fA-F]{2}){8,}"));
 static UNI_ESC: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(r"(?:\\{1,2}u[0-9a-fA-F]{4}){6,}|(?:\\u\{[0-9a-fA-F]{1,6}\}){6,}")
+    crate::security::model::datarules::re(
+        r"(?:\\{1,2}u[0-9a-fA-F]{4}){6,}|(?:\\u\{[0-9a-fA-F]{1,6}\}){6,}",
+    )
 });
 static PERCENT: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"(?:%[0-9a-fA-F]{2}){8,}"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"(?:%[0-9a-fA-F]{2}){8,}"));
 /// A call taking a list of at least 8 byte values.
 static CODE_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(?:fromCharCode|\bchr|\bbytes|\bbytearray|\[char\[\]\]|\[byte\[\]\]|\bmap\s*\(\s*chr\s*,|\bpack\s*\(\s*['\x22]C\*['\x22]\s*,)\s*\(?\s*\[?\s*((?:(?:0x[0-9a-f]{1,2}|\d{1,3})\s*,\s*){7,}(?:0x[0-9a-f]{1,2}|\d{1,3}))",
     )
 });
 /// `chr(104)+chr(116)...` (Python, PHP, Perl) and `[char]104+[char]116` (PowerShell).
 static CODE_CHAIN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(?:\bchr\s*\(\s*\d{1,3}\s*\)\s*[+,.]?\s*){4,}|(?:\[char\]\s*\(?\s*\d{1,3}\s*\)?\s*[+,]?\s*){4,}",
     )
 });
 static NUM: LazyLock<Regex> =
-    LazyLock::new(|| crate::security::patterns::re(r"(?i)0x[0-9a-f]{1,2}|\d{1,3}"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"(?i)0x[0-9a-f]{1,2}|\d{1,3}"));
 
 /// The base64 alphabets (standard and URL-safe): `A-Za-z0-9+/_-`.
 const BASE64_BYTES: [bool; 256] = {
@@ -362,7 +364,7 @@ fn longest_base64_run(b: &[u8]) -> usize {
 }
 
 /// Words one of which every char-code call contains (lower case; in a scanned file the
-/// file's one literal pass finds them, see [`super::patterns::Words`]).
+/// file's one literal pass finds them, see [`crate::security::model::datarules::Words`]).
 pub const CODE_WORDS: &[&str] = &[
     "fromcharcode",
     "chr",
@@ -694,8 +696,8 @@ pub(crate) mod tests {
     /// The hand-written blob finders find what the regexes they replace find.
     #[test]
     fn blob_finders_match_their_regexes() {
-        let b64 = crate::security::patterns::re(r"[A-Za-z0-9+/_-]{40,}={0,2}");
-        let hex = crate::security::patterns::re(r"\b(?:[0-9a-fA-F]{2}){16,}\b");
+        let b64 = crate::security::model::datarules::re(r"[A-Za-z0-9+/_-]{40,}={0,2}");
+        let hex = crate::security::model::datarules::re(r"\b(?:[0-9a-fA-F]{2}){16,}\b");
         // Deterministic pseudo-random texts over an alphabet rich in edge cases.
         let alphabet: Vec<&str> = vec![
             "a", "F", "0", "9", "+", "/", "_", "-", "=", " ", "\n", ".", "g", "é", "x", "Z", "==",

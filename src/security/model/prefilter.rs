@@ -1,5 +1,5 @@
 //! The one-pass prefilter of the data rules: every required literal (see
-//! [`super::literals`]) and every rule regex Vectorscan can take, in one Vectorscan
+//! [`crate::security::model::literals`]) and every rule regex Vectorscan can take, in one Vectorscan
 //! block-mode database, scanned once over a file's lower-cased text.
 //!
 //! - A literal is a pattern of its exact bytes (`\xHH` each, no flags): its matches are the

@@ -30,9 +30,9 @@ use aho_corasick::AhoCorasick;
 use regex::Regex;
 use tree_sitter::Node;
 
-use super::{Lang, SecCx};
-use crate::finding::{Consequence, Finding, Location, Related, Severity};
+use crate::finding::{Location, Severity};
 use crate::parse::code_tree::{self, Grammar};
+use crate::security::model::{Lang, SecCx};
 
 pub const CREDENTIAL_FLOW: &str = "credential-flow-to-network";
 pub const DOWNLOAD_FLOW: &str = "download-flow-to-exec";
@@ -237,51 +237,53 @@ pub struct ShellCommand {
 }
 
 static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)\.aws/(credentials|config)|\.ssh/(id_|identity|authorized_keys)|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.kube/config|\.docker/config\.json|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.config/gh/hosts|\.config/gcloud|application_default_credentials|\.azure/|\.gnupg|\.password-store|/etc/shadow",
     )
 });
 
 static BROWSER_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)login data|\bcookies(\.sqlite)?\b|logins\.json|key4\.db|local state|web data|\.mozilla/firefox|google/chrome|chromium|brave-browser|bravesoftware",
     )
 });
 
 static KEYCHAIN_CMD: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)find-(generic|internet)-password|dump-keychain|secret-tool\s+(lookup|search)|\bkwallet|cmdkey\s+/list|vaultcmd",
     )
 });
 
 static NET_TOOL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(^|[\s/'\x22])(curl|wget|nc|ncat|netcat|socat|nslookup|dig|scp|rsync|ftp|telnet|sendmail)(\s|$|\.exe)",
     )
 });
 
 static DELETE_CMD: LazyLock<Regex> =
-    LazyLock::new(|| super::patterns::re(r"(?i)(^|\s)(rm|shred|del|rmdir)\s"));
+    LazyLock::new(|| crate::security::model::datarules::re(r"(?i)(^|\s)(rm|shred|del|rmdir)\s"));
 
 static ENCRYPT_CMD: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)openssl\s+(enc|aes|des)|gpg\s+(-c|--symmetric|--encrypt|-e)\b|\bage\s+-",
     )
 });
 
 static URL_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(r#"(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'`]*@)?([a-z0-9.\-\[\]:]+)"#)
+    crate::security::model::datarules::re(
+        r#"(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'`]*@)?([a-z0-9.\-\[\]:]+)"#,
+    )
 });
 
 static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(api_?key|apikey|secret|token|passw(or)?d|passwd|private_?key|access_?key|credential|session_?key|auth_?key)",
     )
 });
 
 /// Home-directory markers in a value's literal text.
 static HOME_LIT: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(^|[\s'\x22])~(/|\s|$)|(^|/)(documents|desktop|pictures|downloads|photos)(/|\s|$)|^/(users|home)/",
     )
 });
@@ -451,7 +453,8 @@ fn worth_parsing(lower: &[u8]) -> bool {
 }
 
 fn is_secret_name(name: &str) -> bool {
-    SECRET_NAME.is_match(name) && !super::secret_send::not_a_secret_name(name)
+    SECRET_NAME.is_match(name)
+        && !crate::security::families::exfiltration::secret_send::not_a_secret_name(name)
 }
 
 /// The analysis of one file.
@@ -1701,7 +1704,7 @@ impl<'s> Analyzer<'s> {
         args_lit: &str,
     ) -> Val {
         static INTERP: LazyLock<Regex> = LazyLock::new(|| {
-            super::patterns::re(
+            crate::security::model::datarules::re(
                 r"(?i)(^|[\s/])(sh|bash|zsh|dash|python[0-9.]*|node|perl|ruby|php|pwsh|powershell|osascript)(\s|$)",
             )
         });
@@ -2209,7 +2212,7 @@ fn own_host(name: &str, host: &str) -> Option<bool> {
     for w in &words {
         // A provider of the table (`providers.toml`) owns its hosts and no other: no
         // look-alike (`github.com.evil.io`) by the words below.
-        match super::providers::TABLE.word_claims(w, host) {
+        match crate::security::families::exfiltration::providers::TABLE.word_claims(w, host) {
             Some(true) => return Some(true),
             Some(false) => continue,
             None => {}
@@ -2404,7 +2407,11 @@ fn grammar_of_lang(lang: Lang) -> Option<Grammar> {
 /// Follows data through every Python and JavaScript/TypeScript file of the skill.
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, Severity, String, usize, String)> = Vec::new();
-    let mut shell_hits: Vec<(usize, usize, super::shell::Hit)> = Vec::new();
+    let mut shell_hits: Vec<(
+        usize,
+        usize,
+        crate::security::families::execution::shell::Hit,
+    )> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         if !matches!(src.lang, Lang::Python | Lang::JavaScript) {
             continue;
@@ -2421,7 +2428,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         // Command strings handed to a shell are shell: read them with the shell parser.
         for sc in &a.shell {
             if let Some(script) = crate::parse::shell::parse(&sc.text) {
-                for mut h in super::shell::analyze(&sc.text, &script) {
+                for mut h in crate::security::families::execution::shell::analyze(&sc.text, &script)
+                {
                     // The joined argument list is not the file's text: report at the argument.
                     h.start = 0;
                     h.end = 0;
@@ -2512,83 +2520,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             vec![(rel, format!("the source: `{what}`"))],
         );
         if let Some(f) = scx.cx.findings.last_mut() {
-            f.severity = sev;
+            crate::security::severity::emitted(f, sev);
         }
     }
-    super::shell::emit_hits(scx, shell_hits);
-}
-
-/// Correlated findings that a flow of the same file reports more exactly.
-fn covered_by(flow_rule: &str) -> &'static [&'static str] {
-    match flow_rule {
-        CREDENTIAL_FLOW => &[
-            "credential-exfiltration",
-            "secret-in-network-call",
-            "data-exfiltration",
-        ],
-        DOWNLOAD_FLOW => &[
-            "remote-code-load",
-            "fetch-then-execute",
-            "download-then-execute",
-        ],
-        RANSOM_FLOW => &["data-exfiltration", "user-data-destruction"],
-        _ => &[],
-    }
-}
-
-/// One cause, one finding: a correlated finding (`credential-exfiltration`,
-/// `secret-in-network-call`, `remote-code-load`, `download-then-execute`…) located in a file
-/// where a flow reports the same cause is attached to the flow as a consequence.
-pub fn absorb_correlated(findings: &mut Vec<Finding>) {
-    let flows: Vec<usize> = (0..findings.len())
-        .filter(|&i| RULES.contains(&findings[i].rule_id))
-        .collect();
-    if flows.is_empty() {
-        return;
-    }
-    let mut drop = vec![false; findings.len()];
-    for i in 0..findings.len() {
-        let g = &findings[i];
-        if RULES.contains(&g.rule_id) {
-            continue;
-        }
-        let owner = flows.iter().copied().find(|&fi| {
-            let f = &findings[fi];
-            f.skill_path == g.skill_path
-                && covered_by(f.rule_id).contains(&g.rule_id)
-                && (g.location.path == f.location.path
-                    || g.related.iter().any(|r| r.location.path == f.location.path))
-        });
-        if let Some(fi) = owner {
-            drop[i] = true;
-            let c = Consequence::of(&findings[i], None);
-            let loc = findings[i].location.clone();
-            let f = &mut findings[fi];
-            if c.severity > f.severity {
-                f.severity = c.severity;
-            }
-            if !f
-                .consequences
-                .iter()
-                .any(|x| x.fingerprint == c.fingerprint)
-            {
-                f.consequences.push(c.clone());
-                f.consequences.sort();
-            }
-            if f.location != loc && !f.related.iter().any(|r| r.location == loc) {
-                f.related.push(Related {
-                    location: loc,
-                    message: format!("also `{}`", c.rule_id),
-                });
-            }
-        }
-    }
-    let mut i = 0;
-    findings.retain(|_| {
-        let keep = !drop[i];
-        i += 1;
-        keep
-    });
+    crate::security::families::execution::shell::emit_hits(scx, shell_hits);
 }
 
 #[cfg(test)]

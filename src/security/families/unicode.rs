@@ -17,12 +17,13 @@
 //!   prose is never checked for these (only URLs inside it are).
 //!
 //! Findings are grouped per line (per run for tags and selectors, per token for
-//! confusables) and capped per file and rule ([`MAX_PER_FILE`]).
+//! confusables), and the lines of one file with the same cause are one finding that counts
+//! them and lists the first few as related locations ([`MAX_PER_FILE`]).
 
 use unicode_script::{Script, UnicodeScript};
 
-use super::{RegionKind, SecCx, Source};
 use crate::finding::Severity;
+use crate::security::model::{RegionKind, SecCx, Source};
 use crate::text::{sanitize_line, truncate};
 
 pub const BIDI_CONTROL: &str = "bidi-control";
@@ -61,6 +62,9 @@ pub struct Pending {
     pub offset: usize,
     pub message: String,
     pub anchor: String,
+    /// The other lines of the file with the same cause (offsets, at most
+    /// [`MAX_PER_FILE`]` - 1`): one finding per cause, the rest as related locations.
+    pub also: Vec<usize>,
 }
 
 pub fn check(scx: &mut SecCx<'_, '_>) {
@@ -75,42 +79,78 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             Some(sev) => scx.emit_at_severity(p.rule, sev, si, p.offset, p.message, &p.anchor),
             None => scx.emit_at(p.rule, si, p.offset, p.message, &p.anchor),
         }
+        if p.also.is_empty() {
+            continue;
+        }
+        let src = &scx.sources[si];
+        let related: Vec<crate::finding::Related> = p
+            .also
+            .iter()
+            .map(|&off| {
+                let (l, c) = src.pos(off);
+                crate::finding::Related {
+                    location: crate::finding::Location::at(src.rel.clone(), l, c),
+                    message: "the same, on another line".to_owned(),
+                }
+            })
+            .collect();
+        if let Some(f) = scx.cx.findings.last_mut() {
+            f.related.extend(related);
+        }
     }
 }
 
-/// The findings of one file as they are found, at most [`MAX_PER_FILE`] per rule: the rest
-/// are counted, not kept, so a file of millions of hidden characters holds ten findings per
-/// rule in memory, not one per line (the last kept one counts the rest).
+/// The findings of one file as they are found, one per cause (rule and severity): the other
+/// lines with the same cause are counted, and at most [`MAX_PER_FILE`]` - 1` of them kept as
+/// related locations, so a file of millions of hidden characters holds one finding per cause.
 #[derive(Default)]
 struct Capped {
     kept: Vec<Pending>,
-    /// Per rule: findings seen, and the index of the last one kept.
-    counts: Vec<(&'static str, usize, usize)>,
+    /// Per kept finding: how many lines of the file have its cause.
+    counts: Vec<usize>,
 }
 
 impl Capped {
     fn push(&mut self, p: Pending) {
-        let i = match self.counts.iter().position(|c| c.0 == p.rule) {
-            Some(i) => i,
-            None => {
-                self.counts.push((p.rule, 0, 0));
-                self.counts.len() - 1
+        // One cause (rule and severity; for look-alikes, the token) in one file is one finding:
+        // ten stray control bytes on ten lines are one finding with the other nine as related
+        // locations. The kept findings are few (rules × severities, tokens), so this is linear
+        // in the file's lines times a small constant for all but look-alike tokens.
+        // A look-alike token is its own cause: two different tokens are two findings.
+        let by_token = matches!(p.rule, CONFUSABLE_TOKEN | MIXED_SCRIPT_TOKEN);
+        if let Some(i) = self.kept.iter().position(|k| {
+            k.rule == p.rule && k.severity == p.severity && (!by_token || k.anchor == p.anchor)
+        }) {
+            self.counts[i] += 1;
+            if self.kept[i].also.len() + 1 < MAX_PER_FILE {
+                self.kept[i].also.push(p.offset);
             }
-        };
-        let e = &mut self.counts[i];
-        e.1 += 1;
-        if e.1 <= MAX_PER_FILE {
-            e.2 = self.kept.len();
-            self.kept.push(p);
+            return;
         }
+        // More distinct look-alike tokens than that are counted on the first one, so the
+        // kept list (and this search) stays bounded.
+        if by_token
+            && self.kept.iter().filter(|k| k.rule == p.rule).count() >= MAX_PER_FILE
+            && let Some(i) = self.kept.iter().position(|k| k.rule == p.rule)
+        {
+            self.counts[i] += 1;
+            return;
+        }
+        self.kept.push(p);
+        self.counts.push(1);
     }
 
     fn finish(mut self) -> Vec<Pending> {
-        for (_, n, last) in self.counts {
-            if n > MAX_PER_FILE {
-                self.kept[last].message.push_str(&format!(
-                    " ({} more occurrence(s) of this rule in the file are not listed.)",
-                    n - MAX_PER_FILE
+        for (k, n) in self.kept.iter_mut().zip(self.counts) {
+            if n > 1 {
+                let listed = k.also.len();
+                k.message.push_str(&format!(
+                    " ({n} lines of this file have it; {} listed as related locations.)",
+                    if listed + 1 == n {
+                        "the others are".to_owned()
+                    } else {
+                        format!("{listed} more are")
+                    }
                 ));
             }
         }
@@ -146,7 +186,7 @@ fn place(src: &Source<'_>, offset: usize) -> Place {
 
 /// A line of the frontmatter that decides which key the lines after it belong to: its
 /// start, and the byte range of its key (`None`: a line without `:`).
-pub(crate) type TopLine = (usize, Option<(usize, usize)>);
+use crate::security::model::TopLine;
 
 /// The top-level lines of the frontmatter region `start..end`, in order: every line that
 /// [`frontmatter_key`] does not skip.
@@ -351,8 +391,8 @@ pub fn show_bytes(bytes: &[u8]) -> String {
 // Scanning.
 // ---------------------------------------------------------------------------
 
-/// The findings of this family in one source, in order, at most [`MAX_PER_FILE`] per rule
-/// (the last kept one says how many more there were).
+/// The findings of this family in one source, in order, one per cause (rule and severity),
+/// each saying how many lines have it and listing up to [`MAX_PER_FILE`]` - 1` others.
 pub fn scan_source(src: &Source<'_>) -> Vec<Pending> {
     let text: &str = &src.text;
     let mut out = Capped::default();
@@ -532,6 +572,7 @@ fn scan_line_from(
         let sev = matches!(at, Place::NameOrDescription { .. }).then_some(Severity::Critical);
         let list = list_chars(&bidi, line);
         out.push(Pending {
+            also: Vec::new(),
             rule: BIDI_CONTROL,
             severity: sev,
             offset: start + off,
@@ -549,6 +590,7 @@ fn scan_line_from(
     {
         let list = list_chars(&marks, line);
         out.push(Pending {
+            also: Vec::new(),
             rule: BIDI_MARK,
             severity: None,
             offset: start + off,
@@ -573,6 +615,7 @@ fn scan_line_from(
             ""
         };
         out.push(Pending {
+            also: Vec::new(),
             rule: INVISIBLE_CHARACTER,
             severity: sev,
             offset: start + off,
@@ -721,6 +764,7 @@ fn tag_run(
     }
     let at = place(src, start + from);
     out.push(Pending {
+        also: Vec::new(),
         rule: TAG_SMUGGLING,
         severity: None,
         offset: start + from,
@@ -764,6 +808,7 @@ fn selector_run(
         "after one base character (only one selector can apply)"
     };
     out.push(Pending {
+        also: Vec::new(),
         rule: VARIATION_SELECTOR_SMUGGLING,
         severity: sev,
         offset: start + from,
@@ -843,6 +888,7 @@ fn controls(src: &Source<'_>, start: usize, line: &str, lf_file: bool, out: &mut
         format!("; it can hide text on a terminal: {}", hiding.join(", "))
     };
     out.push(Pending {
+        also: Vec::new(),
         rule: CONTROL_CHARACTER,
         severity: sev,
         offset: start + off,
@@ -1028,6 +1074,7 @@ fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Capped) {
             continue;
         };
         out.push(Pending {
+            also: Vec::new(),
             rule,
             severity: None,
             offset: start + host_s,
@@ -1079,6 +1126,7 @@ fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Capped) {
             "mixes Latin with another script in one word".to_owned()
         };
         out.push(Pending {
+            also: Vec::new(),
             rule,
             severity: sev,
             offset: start + ts,
@@ -1405,11 +1453,28 @@ mod tests {
     }
 
     #[test]
-    fn findings_are_capped_per_file() {
+    fn one_cause_in_one_file_is_one_finding() {
         let t = "a\u{200B} b\n".repeat(25);
         let v = run(&t, Lang::Text);
-        assert_eq!(v.len(), MAX_PER_FILE);
-        assert!(v.last().unwrap().message.contains("15 more"));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].message
+                .contains("25 lines of this file have it; 9 more are"),
+            "{}",
+            v[0].message
+        );
+        assert_eq!(v[0].also.len(), MAX_PER_FILE - 1);
+        // Ten stray backspaces on ten lines: one finding, the others related.
+        let t = "x = re.compile('a\u{8}b')\n".repeat(10);
+        let v = run(&t, Lang::Python);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].message
+                .contains("10 lines of this file have it; the others are")
+        );
+        // A different cause on the same file stays its own finding.
+        let t = "a\u{200B} b\nc\u{202E}d\n".repeat(3);
+        assert_eq!(run(&t, Lang::Text).len(), 2);
     }
 
     #[test]
@@ -1457,7 +1522,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_of_hidden_characters_keeps_ten_findings_per_rule_in_memory() {
+    fn a_file_of_hidden_characters_keeps_one_finding_per_cause_in_memory() {
         // One finding per line, 50,000 lines: counted as they are found, never all kept.
         let mut c = Capped::default();
         for i in 0..50_000 {
@@ -1467,26 +1532,31 @@ mod tests {
                 INVISIBLE_CHARACTER
             };
             c.push(Pending {
+                also: Vec::new(),
                 rule,
                 severity: None,
                 offset: i,
                 message: "m".into(),
                 anchor: String::new(),
             });
-            assert!(c.kept.len() <= 2 * MAX_PER_FILE);
+            assert!(c.kept.len() <= 2);
+            assert!(c.kept.iter().all(|k| k.also.len() < MAX_PER_FILE));
         }
         let v = c.finish();
-        assert_eq!(v.len(), 2 * MAX_PER_FILE);
-        assert!(v[2 * MAX_PER_FILE - 1].message.contains("24990 more"));
+        assert_eq!(v.len(), 2);
+        assert!(
+            v[1].message
+                .contains("25000 lines of this file have it; 9 more are")
+        );
         let tags: String = (0..20_000)
             .map(|i| format!("{}\n", char::from_u32(0xE0041 + i % 26).unwrap()))
             .collect();
         let v = run(&tags, Lang::Text);
-        assert_eq!(v.len(), MAX_PER_FILE);
+        assert_eq!(v.len(), 1);
         assert!(
-            v[MAX_PER_FILE - 1].message.contains("19990 more"),
+            v[0].message.contains("20000 lines of this file have it"),
             "{}",
-            v[MAX_PER_FILE - 1].message
+            v[0].message
         );
     }
 

@@ -23,11 +23,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::SecCx;
-use super::execution::{Origin, origin_of};
-use super::patterns::is_live;
-use super::providers::{Owner, owner};
 use crate::finding::{Location, Severity};
+use crate::security::families::exfiltration::providers::{Owner, owner};
+use crate::security::model::SecCx;
+use crate::security::model::context::is_live;
+use crate::security::model::hosts::{Origin, origin_of};
 
 pub const SECRET_IN_NETWORK_CALL: &str = "secret-in-network-call";
 
@@ -35,14 +35,14 @@ pub const SECRET_IN_NETWORK_CALL: &str = "secret-in-network-call";
 pub const RULES: &[&str] = &[SECRET_IN_NETWORK_CALL];
 
 static CALL: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)\b(curl|wget|fetch\(|requests\.\w+\(|httpx\.\w+\(|urlopen\(|urllib\.request|axios(\.\w+)?\(|https?\.(get|request)\(|got\(|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|sendBeacon|XMLHttpRequest|\.open\(\s*["'](GET|POST))|<img\s[^>]*src\s*=|new\s+Image\(\)"#,
     )
 });
 
 /// A secret-named reference; group `n` is the name.
 static REF: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?:\$\{?|\$\(|["']\s*%\s*\(?\s*|%|\$env:|os\.environ\[\s*\\?["']|os\.environ\.get\(\s*\\?["']|os\.getenv\(\s*\\?["']|process\.env\.|process\.env\[\s*["']|\{\{\s*(?:secrets\.|env\.)?|\{|\+\s*|[:,(]\s*)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
     )
 });
@@ -50,13 +50,13 @@ static REF: LazyLock<Regex> = LazyLock::new(|| {
 /// `key = process.env.ANTHROPIC_API_KEY` and the like: group `v` is the variable, `n` the
 /// environment name it holds.
 static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?m)\b(?P<v>[A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(?:process\.env\.|process\.env\[\s*["']|os\.environ\[\s*["']|os\.environ\.get\(\s*["']|os\.getenv\(\s*["']|\$env:|\$\{?)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
     )
 });
 
 static SECRETISH: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(api_?key|apikey|secret|token|passw(or)?d|passwd|private_?key|access_?key|credential|bearer|session_?key|auth_?key)",
     )
 });
@@ -69,7 +69,7 @@ static SECRETISH: LazyLock<Regex> = LazyLock::new(|| {
 /// (`tokenAddress`, `totalTokens`).
 /// Shared by the secret-to-network rule and the data flows.
 static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)(_URL|_URI|_HOST|_ENDPOINT|_PATH|_FILE|_DIR|_NAME|_ID|_IDS|_LEN|_LENGTH|_COUNT|_TYPE|_HEADER|_FIELD|_PARAM|_PREFIX|_EXPIRY|_EXPIRES|_EXPIRES_AT|_EXPIRES_IN|_EXPIRATION|_TTL|_LIMIT|_MAX|_MIN|_TOKENS|_USED|_USAGE|_BUDGET|_ADDRESS|_ADDR|_MINT|_CONTRACT|_CA|_PAIR|_SYMBOL|_TICKER|_DECIMALS|_SUPPLY|_PRICE|_AMOUNT|_BALANCE)$|(?-i:[a-z0-9](Url|Uri|Host|Endpoint|Path|File|Dir|Name|Id|Ids|Count|Type|Prefix|Expiry|Limit|Tokens|Usage|Budget|Address|Mint|Symbol|Decimals|Supply|Price|Amount|Balance))$|^(token_?count|max_?tokens?|tokens?|num_?tokens?|tokenizer|next_?token|page_?token|csrf_?token|(sell|buy|input|output|base|quote|from|to|native|gas)_?token)$",
     )
 });
@@ -82,34 +82,34 @@ pub(crate) fn not_a_secret_name(name: &str) -> bool {
 /// The user part of a command line's `user:password` option (`curl -u admin:`, `wpscan
 /// --http-auth admin:`), up to the colon.
 static CLI_USER: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?:^|\s)(?:-u|--user|--http-auth|--auth|--http-user|--proxy-user|--basic-auth)[\s=]+[\w.@-]+$",
     )
 });
 
 /// A URL: group 1 the host (after any `user:secret@`), group 2 the rest.
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)\b(?:https?|wss?|ftp)://(?:[^\s/@"'`|)<>;]*@)?([^\s/"'`|)<>;?#:@]+)([^\s"'`|)<>;]*)"#,
     )
 });
 
 /// A file that talks to the network somewhere (a URL built on one line is sent on another).
 static NETWORK_USE: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)\b(curl|wget|fetch\(|requests\.\w+\(|httpx\.|urlopen\(|urllib\.request|axios|https?\.(get|request)\(|got\(|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|WebClient|sendBeacon|XMLHttpRequest|git\s+(push|remote|clone)|<img\s)"#,
     )
 });
 
 /// Connection strings hold a password even though their names say URL.
 static CONNECTION: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r"(?i)^(DATABASE_URL|DB_URL|[A-Z_]*_DSN|[A-Z_]*CONNECTION_STRING|REDIS_URL|MONGO(DB)?_UR[IL]|POSTGRES_URL)$",
     )
 });
 
 static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    super::patterns::re(
+    crate::security::model::datarules::re(
         r#"(?i)(authorization|x-api-key|api-key|x-auth-token|private-token|bearer|x-[\w-]*(key|token))\s*["']?\s*[:=]|headers\s*[=:]|-H\s|--header\s|-u\s+["']?\$|--user\s"#,
     )
 });
@@ -143,7 +143,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
         if src.quotes_attacks
-            || !src.has_words(super::patterns::Words::Fetch)
+            || !src.has_words(crate::security::model::datarules::Words::Fetch)
                 && !src.text.contains("<img")
                 && !src.text.contains("requests.")
                 && !src.text.contains("http")
@@ -284,7 +284,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 }
                 // An unknown vendor's key sent to the project the skill is about.
                 if who == Owner::Unknown
-                    && super::execution::url_matches_subject(&scx.subject, url.as_str())
+                    && crate::security::model::hosts::url_matches_subject(
+                        &scx.subject,
+                        url.as_str(),
+                    )
                 {
                     who = Owner::Own { table: false };
                 }
@@ -311,8 +314,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 // A known provider's own token (`VERCEL_TOKEN`) sent to an app there is
                 // still a platform credential handed to an app: it keeps its severity.
                 if !hostile
-                    && !super::providers::names_a_provider(name)
-                    && super::providers::on_platform(&host)
+                    && !crate::security::families::exfiltration::providers::names_a_provider(name)
+                    && crate::security::families::exfiltration::providers::on_platform(&host)
                 {
                     sev = sev.min(Severity::Low);
                 }
@@ -342,10 +345,10 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         let anchor = format!("{}:{name}>{host}", src.path);
         scx.cx.emit(SECRET_IN_NETWORK_CALL, msg, loc, &anchor);
         if let Some(f) = scx.cx.findings.last_mut() {
-            f.severity = sev;
+            crate::security::severity::emitted(f, sev);
         }
         scx.signal(
-            super::SignalKind::NetworkSend,
+            crate::security::model::SignalKind::NetworkSend,
             si,
             off,
             format!("{name} to {host}"),

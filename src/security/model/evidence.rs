@@ -1,6 +1,6 @@
 //! The evidence model of a file: what a byte offset *is*, decided once, for every rule.
 //!
-//! [`super::regions`] cuts a file into frontmatter, prose, code blocks, comments and
+//! [`crate::security::model::regions`] cuts a file into frontmatter, prose, code blocks, comments and
 //! scripts. This module adds what those regions sit in and what links two offsets:
 //! - **sections**: the Markdown heading path above an offset (ATX headings, and a bold or
 //!   colon-ended label line in front of a list), classified as forbidding ("Prohibited
@@ -15,8 +15,8 @@
 //! Everything here is linear in the file (headings are found once per file and looked up
 //! by binary search) and bounded per query.
 
-use super::{RegionKind, Source};
 use crate::finding::Severity;
+use crate::security::model::{RegionKind, Source};
 
 /// What the section or table column an offset sits in says about its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,7 +270,7 @@ pub fn table_column_role(src: &Source<'_>, offset: usize) -> Option<SectionRole>
 /// The context role of `offset` in `src`: its table column, else its section. Prose, lists
 /// and code blocks of a Markdown file alike; never for scripts or data files.
 pub fn role_at(src: &Source<'_>, offset: usize) -> Option<SectionRole> {
-    if src.lang != super::Lang::Markdown {
+    if src.lang != crate::security::model::Lang::Markdown {
         return None;
     }
     if let Some(r) = src.region_at(offset)
@@ -295,20 +295,11 @@ pub fn ceiling(src: &Source<'_>, offset: usize) -> Option<(Severity, &'static st
     role_at(src, offset).map(|r| (Severity::Low, r.reason()))
 }
 
-/// Applies [`ceiling`] to the finding just made (the one place context lowers a finding): its
-/// severity at most the ceiling, the reason in its `confidence_reason`.
+/// Applies [`ceiling`] to the finding just made (the one place context lowers a finding at
+/// emission), through [`crate::security::severity::cap`].
 pub fn apply_ceiling(src: &Source<'_>, offset: usize, f: &mut crate::finding::Finding) {
-    if let Some((cap, why)) = ceiling(src, offset)
-        && f.severity > cap
-    {
-        f.severity = cap;
-        if !f
-            .confidence_reason
-            .as_deref()
-            .is_some_and(|r| r.contains(why))
-        {
-            f.lower_confidence(why);
-        }
+    if let Some((cap, why)) = ceiling(src, offset) {
+        crate::security::severity::cap(f, cap, why);
     }
 }
 
@@ -322,8 +313,8 @@ pub fn link_unit(src: &Source<'_>, offset: usize) -> (usize, usize) {
     }
     let at = crate::text::floor_boundary(&src.text, offset);
     (
-        super::patterns::paragraph_start(&src.text, at, 2048),
-        super::patterns::paragraph_end(&src.text, at, 2048),
+        crate::security::model::context::paragraph_start(&src.text, at, 2048),
+        crate::security::model::context::paragraph_end(&src.text, at, 2048),
     )
 }
 
@@ -386,7 +377,7 @@ pub fn is_placeholder(value: &str) -> bool {
 pub fn in_sandbox_call(text: &str, at: usize, lookahead: usize) -> bool {
     use crate::text::{ceil_boundary, floor_boundary};
     static SANDBOX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        super::patterns::re(
+        crate::security::model::datarules::re(
             r"(?i)\b\w*(sandbox|sbx|container|e2b|daytona|devbox|codeinterpreter|code_interpreter)\w*\s*\.\s*(\w+\s*\.\s*){0,2}(exec|execute|run|run_code|runCode|spawn|writeFile|write|write_file|start|commands|process|files)\b[^\n]*$",
         )
     });
@@ -399,7 +390,7 @@ pub fn in_sandbox_call(text: &str, at: usize, lookahead: usize) -> bool {
 }
 
 /// Does a command line install from its vendor's own index: a URL on it whose owner label
-/// ([`super::execution::owner_labels`]) is a package named on the same line, or names the
+/// ([`crate::security::model::hosts::owner_labels`]) is a package named on the same line, or names the
 /// skill's subject?
 pub fn vendor_index(line: &str, subject: &str) -> bool {
     let words: Vec<String> = line
@@ -423,9 +414,9 @@ pub fn vendor_index(line: &str, subject: &str) -> bool {
             .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')'))
             .next()
             .unwrap_or("");
-        let labels = super::execution::owner_labels(url);
+        let labels = crate::security::model::hosts::owner_labels(url);
         if labels.iter().any(|l| words.iter().any(|w| w == l))
-            || super::execution::url_matches_subject(subject, url)
+            || crate::security::model::hosts::url_matches_subject(subject, url)
         {
             return true;
         }
@@ -459,6 +450,56 @@ pub fn token_at(text: &str, at: usize) -> &str {
     let start = text[lo..at].rfind(stop).map_or(lo, |i| lo + i + 1);
     let end = text[at..hi].find(stop).map_or(hi, |i| at + i);
     &text[start..end]
+}
+
+/// Does the skill's description (or name) say that writing the file this hit names is its job?
+/// The job must match the object: an identity file (`SOUL.md`, `IDENTITY.md`) is the job only
+/// of a skill that says it shapes the agent's identity or persona (a notes skill that also
+/// writes `SOUL.md` is poisoning it); instructions files (`CLAUDE.md`, `AGENTS.md`, which
+/// Claude Code calls memory) of a skill that names them or memory; `MEMORY.md` of a skill
+/// about memory, notes or learnings.
+pub fn its_own_job(subject: &str, hit: &str) -> bool {
+    let says = |words: &[&str]| words.iter().any(|w| subject.contains(w));
+    const IDENTITY: &[&str] = &["soul.md", "identity.md", "heartbeat.md"];
+    const INSTRUCTIONS: &[&str] = &[
+        "claude.md",
+        "agents.md",
+        "gemini.md",
+        "copilot-instructions",
+        ".cursorrules",
+        ".windsurfrules",
+        ".clinerules",
+        ".claude/settings",
+    ];
+    if IDENTITY.iter().any(|f| hit.contains(f)) {
+        return says(&["soul", "identity", "persona", "personality", "heartbeat"]);
+    }
+    if INSTRUCTIONS.iter().any(|f| hit.contains(f)) {
+        return says(&[
+            "agents.md",
+            "claude.md",
+            "gemini.md",
+            "instructions file",
+            "copilot-instructions",
+            "cursorrules",
+            "rules file",
+            // Claude Code calls its CLAUDE.md files memory (`/memory`, auto-memory).
+            "memory",
+        ]);
+    }
+    says(&[
+        "memory",
+        "remember",
+        "learnings",
+        "lessons learned",
+        "journal",
+        "progress file",
+        "notes file",
+        "session notes",
+        "running notes",
+        "persistent context",
+        "knowledge base",
+    ])
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use tree_sitter::Node;
 
 use crate::finding::{Location, Severity};
 use crate::parse::code_tree::{self, Grammar};
-use crate::security::model::{Lang, SecCx};
+use crate::security::model::{Lang, RegionKind, SecCx, Source};
 
 pub const CREDENTIAL_FLOW: &str = "credential-flow-to-network";
 pub const DOWNLOAD_FLOW: &str = "download-flow-to-exec";
@@ -2372,6 +2372,28 @@ struct Output {
     shell: Vec<ShellCommand>,
 }
 
+impl Output {
+    /// Moves every offset by `by`: the analysis of a fenced code block, placed in its file.
+    fn shift(&mut self, by: usize) {
+        if by == 0 {
+            return;
+        }
+        for o in &mut self.origins {
+            o.offset += by;
+        }
+        for f in &mut self.flows {
+            f.origin.offset += by;
+            f.sink.offset += by;
+        }
+        for d in &mut self.deletes {
+            d.0 += by;
+        }
+        for s in &mut self.shell {
+            s.offset += by;
+        }
+    }
+}
+
 /// Parses and analyses one file.
 fn analyze_text(text: &str, grammar: Grammar) -> Option<Output> {
     let tree = code_tree::parse(text, grammar)?;
@@ -2404,7 +2426,51 @@ fn grammar_of_lang(lang: Lang) -> Option<Grammar> {
     }
 }
 
-/// Follows data through every Python and JavaScript/TypeScript file of the skill.
+/// The code a source holds for the dataflow: a Python or JavaScript/TypeScript file whole, or
+/// each fenced Python or JavaScript/TypeScript block of a Markdown file (at most
+/// [`MAX_BLOCKS`] per file), as (start, end, grammar).
+fn code_units(src: &Source<'_>) -> Vec<(usize, usize, Grammar)> {
+    match src.lang {
+        Lang::Python | Lang::JavaScript => Grammar::of_path(src.path, grammar_of_lang(src.lang))
+            .map(|g| vec![(0, src.text.len(), g)])
+            .unwrap_or_default(),
+        Lang::Markdown => src
+            .regions
+            .iter()
+            .filter_map(|r| match r.kind {
+                RegionKind::Code { lang, .. } => grammar_of_lang(lang).map(|g| {
+                    let (a, z) = fenced_body(&src.text, r.start, r.end);
+                    (a, z, g)
+                }),
+                _ => None,
+            })
+            .take(MAX_BLOCKS)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The code of a fenced block `start..end` (which holds its fence lines): after the opening
+/// line, before a closing fence line if there is one.
+fn fenced_body(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let block = &text[start..end];
+    let a = block.find('\n').map_or(end, |i| start + i + 1);
+    let inner = text[a..end].trim_end_matches(['\n', '\r']);
+    let last = inner.rfind('\n').map_or(0, |i| i + 1);
+    let closing = inner[last..].trim_start();
+    let z = if closing.starts_with("```") || closing.starts_with("~~~") {
+        a + last
+    } else {
+        end
+    };
+    (a, z.max(a))
+}
+
+/// At most this many fenced blocks of one Markdown file go through the dataflow.
+const MAX_BLOCKS: usize = 256;
+
+/// Follows data through every Python and JavaScript/TypeScript file of the skill, and through
+/// the fenced Python and JavaScript/TypeScript blocks of its Markdown.
 pub fn check(scx: &mut SecCx<'_, '_>) {
     let mut emits: Vec<(usize, usize, &'static str, Severity, String, usize, String)> = Vec::new();
     let mut shell_hits: Vec<(
@@ -2413,95 +2479,94 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         crate::security::families::execution::shell::Hit,
     )> = Vec::new();
     for (si, src) in scx.sources.iter().enumerate() {
-        if !matches!(src.lang, Lang::Python | Lang::JavaScript) {
-            continue;
-        }
-        let Some(grammar) = Grammar::of_path(src.path, grammar_of_lang(src.lang)) else {
-            continue;
-        };
-        if src.text.len() > code_tree::MAX_PARSE_BYTES || !worth_parsing(src.lower()) {
-            continue;
-        }
-        let Some(a) = analyze_text(&src.text, grammar) else {
-            continue;
-        };
-        // Command strings handed to a shell are shell: read them with the shell parser.
-        for sc in &a.shell {
-            if let Some(script) = crate::parse::shell::parse(&sc.text) {
-                for mut h in crate::security::families::execution::shell::analyze(&sc.text, &script)
-                {
-                    // The joined argument list is not the file's text: report at the argument.
-                    h.start = 0;
-                    h.end = 0;
-                    if let Some((o, _)) = h.related.as_mut() {
-                        *o = 0;
-                    }
-                    shell_hits.push((si, sc.offset, h));
-                }
-            }
-        }
-        let mut n = 0;
-        let mut ransom_done = false;
-        for f in &a.flows {
-            if n >= MAX_FLOWS {
-                break;
-            }
-            // Ransom: user files packed and uploaded, or encrypted, with originals deleted.
-            if f.origin.kind == Kind::UserFiles {
-                if ransom_done {
-                    continue;
-                }
-                let deleted = a.deletes.iter().find(|(_, ts)| {
-                    ts.iter().any(|t| {
-                        a.origins
-                            .get(t.origin as usize)
-                            .is_some_and(|o| o.kind == Kind::UserFiles)
-                    })
-                });
-                let Some((del_off, _)) = deleted else {
-                    continue;
-                };
-                let src_line = line_of(&src.text, &src.lines, f.origin.offset);
-                let sink_line = line_of(&src.text, &src.lines, f.sink.offset);
-                let del_line = line_of(&src.text, &src.lines, *del_off);
-                let how = if f.sink.kind == SinkKind::Encrypt {
-                    format!("encrypted by `{}`", f.sink.call)
-                } else {
-                    format!("uploaded by `{}`", f.sink.call)
-                };
-                let path = if f.steps.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {}", f.steps.join(", "))
-                };
-                let msg = format!(
-                    "the user's files ({}, line {src_line}){path}, are {how} at line {sink_line}, and the originals are deleted at line {del_line}: the shape of ransomware (or of data theft that covers its tracks). Remove the deletion and the upload or encryption; a skill works on copies the user hands it.",
-                    f.origin.what
-                );
-                emits.push((
-                    si,
-                    f.sink.offset,
-                    RANSOM_FLOW,
-                    Severity::High,
-                    msg,
-                    f.origin.offset,
-                    f.origin.what.clone(),
-                ));
-                ransom_done = true;
-                n += 1;
+        for (start, end, grammar) in code_units(src) {
+            if end - start > code_tree::MAX_PARSE_BYTES || !worth_parsing(&src.lower()[start..end])
+            {
                 continue;
             }
-            if let Some((rule, sev, msg)) = judge(f, &src.text, &src.lines) {
-                emits.push((
-                    si,
-                    f.sink.offset,
-                    rule,
-                    sev,
-                    msg,
-                    f.origin.offset,
-                    f.origin.what.clone(),
-                ));
-                n += 1;
+            let Some(mut a) = analyze_text(&src.text[start..end], grammar) else {
+                continue;
+            };
+            a.shift(start);
+            // Command strings handed to a shell are shell: read them with the shell parser.
+            for sc in &a.shell {
+                if let Some(script) = crate::parse::shell::parse(&sc.text) {
+                    for mut h in
+                        crate::security::families::execution::shell::analyze(&sc.text, &script)
+                    {
+                        // The joined argument list is not the file's text: report at the argument.
+                        h.start = 0;
+                        h.end = 0;
+                        if let Some((o, _)) = h.related.as_mut() {
+                            *o = 0;
+                        }
+                        shell_hits.push((si, sc.offset, h));
+                    }
+                }
+            }
+            let mut n = 0;
+            let mut ransom_done = false;
+            for f in &a.flows {
+                if n >= MAX_FLOWS {
+                    break;
+                }
+                // Ransom: user files packed and uploaded, or encrypted, with originals deleted.
+                if f.origin.kind == Kind::UserFiles {
+                    if ransom_done {
+                        continue;
+                    }
+                    let deleted = a.deletes.iter().find(|(_, ts)| {
+                        ts.iter().any(|t| {
+                            a.origins
+                                .get(t.origin as usize)
+                                .is_some_and(|o| o.kind == Kind::UserFiles)
+                        })
+                    });
+                    let Some((del_off, _)) = deleted else {
+                        continue;
+                    };
+                    let src_line = line_of(&src.text, &src.lines, f.origin.offset);
+                    let sink_line = line_of(&src.text, &src.lines, f.sink.offset);
+                    let del_line = line_of(&src.text, &src.lines, *del_off);
+                    let how = if f.sink.kind == SinkKind::Encrypt {
+                        format!("encrypted by `{}`", f.sink.call)
+                    } else {
+                        format!("uploaded by `{}`", f.sink.call)
+                    };
+                    let path = if f.steps.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", f.steps.join(", "))
+                    };
+                    let msg = format!(
+                        "the user's files ({}, line {src_line}){path}, are {how} at line {sink_line}, and the originals are deleted at line {del_line}: the shape of ransomware (or of data theft that covers its tracks). Remove the deletion and the upload or encryption; a skill works on copies the user hands it.",
+                        f.origin.what
+                    );
+                    emits.push((
+                        si,
+                        f.sink.offset,
+                        RANSOM_FLOW,
+                        Severity::High,
+                        msg,
+                        f.origin.offset,
+                        f.origin.what.clone(),
+                    ));
+                    ransom_done = true;
+                    n += 1;
+                    continue;
+                }
+                if let Some((rule, sev, msg)) = judge(f, &src.text, &src.lines) {
+                    emits.push((
+                        si,
+                        f.sink.offset,
+                        rule,
+                        sev,
+                        msg,
+                        f.origin.offset,
+                        f.origin.what.clone(),
+                    ));
+                    n += 1;
+                }
             }
         }
     }
@@ -2519,8 +2584,19 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             &anchor,
             vec![(rel, format!("the source: `{what}`"))],
         );
+        let capped = s.capped_at(at);
         if let Some(f) = scx.cx.findings.last_mut() {
             crate::security::severity::emitted(f, sev);
+            // A fenced block is read in its context: under a heading that forbids or
+            // catalogues it, in a remote sandbox call, or quoted in a reference document.
+            crate::security::model::evidence::apply_ceiling(s, at, f);
+            if capped {
+                crate::security::severity::cap(
+                    f,
+                    Severity::Medium,
+                    "in a reference document of a skill about security, where attacks are quoted",
+                );
+            }
         }
     }
     crate::security::families::execution::shell::emit_hits(scx, shell_hits);

@@ -377,3 +377,18 @@ fn a_host_built_from_a_variable_is_unknown() {
     );
     assert!(v.is_empty(), "{v:?}");
 }
+
+#[test]
+fn a_fenced_block_is_read_without_its_fences() {
+    let t = "intro\n```python\nimport os\nx = os.environ['K']\n```\nafter\n";
+    let start = t.find("```").unwrap();
+    let end = t.find("after").unwrap();
+    let (a, z) = fenced_body(t, start, end);
+    assert_eq!(&t[a..z], "import os\nx = os.environ['K']\n");
+    // An unclosed block runs to its end; an empty one is empty.
+    let u = "```js\nfetch(x)\n";
+    assert_eq!(fenced_body(u, 0, u.len()), (6, u.len()));
+    let e = "```py\n```\n";
+    let (a, z) = fenced_body(e, 0, e.len());
+    assert_eq!(a, z);
+}

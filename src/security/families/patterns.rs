@@ -195,6 +195,21 @@ fn emit_hits(scx: &mut SecCx<'_, '_>) {
                 );
             }
         }
+        // A skill about a tool reads that tool's credential store as its job: a note. Its
+        // signal above still feeds correlation (a send of it is exfiltration all the same).
+        if rule.id == "credential-store-access"
+            && let Some(why) =
+                crate::security::model::evidence::reads_its_own_tool_store(&scx.subject, &ex)
+            && let Some(f) = scx.cx.findings.last_mut()
+        {
+            crate::security::severity::cap(f, crate::finding::Severity::Low, why);
+        }
+        if rule.id == "persistence-mechanism"
+            && let Some(why) = crate::security::model::evidence::schedules_as_its_job(&scx.subject)
+            && let Some(f) = scx.cx.findings.last_mut()
+        {
+            crate::security::severity::cap(f, crate::finding::Severity::Low, why);
+        }
         // A credential stored in the agent's memory is replayed into every later session.
         if rule.id == "secret-leak-by-design"
             && let Some(f) = scx.cx.findings.last_mut()

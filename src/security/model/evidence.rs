@@ -452,6 +452,68 @@ pub fn token_at(text: &str, at: usize) -> &str {
     &text[start..end]
 }
 
+/// The configuration files a tool reads itself, which a skill about that tool reads as part of
+/// its job: (the file in the hit, words of the skill's subject that name the tool). Only
+/// configuration: the files that hold the secrets themselves (`~/.aws/credentials`, SSH
+/// private keys, token caches, `.git-credentials`, `.npmrc`) are never a skill's to read.
+const TOOL_STORES: &[(&[&str], &[&str])] = &[
+    (
+        &[".aws/config"],
+        &[
+            "aws",
+            "amazon web services",
+            "boto3",
+            "s3 ",
+            "ec2",
+            "cloudformation",
+        ],
+    ),
+    (
+        &[".kube/config"],
+        &["kubernetes", "k8s", "kubectl", "kube", "helm"],
+    ),
+];
+
+/// Is reading the configuration this hit names the skill's own job: a skill about AWS reading
+/// `~/.aws/config`, a Kubernetes skill reading `~/.kube/config`? Then the read alone is a note
+/// (low), with the reason; a send of it is still correlated as exfiltration, and a secret
+/// store (`~/.aws/credentials`, SSH keys) or another tool's file keeps its severity.
+pub fn reads_its_own_tool_store(subject: &str, hit: &str) -> Option<&'static str> {
+    let hit = hit.to_ascii_lowercase();
+    let subject = format!(" {subject} ");
+    TOOL_STORES
+        .iter()
+        .any(|(stores, tools)| {
+            stores.iter().any(|s| hit.contains(s)) && tools.iter().any(|w| subject.contains(w))
+        })
+        .then_some(
+            "the skill is about the tool whose credential store this is: reading its configuration is the skill's job",
+        )
+}
+
+/// Does the skill say that scheduling or installing something to run again is its job (a
+/// timer, a cron job, a service, a login item)? Then a persistence entry it writes is a note
+/// (low), with the reason; one that itself talks to the network is still raised.
+pub fn schedules_as_its_job(subject: &str) -> Option<&'static str> {
+    const W: &[&str] = &[
+        "timer",
+        "cron",
+        "schedul",
+        "systemd",
+        "launchd",
+        "launch agent",
+        "autostart",
+        "startup item",
+        "login item",
+        "service unit",
+        "daemon",
+        "periodic",
+    ];
+    W.iter().any(|w| subject.contains(w)).then_some(
+        "the skill's documented job is scheduling or installing something that runs again",
+    )
+}
+
 /// Does the skill's description (or name) say that writing the file this hit names is its job?
 /// The job must match the object: an identity file (`SOUL.md`, `IDENTITY.md`) is the job only
 /// of a skill that says it shapes the agent's identity or persona (a notes skill that also

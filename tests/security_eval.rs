@@ -5,7 +5,9 @@
 //! to them), 30 % of the rest is `held-out`, stratified by family and label. The blind split,
 //! `fixtures/security-eval/blind/` with its own `labels.json` (keys prefixed `blind/` here), was
 //! written from the attack descriptions alone by people who never read the rules; no rule is
-//! changed because of it. `floors.json` `totals` holds each split's block/warn recall floors and
+//! changed because of it. `fixtures/security-eval/blind2/` (keys prefixed `blind2/`) is a second
+//! blind part written the same way by a writer who never read the code, committed before the
+//! rule changes that followed it; it is reported as its own split. `floors.json` `totals` holds each split's block/warn recall floors and
 //! benign blocked/warned ceilings.
 //!
 //! Each case folder is scanned on its own: as a path (`Mode::Path`) when its layout is
@@ -71,7 +73,10 @@ const SURFACES: &[&str] = &[
     "config",
 ];
 const LAYOUTS: &[&str] = &["agent-skills", "claude", "openclaw", "plugin"];
-const SPLITS: &[&str] = &["tune", "held-out", "blind"];
+const SPLITS: &[&str] = &["tune", "held-out", "blind", "blind2"];
+/// The blind parts: each a folder of its own with its own `labels.json`, named as its split,
+/// written from the attack descriptions alone by someone who never read the rules.
+const BLIND: &[&str] = &["blind", "blind2"];
 /// Key of `floors.json` holding the split-wide targets (block and warn recall floors, and the
 /// most benign cases blocked and warned).
 const TOTALS: &str = "totals";
@@ -90,17 +95,28 @@ fn load_json(name: &str) -> BTreeMap<String, Value> {
     serde_json::from_str(&text).unwrap()
 }
 
-/// `labels.json` and the blind split's `blind/labels.json` (keys prefixed `blind/`).
+/// `labels.json` and each blind part's `<part>/labels.json` (keys prefixed `<part>/`).
 fn all_labels() -> BTreeMap<String, Value> {
     let mut labels = load_json("labels.json");
-    for (k, v) in load_json("blind/labels.json") {
-        labels.insert(format!("blind/{k}"), v);
+    for part in BLIND {
+        for (k, v) in load_json(&format!("{part}/labels.json")) {
+            labels.insert(format!("{part}/{k}"), v);
+        }
     }
     labels
 }
 
+/// The blind part a key belongs to, if any.
+fn blind_part(key: &str) -> Option<&'static str> {
+    BLIND
+        .iter()
+        .copied()
+        .find(|p| key.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
+}
+
 fn is_malicious(key: &str) -> bool {
-    key.trim_start_matches("blind/").starts_with("malicious/")
+    let k = blind_part(key).map_or(key, |p| &key[p.len() + 1..]);
+    k.starts_with("malicious/")
 }
 
 fn field<'a>(v: &'a Value, k: &str) -> &'a str {
@@ -341,7 +357,12 @@ fn tables(cases: &[Case]) -> String {
 fn labels_cover_every_fixture_folder() {
     let labels = all_labels();
     let mut on_disk = BTreeSet::new();
-    for kind in ["malicious", "benign", "blind/malicious", "blind/benign"] {
+    let mut kinds = vec!["malicious".to_owned(), "benign".to_owned()];
+    for part in BLIND {
+        kinds.push(format!("{part}/malicious"));
+        kinds.push(format!("{part}/benign"));
+    }
+    for kind in &kinds {
         for e in fs::read_dir(root().join(kind)).unwrap() {
             let e = e.unwrap();
             if e.file_type().unwrap().is_dir() {
@@ -356,10 +377,11 @@ fn labels_cover_every_fixture_folder() {
     );
     for (k, v) in &labels {
         let malicious = is_malicious(k);
+        let split = field(v, "split");
         assert_eq!(
-            k.starts_with("blind/"),
-            field(v, "split") == "blind",
-            "{k}: only the blind folder holds the blind split"
+            blind_part(k),
+            BLIND.iter().copied().find(|p| *p == split),
+            "{k}: only a blind part's folder holds that blind split"
         );
         assert!(!field(v, "technique").is_empty(), "{k}: missing technique");
         let family = field(v, "family");
@@ -418,12 +440,15 @@ fn security_rules_meet_the_floors_on_the_labelled_set() {
     if std::env::var_os("SECURITY_EVAL_CASES").is_some() {
         // The blind split is scored, never read case by case: its cases are not listed (a
         // blocked benign one is named, since known-false-positives must give its reason).
-        let blind = cases.iter().filter(|c| c.split == "blind").count();
+        let blind = cases
+            .iter()
+            .filter(|c| BLIND.contains(&c.split.as_str()))
+            .count();
         let _ = write!(
             report,
             "\n### Cases (the {blind} blind cases are not listed)\n\n"
         );
-        for c in cases.iter().filter(|c| c.split != "blind") {
+        for c in cases.iter().filter(|c| !BLIND.contains(&c.split.as_str())) {
             let _ = writeln!(
                 report,
                 "{:<58} {:<8} {:<9} expect={:<7} {}",

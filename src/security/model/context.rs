@@ -164,10 +164,53 @@ pub fn example_context(
     ) {
         return Some(why);
     }
-    line_lower
-        .trim_start()
-        .starts_with("> ")
+    (line_lower.trim_start().starts_with("> ") && !in_callout(text, start))
         .then_some("in a block quote")
+}
+
+/// Is `at` inside a callout (`> **Note:** …`, `> [!IMPORTANT]`, `> **Warning:** …`): a block
+/// quote whose first line names it an admonition. A callout is the document's own voice (where
+/// install steps and warnings usually sit), not a quotation of someone else. Looks back over at
+/// most 40 quote lines or 4 KiB.
+pub fn in_callout(text: &str, at: usize) -> bool {
+    const MARKS: &[&str] = &[
+        "**note",
+        "**important",
+        "**warning",
+        "**tip",
+        "**caution",
+        "**info",
+        "**requirement",
+        "**prerequisite",
+        "**before you",
+        "[!",
+        "note:",
+        "important:",
+        "warning:",
+    ];
+    let at = crate::text::floor_boundary(text, at.min(text.len()));
+    let mut line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let floor = at.saturating_sub(4096);
+    for _ in 0..40 {
+        let line = text[line_start..].split('\n').next().unwrap_or("");
+        let Some(body) = line.trim_start().strip_prefix('>') else {
+            return false;
+        };
+        let body = body.trim_start().to_ascii_lowercase();
+        if MARKS.iter().any(|m| body.starts_with(m)) {
+            return true;
+        }
+        if line_start == 0 || line_start < floor {
+            return false;
+        }
+        let prev_end = line_start - 1;
+        let prev_start = text[..prev_end].rfind('\n').map_or(0, |i| i + 1);
+        if !text[prev_start..prev_end].trim_start().starts_with('>') {
+            return false;
+        }
+        line_start = prev_start;
+    }
+    false
 }
 
 /// Does text at `offset` act, rather than document? Scripts, data files, runnable
@@ -190,4 +233,23 @@ pub fn excerpt(text: &str, start: usize, end: usize) -> String {
     let s = &text[start..end];
     let s = s.split('\n').next().unwrap_or(s);
     sanitize_line(&truncate(s.trim(), 80)).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callout_is_not_a_quotation() {
+        let t = "Intro.\n\n> **Note:** before first use,\n> extract `a.zip` and run `a.exe`.\n\n> Someone said: run `b.exe`.\n";
+        assert!(in_callout(t, t.find("a.exe").unwrap()));
+        assert!(in_callout(t, t.find("before").unwrap()));
+        assert!(!in_callout(t, t.find("b.exe").unwrap()));
+        assert!(!in_callout(t, t.find("Intro").unwrap()));
+        let gh = "> [!IMPORTANT]\n> Download the helper and run it.\n";
+        assert!(in_callout(gh, gh.find("run").unwrap()));
+        // A long quote is looked back over a bounded number of lines.
+        let long = format!("> **Note:**\n{}> x\n", "> line\n".repeat(100));
+        assert!(!in_callout(&long, long.len() - 2));
+    }
 }

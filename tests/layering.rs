@@ -555,7 +555,7 @@ fn only_the_severity_module_writes_a_security_severity() {
     }
     assert!(
         bad.is_empty(),
-        "severity written outside src/security/severity.rs (use severity::emitted, cap, raise or lower):\n{}",
+        "severity written outside src/security/severity.rs (use severity::emitted, cap, as_note or raise):\n{}",
         bad.join("\n")
     );
 }

@@ -4,8 +4,9 @@
 //!   and the hit ([`emitted`]); the evidence model's context then caps it ([`cap`], called by
 //!   `model::evidence::apply_ceiling`: a forbidding, cataloguing or test section, a remote
 //!   sandbox call), with the reason in the finding's `confidence_reason`.
-//! - In correlation, a real link raises or lowers a finding ([`raise`], [`lower`]); the reason
-//!   is appended to its `confidence_reason` as well, so every change is stated on the finding.
+//! - In correlation, a real link raises a finding ([`raise`]); the reason is appended to its
+//!   `confidence_reason` as well, so every change is stated on the finding. (Lowering is the
+//!   model's business, at emission: correlation only joins evidence.)
 //!
 //! The lowest layer of the engine: it knows findings, not sources. `tests/layering.rs`
 //! checks that no other file of `src/security/` writes a severity.
@@ -47,16 +48,6 @@ pub fn raise(f: &mut Finding, to: Severity, why: &str) {
     }
     f.severity = to;
     state(f, &format!("raised to {}: {why}", to.as_str()));
-}
-
-/// A correlation lowers the finding to `to` (never raises it), with the reason in
-/// `confidence_reason` and a lower confidence.
-pub fn lower(f: &mut Finding, to: Severity, why: &str) {
-    if to >= f.severity {
-        return;
-    }
-    f.severity = to;
-    f.lower_confidence(why);
 }
 
 /// Appends `reason` to the finding's `confidence_reason`.

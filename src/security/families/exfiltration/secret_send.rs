@@ -47,11 +47,12 @@ static REF: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// `key = process.env.ANTHROPIC_API_KEY` and the like: group `v` is the variable, `n` the
-/// environment name it holds.
+/// `key = process.env.ANTHROPIC_API_KEY` and the like, also inside a string or a
+/// concatenation (`$b = "token=" + $env:GITHUB_TOKEN`, `b = f"t={os.environ['X']}"`): group
+/// `v` is the variable, `n` the environment name it holds.
 static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::model::datarules::re(
-        r#"(?m)\b(?P<v>[A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(?:process\.env\.|process\.env\[\s*["']|os\.environ\[\s*["']|os\.environ\.get\(\s*["']|os\.getenv\(\s*["']|\$env:|\$\{?)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
+        r#"(?m)\b(?P<v>[A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(?:"[^"\n]{0,60}"\s*\+\s*|'[^'\n]{0,60}'\s*\+\s*|"[^"\n$]{0,60}|`[^`\n$]{0,60}\$\{|f["'][^"'\n{]{0,60}\{)?(?:process\.env\.|process\.env\[\s*["']|os\.environ\[\s*["']|os\.environ\.get\(\s*["']|os\.getenv\(\s*["']|\$env:|\$\{?)(?P<n>[A-Za-z_][A-Za-z0-9_]*)"#,
     )
 });
 
@@ -78,6 +79,27 @@ static NOT_SECRET: LazyLock<Regex> = LazyLock::new(|| {
 pub(crate) fn not_a_secret_name(name: &str) -> bool {
     NOT_SECRET.is_match(name)
 }
+
+/// A variable or key named like a secret (`GITHUB_TOKEN`, `db_password`, `DATABASE_URL`) that
+/// is not one of the names holding no secret ([`NOT_SECRET`]). Shared by the shell, the data
+/// flows and this rule.
+pub(crate) fn is_secret_name(name: &str) -> bool {
+    CONNECTION_STRING.is_match(name) || (SECRET_NAME.is_match(name) && !not_a_secret_name(name))
+}
+
+static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(
+        r"(?i)(api_?key|apikey|secret|token|passw(or)?d|passwd|private_?key|access_?key|credential|session_?key|auth_?key)",
+    )
+});
+
+/// A database or broker connection string (`DATABASE_URL`, `PAYMENTS_DB_DSN`, `REDIS_URL`): it
+/// holds the password, although its name ends like an address.
+static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(
+        r"(?i)(^|_)(database|db|redis|mongo(db)?|postgres(ql)?|pg|mysql|mariadb|amqp|rabbitmq|broker)_?(url|uri|dsn)$|(^|_)dsn$|connection_?string$",
+    )
+});
 
 /// The user part of a command line's `user:password` option (`curl -u admin:`, `wpscan
 /// --http-auth admin:`), up to the colon.
@@ -113,6 +135,44 @@ static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(authorization|x-api-key|api-key|x-auth-token|private-token|bearer|x-[\w-]*(key|token))\s*["']?\s*[:=]|headers\s*[=:]|-H\s|--header\s|-u\s+["']?\$|--user\s"#,
     )
 });
+
+/// The start of an object literal assigned to a name: `$p = @{`, `payload = {`, `const body = {`,
+/// `$o = [pscustomobject]@{`, `data = dict(`. Group `v` is the name.
+static OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(
+        r"(?m)^[ \t]*(?:(?:const|let|var)\s+)?\$?(?P<v>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:\[[A-Za-z.]+\]\s*)?(?:@\{|\{|dict\()",
+    )
+});
+
+/// The text of an object literal from just after its opening bracket to its closing one, at most
+/// 40 lines or 4000 bytes (linear: each object reads a bounded window).
+fn object_body(text: &str) -> &str {
+    let mut depth = 1i32;
+    let mut lines = 0;
+    for (i, b) in text.bytes().enumerate().take(4000) {
+        match b {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[..i];
+                }
+            }
+            b'\n' => {
+                lines += 1;
+                if lines > 40 {
+                    return &text[..i];
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut end = text.len().min(4000);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
 
 /// End offset of the statement that starts on line `i`: up to 12 lines while brackets
 /// stay open or a line ends with a `\` continuation. Linear: each call reads at most
@@ -160,6 +220,44 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             aliases
                 .entry(c["v"].to_owned())
                 .or_insert_with(|| c["n"].to_owned());
+        }
+        // An object gathering secrets (`$p = @{ a = $env:AWS_SECRET_ACCESS_KEY; b = … }`,
+        // `payload = {"k": os.environ["GITHUB_TOKEN"], …}`): its name stands for the first
+        // secret, and one holding two or more is a gathering, high wherever it is sent.
+        let mut gathered: std::collections::HashSet<String> = Default::default();
+        for m in OBJECT.captures_iter(&src.text) {
+            let open = m.get(0).map_or(0, |x| x.end());
+            let body = object_body(&src.text[open..]);
+            let mut names: Vec<&str> = Vec::new();
+            // Overlapping, as below: `$env:X` holds both `$env` and `$env:X`.
+            let mut pos = 0;
+            while let Some(r) = REF.captures_at(body, pos) {
+                pos = r.get(0).map_or(body.len(), |m| m.start() + 1);
+                let n = r.name("n").map_or("", |x| x.as_str());
+                let n = aliases.get(n).map_or(n, |e| e.as_str());
+                // A value read from the environment, not a key or a literal word.
+                let ns = r.name("n").map_or(0, |x| x.start());
+                let mut from = ns.saturating_sub(16);
+                while !body.is_char_boundary(from) {
+                    from += 1;
+                }
+                let pre = &body[from..ns];
+                let sigil = pre.ends_with('$')
+                    || pre.ends_with("${")
+                    || ["env:", "env.", "env[", "environ", "getenv"]
+                        .iter()
+                        .any(|k| pre.contains(k));
+                if sigil && is_secret_name(n) && !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            let Some(first) = names.first() else { continue };
+            let v = m["v"].to_owned();
+            if names.len() >= 2 {
+                gathered.insert(v.clone());
+            }
+            let first = (*first).to_owned();
+            aliases.entry(v).or_insert(first);
         }
         let net_file = NETWORK_USE.is_match(&src.text);
         let lines: Vec<(usize, &str)> = src
@@ -309,6 +407,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                     (Owner::Unknown, ..) => Some(Severity::High),
                 };
                 let Some(mut sev) = sev else { continue };
+                if gathered.contains(n.as_str()) {
+                    sev = sev.max(Severity::High);
+                }
                 // The user's own deployment (`*.workers.dev`, `*.run.app`): the skill's
                 // backend, most likely; a person should confirm whose it is, nothing more.
                 // A known provider's own token (`VERCEL_TOKEN`) sent to an app there is

@@ -32,6 +32,7 @@ use tree_sitter::Node;
 
 use crate::finding::{Location, Severity};
 use crate::parse::code_tree::{self, Grammar};
+use crate::security::families::exfiltration::secret_send::is_secret_name;
 use crate::security::model::{Lang, RegionKind, SecCx, Source};
 
 pub const CREDENTIAL_FLOW: &str = "credential-flow-to-network";
@@ -275,12 +276,6 @@ static URL_HOST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::model::datarules::re(
-        r"(?i)(api_?key|apikey|secret|token|passw(or)?d|passwd|private_?key|access_?key|credential|session_?key|auth_?key)",
-    )
-});
-
 /// Home-directory markers in a value's literal text.
 static HOME_LIT: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::model::datarules::re(
@@ -451,24 +446,6 @@ fn worth_parsing(lower: &[u8]) -> bool {
     }
     false
 }
-
-fn is_secret_name(name: &str) -> bool {
-    connection_string(name)
-        || (SECRET_NAME.is_match(name)
-            && !crate::security::families::exfiltration::secret_send::not_a_secret_name(name))
-}
-
-/// A database or broker connection string (`DATABASE_URL`, `PAYMENTS_DB_DSN`, `REDIS_URL`): it
-/// holds the password, although its name ends like an address.
-fn connection_string(name: &str) -> bool {
-    CONNECTION_STRING.is_match(name)
-}
-
-static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
-    crate::security::model::datarules::re(
-        r"(?i)(^|_)(database|db|redis|mongo(db)?|postgres(ql)?|pg|mysql|mariadb|amqp|rabbitmq|broker)_?(url|uri|dsn)$|(^|_)dsn$|connection_?string$",
-    )
-});
 
 /// The analysis of one file.
 struct Analyzer<'s> {
@@ -1521,6 +1498,15 @@ impl<'s> Analyzer<'s> {
         if lname == "expanduser" || lname == "expandvars" {
             out.lit = first_lit.clone();
         }
+        // A path object or an open file names its path (`Path("/tmp/x")`, `open("/tmp/x",
+        // "w")`), so a later write or read through it is tied to that path.
+        if matches!(
+            lcallee.as_str(),
+            "path" | "pathlib.path" | "open" | "io.open" | "purepath"
+        ) && out.lit.is_empty()
+        {
+            out.lit = first_lit.clone();
+        }
         if self.is_download(&lcallee, &lname, &recv_text) {
             let what = host_of(&url_lit).unwrap_or_else(|| callee_text.chars().take(60).collect());
             out.add(&self.source(Kind::Download, offset, &what, ""));
@@ -1611,6 +1597,39 @@ impl<'s> Analyzer<'s> {
                     lit: String::new(),
                 };
                 self.bind_name(&name, v, true);
+            }
+        }
+
+        // A file written with tainted content (`im.save("/tmp/share.jpg", exif=blob)`,
+        // `fs.writeFileSync("/tmp/x", data)`, `Path("/tmp/x").write_bytes(b)`): reading the
+        // same path back carries the taint (staging a secret in a file before sending it).
+        if matches!(
+            lname.as_str(),
+            "save"
+                | "write_text"
+                | "write_bytes"
+                | "writefilesync"
+                | "writefile"
+                | "dump"
+                | "write"
+        ) && !all.taints.is_empty()
+            && !(recv_text.contains("zip") || recv_text.contains("tar"))
+        {
+            let path = if matches!(lname.as_str(), "write_text" | "write_bytes" | "write") {
+                recv.lit.trim().to_owned()
+            } else {
+                first_lit.trim().to_owned()
+            };
+            if path.len() >= 3 && (path.contains('/') || path.contains('.')) {
+                let staged: Vec<Taint> = all
+                    .taints
+                    .iter()
+                    .cloned()
+                    .map(|t| t.verb("written to a file"))
+                    .collect();
+                if self.archives.len() < MAX_EVENTS {
+                    self.archives.push((path, staged));
+                }
             }
         }
 

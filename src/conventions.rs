@@ -394,6 +394,24 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
         note: "`servers`",
     },
     ArtefactConvention {
+        pattern: ".cursor/mcp.json",
+        format: Format::McpConfig,
+        harnesses: &["Cursor"],
+        note: "`mcpServers`",
+    },
+    ArtefactConvention {
+        pattern: ".roo/mcp.json",
+        format: Format::McpConfig,
+        harnesses: &["Roo Code"],
+        note: "`mcpServers`",
+    },
+    ArtefactConvention {
+        pattern: ".kiro/settings/mcp.json",
+        format: Format::McpConfig,
+        harnesses: &["Kiro"],
+        note: "`mcpServers`",
+    },
+    ArtefactConvention {
         pattern: "**/hooks/hooks.json",
         format: Format::Hooks,
         harnesses: &["Claude Code plugins"],

@@ -106,3 +106,52 @@ fn data_rules_match_their_examples_and_not_their_negative_examples() {
         failures.join("\n\n")
     );
 }
+
+/// Rules checked by code (no `match:` block) may list `examples` and `negative_examples` in
+/// their documentation too: each example must trigger the rule end to end (as the rule itself
+/// or as a consequence attached to another cause) and no negative example may. The instruction
+/// grammar and the shell and dataflow forms are held to what their documentation promises.
+#[test]
+fn code_rules_match_their_documented_examples() {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for m in catalog::all() {
+        if m.matcher.is_some() || (m.examples.is_empty() && m.negative_examples.is_empty()) {
+            continue;
+        }
+        n += 1;
+        if m.examples.is_empty() || m.negative_examples.is_empty() {
+            failures.push(format!(
+                "{}: documented examples need both `examples` and `negative_examples`",
+                m.id
+            ));
+        }
+        for ex in &m.examples {
+            let (file, text) = ex.parts();
+            let found = rules_found(file, text);
+            if !found.iter().any(|r| r == m.id) {
+                failures.push(format!(
+                    "{}: example in {file} did not trigger it:\n{text}\n(found: {found:?})",
+                    m.id
+                ));
+            }
+        }
+        for ex in &m.negative_examples {
+            let (file, text) = ex.parts();
+            let found = rules_found(file, text);
+            if found.iter().any(|r| r == m.id) {
+                failures.push(format!(
+                    "{}: negative example in {file} triggered it:\n{text}",
+                    m.id
+                ));
+            }
+        }
+    }
+    assert!(n >= 2, "no code rule documents examples");
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

@@ -1829,6 +1829,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_harness_mcp_file_is_read_as_mcp_configuration() {
+        for p in [
+            ".mcp.json",
+            ".vscode/mcp.json",
+            ".cursor/mcp.json",
+            ".roo/mcp.json",
+            ".kiro/settings/mcp.json",
+        ] {
+            let c = crate::conventions::ARTEFACTS
+                .iter()
+                .find(|c| glob(c.pattern, p))
+                .unwrap_or_else(|| panic!("{p} is not read"));
+            assert_eq!(c.format, conventions::Format::McpConfig, "{p}");
+        }
+    }
+
+    #[test]
     fn engine_messages_name_the_file_kind_and_keep_the_evidence() {
         let mut f = vec![Finding::new(
             crate::security::families::execution::FRONTMATTER_HOOKS,

@@ -494,21 +494,17 @@ fn in_scope(act: Act, description: &str, dest: Option<&str>) -> bool {
     if words.iter().any(|w| d.contains(w)) {
         return true;
     }
-    // The destination's own name in the description (a Notion skill posting to Notion).
-    if let Some(host) = dest {
-        let host = host
-            .trim_start_matches("https://")
-            .trim_start_matches("http://");
-        let host = host.split(['/', ':', '?']).next().unwrap_or("");
-        let labels: Vec<&str> = host.split('.').collect();
-        if labels.len() >= 2 {
-            let name = labels[labels.len() - 2];
-            if name.len() >= 4 && d.contains(name) {
-                return true;
-            }
-        }
-    }
-    false
+    // The destination's own name in the description (a Notion skill posting to Notion), as a
+    // word, and never a generic label (`example`, `cdn`): a skill named `example-skill` does
+    // not own `collector.example.net`.
+    dest.is_some_and(|host| {
+        let url = if host.contains("://") {
+            host.to_owned()
+        } else {
+            format!("https://{host}")
+        };
+        crate::security::model::hosts::url_matches_subject(d, &url)
+    })
 }
 
 /// Scores one sentence (`text[a..z]`, lower-case copy `s`); `None` when it holds no

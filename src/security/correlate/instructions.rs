@@ -8,28 +8,23 @@ use crate::security::model::SecCx;
 /// Raises the new families' findings when they pair up, and lowers what the skill's
 /// description says it is for. Runs after the chains, before [`crate::security::correlate::chains::absorb`].
 pub fn correlate(scx: &mut SecCx<'_, '_>) {
-    let has = |id: &str| scx.cx.findings.iter().any(|f| f.rule_id == id);
-    // A download that runs counts when it is high on its own: the vendor's installer from its
-    // own domain (lowered to medium where it was found) is not a payload's delivery.
-    let has_high = |id: &str| {
-        scx.cx
-            .findings
-            .iter()
-            .any(|f| f.rule_id == id && f.severity >= Severity::High)
-    };
-    let installer = has("fake-prerequisite-installer");
-    let dl_exec = has_high("download-then-execute")
-        || has_high("fetch-then-execute")
-        || has_high("decode-and-execute")
-        || has_high("remote-code-load");
-    let warning_bypass = has("installer-warning-bypass");
+    let delivers = scx
+        .cx
+        .findings
+        .iter()
+        .any(crate::security::model::delivers_payload);
+    let warning_bypass = scx
+        .cx
+        .findings
+        .iter()
+        .any(|f| f.rule_id == "installer-warning-bypass");
     for f in scx.cx.findings.iter_mut() {
         // Examples and prohibitions kept as notes stay notes.
         if f.is_example_note() {
             continue;
         }
         match f.rule_id {
-            "installer-warning-bypass" if (installer || dl_exec) && f.severity < Severity::High => {
+            "installer-warning-bypass" if delivers && f.severity < Severity::High => {
                 crate::security::severity::raise(
                     f,
                     Severity::High,
@@ -39,7 +34,7 @@ pub fn correlate(scx: &mut SecCx<'_, '_>) {
                     " The skill also makes the user or agent fetch and run an installer, so removing the warning is how that installer gets past the operating system: high.",
                 );
             }
-            BRAND_IMPERSONATION if (installer || dl_exec || warning_bypass) => {
+            BRAND_IMPERSONATION if delivers || warning_bypass => {
                 crate::security::severity::raise(
                     f,
                     Severity::High,

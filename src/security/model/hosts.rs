@@ -143,6 +143,14 @@ fn host_matches(host_path: &str, entry: &str) -> bool {
     host == entry || host.ends_with(&format!(".{entry}"))
 }
 
+/// This machine: a host name or address (no scheme, no port) the traffic never leaves.
+pub(crate) fn is_loopback(host: &str) -> bool {
+    matches!(
+        host,
+        "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "::1"
+    )
+}
+
 pub(crate) fn is_public_ipv4(host: &str) -> bool {
     let parts: Vec<&str> = host.split('.').collect();
     if parts.len() != 4 || !parts.iter().all(|p| p.parse::<u8>().is_ok()) {

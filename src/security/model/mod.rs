@@ -549,6 +549,21 @@ pub(crate) fn subject_text(doc: Option<&SkillDoc>, skill: &str) -> String {
     s
 }
 
+/// A finding by which a skill makes its user or agent fetch and run a payload: a fake
+/// prerequisite installer, or a download, fetch or decode that runs, at high or above (a
+/// vendor's own installer, lowered where it was found, delivers nothing). A look-alike name or
+/// a warning bypass beside one is the impersonation campaign.
+pub(crate) fn delivers_payload(f: &crate::finding::Finding) -> bool {
+    f.rule_id == "fake-prerequisite-installer"
+        || matches!(
+            f.rule_id,
+            "download-then-execute"
+                | "fetch-then-execute"
+                | "decode-and-execute"
+                | "remote-code-load"
+        ) && f.severity >= Severity::High
+}
+
 /// A skill about security (by its description or name): its text about attacks teaches, it
 /// does not attack.
 pub(crate) fn teaches_security(subject: &str) -> bool {

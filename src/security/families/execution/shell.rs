@@ -632,9 +632,13 @@ fn credential_path(p: &str) -> bool {
     .any(|k| l.contains(k))
         || l.ends_with("/.env")
         || l == ".env"
-        || [".ssh", ".aws", ".gnupg", ".kube"].iter().any(|d| {
-            l.trim_end_matches('/').ends_with(&format!("/{d}")) || l.trim_end_matches('/') == *d
-        })
+        || {
+            // A whole credential folder (`~/.ssh`, `$HOME/.aws/`).
+            let dir = l.trim_end_matches('/');
+            [".ssh", ".aws", ".gnupg", ".kube"]
+                .iter()
+                .any(|d| dir == *d || dir.strip_suffix(d).is_some_and(|p| p.ends_with('/')))
+        }
         || l.ends_with(".npmrc") && l.contains('~')
 }
 
@@ -905,7 +909,7 @@ fn secret_sends(text: &str, script: &Script, hits: &mut Vec<Hit>) {
             let dc = &script.commands[d];
             let (url, _) = fetch_url(script, d);
             let label = host_label(&url);
-            if owned_by(&names, &label) || local(&url) || local_arg(&script.commands[d]) {
+            if owned_by(&names, &label) || to_this_machine(&url, dc) {
                 continue;
             }
             let whole = shown(&text[c.start..dc.end.max(c.start)]);
@@ -942,11 +946,7 @@ fn secret_sends(text: &str, script: &Script, hits: &mut Vec<Hit>) {
         }
         let (url, _) = fetch_url(script, i);
         let label = host_label(&url);
-        if local(&url)
-            || names
-                .iter()
-                .any(|n| owned_by(std::slice::from_ref(n), &label))
-        {
+        if owned_by(&names, &label) || to_this_machine(&url, c) {
             continue;
         }
         let whole = shown(cmd_text(text, c));
@@ -975,20 +975,17 @@ fn owned_by(names: &[String], label: &str) -> bool {
             .any(|n| n.to_ascii_lowercase().split('_').any(|p| p == label))
 }
 
-/// A raw-socket command to this machine (`nc localhost 6379`).
-fn local_arg(c: &Command) -> bool {
-    let (_, args) = eff(c);
-    args.iter().any(|w| {
-        w.text == "localhost"
-            || w.text.starts_with("127.")
-            || w.text == "::1"
-            || w.text == "0.0.0.0"
-    })
-}
-
-fn local(url: &str) -> bool {
-    let host = url.split("://").nth(1).unwrap_or("");
-    host.starts_with("localhost") || host.starts_with("127.") || host.starts_with("[::1]")
+/// A send to this machine: its URL's host (`http://localhost:8080/x`) or, for a raw socket, a
+/// host operand (`nc localhost 6379`).
+fn to_this_machine(url: &str, c: &Command) -> bool {
+    use crate::security::model::hosts::is_loopback;
+    let rest = url.split("://").nth(1).unwrap_or("");
+    let host = if rest.starts_with('[') {
+        rest.split_inclusive(']').next().unwrap_or("")
+    } else {
+        rest.split(['/', ':', '?']).next().unwrap_or("")
+    };
+    is_loopback(host) || eff(c).1.iter().any(|w| is_loopback(&w.text))
 }
 
 /// `unzip -P pass x.zip`, `7z x -ppass x.7z`, `unrar x -ppass x.rar`: a password-protected

@@ -295,10 +295,8 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 continue;
             }
             let url = h.get(0).unwrap();
-            if matches!(
-                host.as_str(),
-                "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]"
-            ) || host.ends_with(".local")
+            if crate::security::model::hosts::is_loopback(&host)
+                || host.ends_with(".local")
                 || host.ends_with(".internal")
             {
                 continue;

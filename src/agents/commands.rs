@@ -1,6 +1,7 @@
 //! The commands of a JSON MCP or hook configuration as a shell text the security engine
-//! reads as code: `"command"`, `"bash"`, `"powershell"` values and `"args"` elements, each at
-//! its own line and column, every other byte blank. A `curl … | sh` in a hook or an MCP
+//! reads as code: `"command"`, `"bash"`, `"powershell"` values and `"args"` elements (or
+//! Codex's TOML `command` and `args`), each at its own line and column, every other byte
+//! blank. A `curl … | sh` in a hook or an MCP
 //! server's arguments is then found at its place in the JSON file, as in a script.
 
 /// Characters of one overlay line; the rest of a longer command line is not read as shell.
@@ -46,6 +47,12 @@ pub fn overlay(text: &str) -> Option<String> {
             Tok::Comma => {}
         }
     }
+    overlay_of(text, &found)
+}
+
+/// The overlay of command strings found elsewhere (Codex's TOML `command` and `args`):
+/// `found` holds (offset of the value's opening quote, unescaped value), in text order.
+pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<String> {
     if found.is_empty() {
         return None;
     }

@@ -406,14 +406,29 @@ pub fn analyze(
             }
             // The commands and URLs of the servers and hooks the frontmatter declares.
             servers::check(&mut cx, &doc, &files, format);
+        } else if af.rel.ends_with(".toml") {
+            let text = String::from_utf8_lossy(bytes);
+            let overlay = codex_config(&mut cx, &af.rel, &text);
+            let mut data = files.clone();
+            for f in &mut data {
+                f.kind = FileKind::Data;
+            }
+            let before = cx.findings.len();
+            config_security(&mut cx, &data, bytes, overlay);
+            keep_new(&mut cx.findings, before, |f| {
+                f.rule_id != crate::security::families::permissions::MCP_SERVER_REFERENCE
+            });
         } else {
             let text = String::from_utf8_lossy(bytes);
             if let Some(v) = json_config(&mut cx, &af.rel, &text) {
                 if format == conventions::Format::Settings {
+                    let bypass = settings_bypass(&mut cx, &af.rel, &text, &v);
                     kind = if v.get("hooks").is_some() {
                         ArtifactKind::Hooks
                     } else if v.get("mcpServers").is_some() {
                         ArtifactKind::McpConfig
+                    } else if bypass {
+                        ArtifactKind::Hooks
                     } else {
                         return None;
                     };
@@ -871,12 +886,23 @@ fn security(
 /// script at their own places ([`commands::overlay`]): a hook or MCP server that fetches and
 /// runs code is found like a script that does.
 fn json_security(cx: &mut Cx<'_>, files: &[crate::inventory::FileEntry], bytes: &[u8], text: &str) {
+    config_security(cx, files, bytes, commands::overlay(text));
+}
+
+/// The security checks of a configuration file, with its command strings (`overlay`) also
+/// read as a shell script at their place in the file.
+fn config_security(
+    cx: &mut Cx<'_>,
+    files: &[crate::inventory::FileEntry],
+    bytes: &[u8],
+    overlay: Option<String>,
+) {
     use crate::security::{Lang, Source};
     let Some(fe) = files.first() else {
         return;
     };
     let mut scx = crate::security::SecCx::new(cx, None, vec![(fe, bytes)]);
-    if let Some(o) = commands::overlay(text)
+    if let Some(o) = overlay
         && let Some(rel) = scx.sources.first().map(|s| s.rel.clone())
     {
         scx.sources.push(Source::new(
@@ -1443,6 +1469,141 @@ pub fn mcp_checks(cx: &mut Cx<'_>, text: &str, v: &serde_json::Value) {
     }
 }
 
+/// Codex's `config.toml`: its MCP servers (checked as a JSON file's are) and approval
+/// settings that run every command unasked and unsandboxed. Returns the overlay of its
+/// command strings for the security checks. A file that does not parse is a finding.
+fn codex_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<String> {
+    let c = match crate::parse::codex_toml::parse(text) {
+        Ok(c) => c,
+        Err(e) => {
+            let lines = crate::text::LineIndex::new(text);
+            let (l, col) = lines.position(text, e.offset.min(text.len()));
+            let why = sanitize_line(&e.message).into_owned();
+            cx.emit(
+                AGENT_FIELD_INVALID,
+                format!(
+                    "`{}` is not valid TOML ({why}); Codex ignores the whole file. Fix the TOML.",
+                    sanitize_line(rel)
+                ),
+                Location::at(rel.to_owned(), l, col),
+                "toml",
+            );
+            cx.emit(
+                ids::CONTENT_NOT_INSPECTED,
+                format!(
+                    "`{}` was not inspected in full: it is not valid TOML ({why}; bound: the configuration must parse), so the MCP servers and approval settings it declares were not checked. Fix the TOML, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                    sanitize_line(rel)
+                ),
+                Location::at(rel.to_owned(), l, col),
+                "toml",
+            );
+            return None;
+        }
+    };
+    let lines = crate::text::LineIndex::new(text);
+    let at = |off: usize| {
+        let (l, c) = lines.position(text, off.min(text.len()));
+        Location::at(rel.to_owned(), l, c)
+    };
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for s in &c.servers {
+        let mut cfg = serde_json::Map::new();
+        if let Some((cmd, off)) = &s.command {
+            cfg.insert("command".into(), cmd.clone().into());
+            found.push((*off, cmd.clone()));
+        }
+        cfg.insert(
+            "args".into(),
+            s.args
+                .iter()
+                .map(|(a, _)| a.clone())
+                .collect::<Vec<_>>()
+                .into(),
+        );
+        found.extend(s.args.iter().map(|(a, off)| (*off, a.clone())));
+        if let Some(u) = &s.url {
+            cfg.insert("url".into(), u.clone().into());
+        }
+        server_checks(cx, &s.name, &serde_json::Value::Object(cfg), at(s.at));
+    }
+    // A profile inherits the top level's settings it does not set.
+    let top = c.policies.iter().find(|p| p.profile.is_none());
+    let mut reported = std::collections::BTreeSet::new();
+    for p in &c.policies {
+        let approval = p
+            .approval
+            .as_ref()
+            .or(top.and_then(|t| t.approval.as_ref()));
+        let sandbox = p.sandbox.as_ref().or(top.and_then(|t| t.sandbox.as_ref()));
+        let (Some((a, a_at)), Some((sb, _))) = (approval, sandbox) else {
+            continue;
+        };
+        if a != "never" || sb != "danger-full-access" {
+            continue;
+        }
+        let off = p
+            .approval
+            .as_ref()
+            .or(p.sandbox.as_ref())
+            .map_or(*a_at, |(_, o)| *o);
+        if !reported.insert(off) {
+            continue;
+        }
+        let scope = match &p.profile {
+            Some(name) => format!("profile `{}`", sanitize_line(name)),
+            None => "top level".to_owned(),
+        };
+        cx.emit(
+            AGENT_PERMISSION_BYPASS,
+            format!(
+                "`approval_policy = \"never\"` with `sandbox_mode = \"danger-full-access\"` ({scope}): Codex runs every command of every session in this repository without asking and outside its sandbox, so a prompt injection that reaches it acts with no human in the loop. Remove both settings from the repository's configuration; a user who wants them sets them in their own `~/.codex/config.toml`."
+            ),
+            at(off),
+            "codex-approval",
+        );
+    }
+    found.sort_by_key(|(o, _)| *o);
+    commands::overlay_of(text, &found)
+}
+
+/// Claude Code project settings (`permissions.defaultMode: "bypassPermissions"`) and VS Code
+/// workspace settings (`chat.tools.global.autoApprove`, `chat.tools.autoApprove`) that run
+/// every tool call without asking. Returns whether one was reported.
+fn settings_bypass(cx: &mut Cx<'_>, rel: &str, text: &str, v: &serde_json::Value) -> bool {
+    let mut hits: Vec<(&str, String)> = Vec::new();
+    if v.pointer("/permissions/defaultMode")
+        .and_then(|m| m.as_str())
+        == Some("bypassPermissions")
+    {
+        hits.push((
+            "\"defaultMode\"",
+            "`permissions.defaultMode: \"bypassPermissions\"` makes Claude Code run every tool call in this repository without asking, shell commands and file writes included".to_owned(),
+        ));
+    }
+    for key in ["chat.tools.global.autoApprove", "chat.tools.autoApprove"] {
+        if v.get(key).and_then(|b| b.as_bool()) == Some(true) {
+            hits.push((
+                key,
+                format!("`\"{key}\": true` makes VS Code's agent run every tool, terminal commands included, without asking"),
+            ));
+        }
+    }
+    let lines = crate::text::LineIndex::new(text);
+    for (needle, what) in &hits {
+        let off = text.find(needle).unwrap_or(0);
+        let (l, c) = lines.position(text, off);
+        cx.emit(
+            AGENT_PERMISSION_BYPASS,
+            format!(
+                "{what}, for everyone who opens it: a prompt injection that reaches the agent acts with no human in the loop. Remove the setting from the committed file; a user who wants it sets it in their own user settings."
+            ),
+            Location::at(rel.to_owned(), l, c),
+            "settings-bypass",
+        );
+    }
+    !hits.is_empty()
+}
+
 /// One MCP server's configuration: plain-HTTP URLs and unpinned packages.
 fn server_checks(cx: &mut Cx<'_>, name: &str, cfg: &serde_json::Value, loc: Location) {
     {
@@ -1836,6 +1997,7 @@ mod tests {
             ".cursor/mcp.json",
             ".roo/mcp.json",
             ".kiro/settings/mcp.json",
+            ".codex/config.toml",
         ] {
             let c = crate::conventions::ARTEFACTS
                 .iter()

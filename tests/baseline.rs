@@ -1272,3 +1272,22 @@ fn a_pin_key_in_another_case_is_still_checked() {
     let o = scan(&repo, &["--manifest-baseline", s(&pin), "--fail-on-drift"]);
     assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
 }
+
+#[test]
+fn deleted_snapshots_fail_the_drift_gate_closed() {
+    let (_t, repo) = demo();
+    scan(&repo, &["--write-baseline"]);
+    for f in snapshots(&repo) {
+        fs::remove_file(f).unwrap();
+    }
+    // HEAD.json is kept: the snapshots it names were deleted, so nothing can be compared.
+    let o = scan(&repo, &["--check-baseline", "--fail-on-drift"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("HEAD.json") && err(&o).contains("deleted"),
+        "{}",
+        err(&o)
+    );
+    let o = baseline(&repo, &["list"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}

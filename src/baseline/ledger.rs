@@ -873,11 +873,36 @@ impl Ledger {
         Ok(out)
     }
 
+    /// Snapshot files for a reader: [`Ledger::files`], refused when `HEAD.json` names a
+    /// snapshot that is not there. HEAD is written only after its snapshot, so a missing one
+    /// was deleted; a comparison against what is left would pass what was vetted away.
+    fn files_for_reading(&self) -> Result<Vec<SnapshotFile>, LedgerError> {
+        let files = self.files()?;
+        if let Some(h) = self.read_head()?
+            && !files.iter().any(|f| f.seq == h.seq && f.id == h.id)
+        {
+            let left = match files.last() {
+                Some(f) => format!("the newest snapshot left is #{}", f.seq),
+                None => "no snapshot is left".to_owned(),
+            };
+            return Err(LedgerError::Integrity {
+                root: self.root.display().to_string(),
+                msg: format!(
+                    "{} names #{} ({}) but {left}: snapshots were deleted. Restore them (from version control or a backup); nothing was compared",
+                    self.root.join(HEAD).display(),
+                    h.seq,
+                    h.id
+                ),
+            });
+        }
+        Ok(files)
+    }
+
     /// Loads and parses every snapshot (in parallel), oldest first.
     pub fn load<T: DeserializeOwned + Versioned + Send>(
         &self,
     ) -> Result<Vec<Loaded<T>>, LedgerError> {
-        let files = self.files()?;
+        let files = self.files_for_reading()?;
         files.into_par_iter().map(|f| self.load_one(f)).collect()
     }
 
@@ -889,7 +914,7 @@ impl Ledger {
         R: Send,
         F: Fn(Loaded<T>) -> R + Sync,
     {
-        let files = self.files()?;
+        let files = self.files_for_reading()?;
         files
             .into_par_iter()
             .map(|file| self.load_one::<T>(file).map(&f))

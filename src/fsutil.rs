@@ -141,6 +141,9 @@ fn lock_sidecar(dir: &Path, path: &Path) -> io::Result<File> {
 /// there and removed at once). A device, a FIFO or a socket (or a link to one) is accepted
 /// without being opened: opening a FIFO would block until a reader comes.
 pub fn check_writable(path: &Path) -> io::Result<()> {
+    if let Some(why) = redirected(path) {
+        return Err(io::Error::other(why));
+    }
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => return Err(io::Error::other("it is a directory")),
         Ok(m) if is_block_device(&m.file_type()) => {
@@ -181,6 +184,43 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
         .create_new(true)
         .open(&probe)?;
     fs::remove_file(&probe)
+}
+
+/// Why an output path is refused because a link sends it somewhere the operator did not
+/// name: a symbolic link (at the path or on the way to it) to a device, a FIFO, a socket, or
+/// anything under `/proc`, `/sys` or `/dev`. A scanned repository can commit such a link
+/// where the report goes (`skillguard.sarif -> /dev/null` swallows the report while stderr
+/// says it was written; `-> /proc/self/fd/0` hangs the scan). A path the operator writes
+/// under `/dev/` themselves (`-o /dev/stdout`, `/dev/fd/63` from `>(…)`) is their choice.
+pub fn redirected(path: &Path) -> Option<String> {
+    if path.starts_with("/dev") {
+        return None;
+    }
+    let lexical = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(path)
+    };
+    // The resolved place: the file itself when it exists, else its folder.
+    let resolved = match fs::canonicalize(path) {
+        Ok(r) => r,
+        Err(_) => fs::canonicalize(parent_dir(path))
+            .ok()?
+            .join(path.file_name()?),
+    };
+    let system = ["/proc", "/sys", "/dev"]
+        .iter()
+        .any(|p| resolved.starts_with(p) && !lexical.starts_with(p));
+    let special = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && fs::metadata(path)
+            .is_ok_and(|t| is_device_or_fifo(&t.file_type()) || is_block_device(&t.file_type()));
+    (system || special).then(|| {
+        format!(
+            "refusing to write: {} is reached through a symbolic link to {} (a device, a pipe or a system file), which the scanned repository may have planted; remove the link or choose another path",
+            path.display(),
+            resolved.display()
+        )
+    })
 }
 
 /// A character device, a FIFO or a socket: written through in place, never replaced.
@@ -332,6 +372,9 @@ pub fn write_atomic(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    if let Some(why) = redirected(path) {
+        return Err(io::Error::other(why));
+    }
     let meta = match fs::symlink_metadata(path) {
         // Resolve a link: what it points at decides, not the link itself.
         Ok(m) if m.file_type().is_symlink() => match fs::metadata(path) {
@@ -385,23 +428,39 @@ mod tests {
         d
     }
 
-    /// `-o` through a link to a device once replaced the link with a
-    /// regular file (`/dev/stdout` itself, when run as root). The link must survive and
-    /// the bytes must go to what it points at.
+    /// A link to a device, a pipe or a `/proc` entry where the report goes is refused
+    /// (a repository can plant one), and left as it is; the operator's own `/dev/…` path
+    /// is written through.
     #[test]
-    fn a_link_to_a_device_is_written_through_never_replaced() {
+    fn a_link_to_a_device_or_proc_is_refused_never_replaced() {
         let d = scratch("devlink");
-        let link = d.join("stdout");
-        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
-        write_atomic(&link, |w| w.write_all(b"report")).unwrap();
-        let m = fs::symlink_metadata(&link).unwrap();
-        assert!(m.file_type().is_symlink(), "the link was replaced: {m:?}");
-        assert_eq!(fs::read_link(&link).unwrap(), Path::new("/dev/null"));
+        for (name, target) in [
+            ("null", "/dev/null"),
+            ("fd2", "/proc/self/fd/2"),
+            ("fd0", "/proc/self/fd/0"),
+        ] {
+            let link = d.join(name);
+            std::os::unix::fs::symlink(target, &link).unwrap();
+            let e = write_atomic(&link, |w| w.write_all(b"report")).unwrap_err();
+            assert!(e.to_string().contains("symbolic link"), "{name}: {e}");
+            assert!(check_writable(&link).is_err(), "{name}");
+            assert_eq!(fs::read_link(&link).unwrap(), Path::new(target));
+        }
+        // A folder on the way that is a link into /proc.
+        std::os::unix::fs::symlink("/proc/self", d.join("dir")).unwrap();
+        assert!(redirected(&d.join("dir/report.sarif")).is_some());
+        // The operator's own choice.
+        assert!(redirected(Path::new("/dev/null")).is_none());
+        write_atomic(Path::new("/dev/null"), |w| w.write_all(b"report")).unwrap();
+        // A link to a regular file is replaced as before, not refused.
+        fs::write(d.join("real.json"), b"{}").unwrap();
+        std::os::unix::fs::symlink(d.join("real.json"), d.join("r.json")).unwrap();
+        assert!(redirected(&d.join("r.json")).is_none());
         fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
-    fn a_link_to_a_fifo_is_written_through() {
+    fn a_link_to_a_fifo_is_refused() {
         let d = scratch("fifolink");
         let fifo = d.join("pipe");
         let ok = std::process::Command::new("mkfifo")
@@ -414,12 +473,8 @@ mod tests {
         }
         let link = d.join("out");
         std::os::unix::fs::symlink(&fifo, &link).unwrap();
-        let reader = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || fs::read(&fifo).unwrap())
-        };
-        write_atomic(&link, |w| w.write_all(b"through the pipe")).unwrap();
-        assert_eq!(reader.join().unwrap(), b"through the pipe");
+        // Refused without opening the FIFO (opening it would wait for a reader).
+        assert!(write_atomic(&link, |w| w.write_all(b"through the pipe")).is_err());
         assert!(
             fs::symlink_metadata(&link)
                 .unwrap()

@@ -158,3 +158,21 @@ fn evals_grade_record_through_a_repository_link_is_refused() {
     );
     assert!(empty(&outside));
 }
+
+#[test]
+fn a_report_path_linked_to_a_device_or_proc_is_refused() {
+    let (_t, repo, _outside) = repo();
+    for (name, target) in [
+        ("skillguard.sarif", "/dev/null"),
+        ("log.json", "/proc/self/fd/2"),
+        ("in.json", "/proc/self/fd/0"),
+    ] {
+        symlink(target, repo.join(name)).unwrap();
+        let out = repo.join(name);
+        let o = run(&["scan", "--repo", s(&repo), "-q", "-o", s(&out)]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", err(&o));
+        assert!(err(&o).contains("symbolic link"), "{name}: {}", err(&o));
+        assert!(!err(&o).contains("report written"), "{name}: {}", err(&o));
+        assert_eq!(fs::read_link(&out).unwrap(), Path::new(target));
+    }
+}

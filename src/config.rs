@@ -514,6 +514,22 @@ fn check_fail_closed(c: &Config) -> Result<(), (&'static str, usize, String)> {
         }
     }
     for (i, e) in c.ignore.iter().enumerate() {
+        // A path that starts with a wildcard (`**`, `*.zip`, `**/x`) matches files anywhere:
+        // that lowers the rule by class, not where the team knows what the file is.
+        let open_glob = e.path.as_ref().is_some_and(|p| {
+            let p = p.as_str().trim_start_matches("./");
+            let first = p.split('/').next().unwrap_or("");
+            first.is_empty() || first == "." || first.contains(['*', '?', '[', '{'])
+        });
+        if e.rule.as_str() == ID && open_glob && e.fingerprint.is_none() {
+            return Err((
+                "[[ignore]]",
+                i,
+                format!(
+                    "an `[[ignore]]` entry for `{ID}` needs a concrete path, not a pattern that starts with a wildcard or covers the whole tree: what was not read is lowered only where the team knows what it is (name the file, or its folder: `vendor/fonts/**`)"
+                ),
+            ));
+        }
         if e.rule.as_str() == ID && e.path.is_none() && e.fingerprint.is_none() {
             return Err((
                 "[[ignore]]",
@@ -742,6 +758,18 @@ mod tests {
                 "{e}"
             );
         }
+        // A pattern that matches everywhere is not a path; a folder is.
+        for path in ["**", "*", "**/*.7z", "./**", ".", "*.zip"] {
+            let e = refused(&format!(
+                "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"{path}\"\nseverity = \"low\"\nreason = \"r\"\n"
+            ));
+            assert!(e.contains("concrete path"), "{path}: {e}");
+        }
+        parse(
+            "x.toml",
+            "[[ignore]]\nrule = \"content-not-inspected\"\npath = \"vendor/fonts/**\"\nseverity = \"low\"\nreason = \"r\"\n",
+        )
+        .unwrap();
         // Raising it is fine.
         parse(
             "x.toml",

@@ -339,6 +339,7 @@ pub fn apply(result: &mut ScanResult, policy: &Policy) -> Vec<String> {
         // An accepted finding that still occurs is used even when a suppression hides it
         // first: only findings that are really gone make an acceptance unused.
         if let Some((a, _)) = &policy.accepted
+            && f.rule_id != ids::CONTENT_NOT_INSPECTED
             && let Ok(i) = a
                 .findings
                 .binary_search_by(|e| e.fingerprint.as_str().cmp(&f.fingerprint))

@@ -651,3 +651,43 @@ fn every_quality_rule_is_switched_on_and_off_by_the_configuration() {
         );
     }
 }
+
+#[test]
+fn unread_content_cannot_be_accepted() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("r");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    common::write_skill(&repo, ".claude/skills/pdf", "pdf", "Fills PDF forms.");
+    // A 7-Zip archive: a format the scan does not list.
+    let archive = repo.join(".claude/skills/pdf/assets/forms.7z");
+    fs::create_dir_all(archive.parent().unwrap()).unwrap();
+    fs::write(&archive, b"7z\xbc\xaf\x27\x1c\x00\x04first").unwrap();
+    let gate = |repo: &Path| run(&["scan", "--repo", s(repo), "-q", "--fail-on", "high"]);
+    assert_eq!(gate(&repo).status.code(), Some(1));
+    let o = run(&["accept", "--repo", s(&repo), "--reason", "vetted"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains("not accepted"), "{}", err(&o));
+    // The gate still fails, and after the archive is swapped it fails again.
+    assert_eq!(gate(&repo).status.code(), Some(1));
+    fs::write(&archive, b"7z\xbc\xaf\x27\x1c\x00\x04evil-member").unwrap();
+    assert_eq!(gate(&repo).status.code(), Some(1));
+    // A hand-written acceptance of its fingerprint is not honoured either.
+    let v = json(&["scan", "--repo", s(&repo), "--format", "json"]);
+    let fp = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "content-not-inspected")
+        .unwrap()["fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    fs::write(
+        repo.join(".skillguard/accepted.json"),
+        format!(
+            "{{\"format\":\"skillguard-accepted\",\"version\":1,\"findings\":[{{\"fingerprint\":\"{fp}\",\"rule\":\"content-not-inspected\",\"path\":\".claude/skills/pdf/assets/forms.7z\",\"reason\":\"r\"}}]}}\n"
+        ),
+    )
+    .unwrap();
+    assert_eq!(gate(&repo).status.code(), Some(1));
+}

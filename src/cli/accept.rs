@@ -129,6 +129,22 @@ pub(super) fn run(cmd: &AcceptCmd, stderr: &mut dyn Write) -> Result<ExitStatus,
     let mut result = outcome.result;
     // Policy findings police the configuration itself: never accepted.
     result.findings.retain(|f| f.category != "policy");
+    // What was not read cannot be vetted: its fingerprint does not change when the unread
+    // bytes do, so an acceptance would let any later content through.
+    let unread = result
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == crate::rules::ids::CONTENT_NOT_INSPECTED)
+        .count();
+    result
+        .findings
+        .retain(|f| f.rule_id != crate::rules::ids::CONTENT_NOT_INSPECTED);
+    if unread > 0 {
+        writeln!(
+            stderr,
+            "skillguard: {unread} `content-not-inspected` finding(s) not accepted: what was not read cannot be vetted, and a change of the unread bytes would not re-open it. Lower one for its path in the operator's `.skillguard.toml`, with a reason (docs/suppressions.md)."
+        )?;
+    }
     let reason = cmd
         .reason
         .clone()

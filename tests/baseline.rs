@@ -1291,3 +1291,27 @@ fn deleted_snapshots_fail_the_drift_gate_closed() {
     let o = baseline(&repo, &["list"]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
+
+#[test]
+fn ledger_paths_are_printed_on_one_line() {
+    let (t, repo) = demo();
+    let root = t.path().join("x\n::error::forged");
+    let o = scan(&repo, &["--write-baseline", "--baseline-root", s(&root)]);
+    assert_eq!(o.status.code().map(|c| c < 2), Some(true), "{}", err(&o));
+    for args in [
+        vec!["baseline", "verify", "--baseline-root", s(&root)],
+        vec!["baseline", "list", "--baseline-root", s(&root)],
+        vec!["baseline", "diff", "--baseline-root", s(&root)],
+    ] {
+        let o = run(&args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            !text.lines().any(|l| l.starts_with("::error::")),
+            "{args:?}: {text}"
+        );
+    }
+}

@@ -128,7 +128,7 @@ pub fn render_list(rows: &[ListRow], ledger: &Ledger, out: &mut dyn Write) -> io
         return writeln!(
             out,
             "No baseline snapshots in {} yet. Run `skillguard scan --repo . --write-baseline` first.",
-            ledger.root.display()
+            shown(&ledger.root)
         );
     }
     writeln!(
@@ -398,7 +398,7 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
         return Ok(DiffOutcome::Nothing(format!(
             "Need at least 2 baseline snapshots to diff (found {}) in {}.",
             heads.len(),
-            ledger.root.display()
+            shown(&ledger.root)
         )));
     }
     // (kind is evals, eval key) of a snapshot file, parsed once.
@@ -447,7 +447,7 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
                 None => {
                     return Ok(DiffOutcome::Nothing(format!(
                         "Need at least 2 scan snapshots to diff in {}; the {} snapshot(s) there are eval results (compare two with --since and --until).",
-                        ledger.root.display(),
+                        shown(&ledger.root),
                         heads.len()
                     )));
                 }
@@ -478,7 +478,7 @@ pub fn diff(ledger: &Ledger, o: &DiffOptions) -> Result<DiffOutcome, LedgerError
                     } else {
                         format!(
                             "Need at least 2 scan snapshots to diff (found 1) in {}.",
-                            ledger.root.display()
+                            shown(&ledger.root)
                         )
                     }));
                 }
@@ -1241,12 +1241,18 @@ pub fn render_history(r: &HistoryReport, out: &mut dyn Write) -> io::Result<()> 
 
 // ---------------------------------------------------------------- verify
 
+/// A path as printed on a line of ours: a folder name is chosen by whoever made it, and a
+/// newline in it could start a line of its own (`::error::…` in a CI log).
+fn shown(p: &std::path::Path) -> String {
+    sanitize_line(&p.display().to_string()).into_owned()
+}
+
 pub fn render_verify(v: &Verification, ledger: &Ledger, out: &mut dyn Write) -> io::Result<()> {
     if v.ok() {
         writeln!(
             out,
             "ledger {}: {} snapshot(s), chain intact",
-            ledger.root.display(),
+            shown(&ledger.root),
             v.snapshots
         )?;
         if let Some(h) = &v.head {
@@ -1256,7 +1262,7 @@ pub fn render_verify(v: &Verification, ledger: &Ledger, out: &mut dyn Write) -> 
         writeln!(
             out,
             "ledger {}: {} snapshot(s), INTEGRITY CHECK FAILED",
-            ledger.root.display(),
+            shown(&ledger.root),
             v.snapshots
         )?;
         for p in &v.problems {

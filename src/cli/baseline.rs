@@ -446,7 +446,7 @@ pub(super) fn run(
                         (Some(a), _) => format!(" as #{a}"),
                         _ => String::new(),
                     },
-                    l.root.display(),
+                    sanitize_line(&l.root.display().to_string()),
                     if r.snapshots_skipped > 0 {
                         format!("; {} already imported, skipped", r.snapshots_skipped)
                     } else {
@@ -461,7 +461,7 @@ pub(super) fn run(
                     stdout,
                     "imported {} AgentEval pin(s) into {}",
                     r.pin_entries,
-                    p.display()
+                    sanitize_line(&p.display().to_string())
                 )?;
             }
             for c in &r.pin_conflicts {

@@ -386,12 +386,13 @@ fn loader_matrix(
 fn write_index(r: &ScanResult, opts: &RenderOptions, doc: &mut String) {
     let index = opts.index_for(r);
     let head = index.scan.headline();
-    // The explanation and the gate note are skillguard's own text (numbers and fixed
-    // words, never scanned content), so they need no escaping.
+    // The explanation names the worst skill or agent file by its path, which the scanned
+    // tree chooses: escaped like every other piece of scanned text. The gate note is
+    // numbers and fixed words.
     let _ = writeln!(
         doc,
         "### Skill Security Index\n\n**Scan: {head}** — {}{}\n",
-        index.scan.explanation,
+        escape_markdown(&index.scan.explanation),
         super::console::gate_note(&index)
     );
 }

@@ -7,6 +7,23 @@
 /// Characters of one overlay line; the rest of a longer command line is not read as shell.
 pub(crate) const MAX_LINE: usize = 16 * 1024;
 
+/// A command value past [`MAX_LINE`] characters (the overlay reads only its start) is
+/// `content-not-inspected` at `loc`: what was not read is never a pass.
+pub(crate) fn report_overlong(cx: &mut super::Cx<'_>, chars: usize, loc: crate::finding::Location) {
+    if chars < MAX_LINE {
+        return;
+    }
+    let anchor = format!("{}:overlong-command:{}", loc.path, loc.line.unwrap_or(0));
+    cx.emit(
+        crate::rules::ids::CONTENT_NOT_INSPECTED,
+        format!(
+            "A command value of {chars} characters was read only up to {MAX_LINE}: the rest of what it runs was not checked, so this is not a pass. Shorten the command (move it into a script the skill ships), or lower this finding for this path in the operator's `.skillguard.toml` with a reason."
+        ),
+        loc,
+        &anchor,
+    );
+}
+
 /// Keys whose string values (or array elements) are command lines.
 pub(crate) const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
 

@@ -1563,6 +1563,9 @@ fn codex_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<String> {
         );
     }
     found.sort_by_key(|(o, _)| *o);
+    for (off, value) in &found {
+        commands::report_overlong(cx, value.chars().count(), at(*off));
+    }
     commands::overlay_of(text, &found)
 }
 

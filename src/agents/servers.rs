@@ -67,6 +67,10 @@ pub fn check(cx: &mut Cx<'_>, doc: &SkillDoc, files: &[FileEntry], format: Forma
     if placed.is_empty() {
         return;
     }
+    for p in &placed {
+        let loc = Location::at(cx.entry_path.clone(), p.line as u32, p.col as u32);
+        super::commands::report_overlong(cx, p.text.chars().count(), loc);
+    }
     let hook_lines: Vec<usize> = placed[hooks_from..].iter().map(|p| p.line).collect();
     let Some(fe) = files.first() else { return };
     let overlay = lay_out(&doc.text, placed);

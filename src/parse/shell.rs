@@ -3,8 +3,9 @@
 //! argv (quotes removed, `$'…'` decoded), environment prefixes, redirections, here-documents,
 //! here-strings, the command each one's stdin is piped from, and the command whose argument
 //! (`$(…)`, `` `…` ``, `<(…)`) each substitution runs in. `sh -c STRING`, `eval STRING` and a
-//! here-document fed to a shell are parsed again, recursively (to [`MAX_NESTING`] levels),
-//! with offsets mapped back into the outer text.
+//! here-document fed to a shell are parsed again, to any depth within [`NESTED_BUDGET`] bytes
+//! (iteratively), with offsets mapped back into the outer text; a text handed to a shell that
+//! the budget does not reach is recorded in [`Script::cut`].
 //!
 //! Why a grammar and not regexes: `curl … | python -m json.tool` and `curl … | python -` differ
 //! only in argv; `echo "a > b"` is not a redirect; `bash -c "$(curl …)"` hides its fetch in a
@@ -25,8 +26,17 @@ pub const MAX_PARSE: usize = 1 << 20;
 pub const MAX_COMMANDS: usize = 20_000;
 /// The longest word kept (bytes); longer words are cut at a character boundary.
 pub const MAX_WORD: usize = 16 * 1024;
-/// How deep `sh -c`, `eval` and here-documents fed to a shell are parsed again.
-pub const MAX_NESTING: usize = 4;
+/// How many bytes of `sh -c`, `eval` and here-document text fed to a shell are parsed
+/// again, all levels together: nesting is followed to any depth within this budget (each
+/// level is a substring of the one around it, so the budget, not the depth, bounds the work).
+pub const NESTED_BUDGET: usize = 4 << 20;
+/// The deepest level of re-parsed text (a guard far past any real script: each level needs
+/// a shell around it).
+pub const MAX_NESTING: usize = 1_000;
+/// Grouping parentheses (`(…)`, `$(…)`) kept as written; deeper ones are read as blanks
+/// (the command inside runs all the same), since the grammar's scanner is quadratic in
+/// their depth.
+const MAX_GROUPING: usize = 32;
 /// The deepest syntax-tree node visited (a hostile `$($($(…)))` cannot exhaust memory).
 const MAX_DEPTH: usize = 400;
 /// The deepest nesting of substitutions walked (each level is a recursive call).
@@ -127,6 +137,10 @@ pub struct Script {
     pub assignments: Vec<Assignment>,
     /// The text was too large, too deep or held too many commands: not all of it was read.
     pub truncated: bool,
+    /// Where a command that a shell would run was not read, and why (the first such place,
+    /// outer coordinates): a nested `sh -c`/`eval`/here-document past the budget, a text
+    /// the grammar could not take. Reported as not inspected, never passed.
+    pub cut: Option<(usize, &'static str)>,
 }
 
 impl Script {
@@ -251,29 +265,100 @@ pub fn parse(text: &str) -> Option<Script> {
     Some(script)
 }
 
-/// Parses `text` (which sits at `base` in the outer text) at nesting `level` into `out`.
+/// Parses `text` (which sits at `base` in the outer text) at nesting `level` into `out`,
+/// then every text it hands to a shell, depth first, iteratively, within
+/// [`NESTED_BUDGET`] bytes.
 fn parse_into(text: &str, base: usize, level: usize, enclosing: Option<usize>, out: &mut Script) {
-    let Some(tree) = parse_tree(text) else {
-        out.truncated = true;
-        return;
-    };
-    let mut w = Walker {
-        text,
-        base,
-        level,
-        out,
-        nested: Vec::new(),
-        subst_depth: 0,
-    };
-    w.statements(tree.root_node(), enclosing);
-    let nested = std::mem::take(&mut w.nested);
-    for (inner, at, enc) in nested {
-        if level + 1 > MAX_NESTING {
+    use std::borrow::Cow;
+    let mut work: Vec<(Cow<'_, str>, usize, usize, Option<usize>)> =
+        vec![(Cow::Borrowed(text), base, level, enclosing)];
+    let mut budget = NESTED_BUDGET;
+    while let Some((text, base, level, enclosing)) = work.pop() {
+        let text = flatten_groupings(&text);
+        let Some(tree) = parse_tree(&text) else {
             out.truncated = true;
-            break;
+            out.cut
+                .get_or_insert((base, "the shell grammar could not read it"));
+            continue;
+        };
+        let mut w = Walker {
+            text: &text,
+            base,
+            level,
+            out,
+            nested: Vec::new(),
+            subst_depth: 0,
+        };
+        w.statements(tree.root_node(), enclosing);
+        let nested = std::mem::take(&mut w.nested);
+        for (inner, at, enc) in nested.into_iter().rev() {
+            if level + 1 > MAX_NESTING || inner.len() > budget {
+                out.truncated = true;
+                out.cut.get_or_insert((
+                    at,
+                    "a command nested in `sh -c`, `eval` or a here-document past what one scan re-reads",
+                ));
+                continue;
+            }
+            budget -= inner.len();
+            work.push((Cow::Owned(inner), at, level + 1, Some(enc)));
         }
-        parse_into(&inner, at, level + 1, Some(enc), out);
     }
+}
+
+/// `text` with grouping parentheses past [`MAX_GROUPING`] levels, and all but the first of
+/// a run of them (`((((…))))`, which the grammar would read as arithmetic), read as blanks
+/// (`$(` as two blanks), byte for byte, so offsets stay. Only for a text that deep. Linear; the text itself when nothing is
+/// that deep. Quotes are not tracked: a parenthesis inside a string deeper than the limit
+/// is blanked too, which changes no command.
+fn flatten_groupings(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let (mut depth, mut deepest, mut unmatched) = (0usize, 0usize, 0usize);
+    for &c in b {
+        match c {
+            b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' if depth == 0 => unmatched += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+    }
+    if deepest <= MAX_GROUPING && unmatched <= MAX_GROUPING {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = b.to_vec();
+    depth = 0;
+    // Per open parenthesis: whether it was blanked (its closing one is too).
+    let mut blanked: Vec<bool> = Vec::new();
+    for i in 0..out.len() {
+        match out[i] {
+            b'(' => {
+                depth += 1;
+                // `((` would read as arithmetic: of a run of openings, the first stays.
+                let blank = depth > MAX_GROUPING || (i > 0 && b[i - 1] == b'(');
+                if blank {
+                    out[i] = b' ';
+                    if i > 0 && out[i - 1] == b'$' {
+                        out[i - 1] = b' ';
+                    }
+                }
+                blanked.push(blank);
+            }
+            // A closing parenthesis with no opening one is a syntax error the grammar
+            // scans at length: blanked too.
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if blanked.pop().is_none_or(|b| b) {
+                    out[i] = b' ';
+                }
+            }
+            _ => {}
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII blanks: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_owned()))
 }
 
 struct Walker<'t, 's> {
@@ -525,6 +610,19 @@ impl Walker<'_, '_> {
         Some((idx, idx))
     }
 
+    /// Queues a text a shell runs; one cut at [`MAX_WORD`] was not read whole, which is
+    /// recorded as a cut where it starts.
+    fn nest(&mut self, text: String, at: usize, idx: usize) {
+        if text.len() >= MAX_WORD {
+            self.out.truncated = true;
+            self.out.cut.get_or_insert((
+                at,
+                "a command string longer than 16 KiB handed to a shell (only its start was read)",
+            ));
+        }
+        self.nested.push((text, at, idx));
+    }
+
     /// `sh -c STRING`, `eval STRING…` and a here-document fed to a shell are shell again.
     fn queue_nested(&mut self, idx: usize) {
         let cmd = &self.out.commands[idx];
@@ -535,19 +633,23 @@ impl Walker<'_, '_> {
         else {
             return;
         };
+        let mut texts: Vec<(String, usize)> = Vec::new();
         if is_shell(&name) {
             if let Some(pos) = argv.iter().position(|w| {
                 w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
             }) && let Some(s) = argv.get(pos + 1)
             {
-                self.nested.push((s.text.clone(), s.start + 1, idx));
+                texts.push((s.text.clone(), s.start + 1));
             }
             if let Some(h) = &cmd.heredoc {
-                self.nested.push((h.text.clone(), h.start, idx));
+                texts.push((h.text.clone(), h.start));
             }
         } else if name == "eval" && argv.len() > 1 {
             let joined: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
-            self.nested.push((joined.join(" "), argv[1].start + 1, idx));
+            texts.push((joined.join(" "), argv[1].start + 1));
+        }
+        for (t, at) in texts {
+            self.nest(t, at, idx);
         }
     }
 

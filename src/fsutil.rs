@@ -208,9 +208,13 @@ pub fn redirected(path: &Path) -> Option<String> {
             .ok()?
             .join(path.file_name()?),
     };
-    let system = ["/proc", "/sys", "/dev"]
-        .iter()
-        .any(|p| resolved.starts_with(p) && !lexical.starts_with(p));
+    // The resolved place, or what the link says it points at (`/proc/self/fd/2` resolves to
+    // wherever stderr goes, a pipe or a file, which is still not the operator's choice).
+    let linked = fs::read_link(path).ok();
+    let system = ["/proc", "/sys", "/dev"].iter().any(|p| {
+        (resolved.starts_with(p) || linked.as_ref().is_some_and(|l| l.starts_with(p)))
+            && !lexical.starts_with(p)
+    });
     let special = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
         && fs::metadata(path)
             .is_ok_and(|t| is_device_or_fifo(&t.file_type()) || is_block_device(&t.file_type()));

@@ -124,8 +124,13 @@ fn accepted_from(
     if bytes.len() as u64 > MAX_ACCEPTED_BYTES {
         return Err(err(format!("larger than {MAX_ACCEPTED_BYTES} bytes")));
     }
-    let a: AcceptedFile = serde_json::from_slice(&bytes)
+    let mut a: AcceptedFile = serde_json::from_slice(&bytes)
         .map_err(|e| err(format!("not a valid accepted-findings file: {e}")))?;
+    // Entries are looked up by binary search: a file edited by hand out of order is sorted
+    // here (it once silently matched nothing), and a fingerprint given twice keeps its first
+    // entry.
+    a.findings.sort_by(|x, y| x.fingerprint.cmp(&y.fingerprint));
+    a.findings.dedup_by(|x, y| x.fingerprint == y.fingerprint);
     if a.format != ACCEPTED_FORMAT {
         return Err(err(format!("`format` is not `{ACCEPTED_FORMAT}`")));
     }

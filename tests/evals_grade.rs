@@ -441,3 +441,26 @@ fn a_byte_order_mark_is_read_and_an_empty_case_folder_is_named() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_linked_sample_is_refused_not_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let ev = d.path().join("evals.json");
+    std::fs::write(
+        &ev,
+        r#"{"cases":[{"id":"a","set":"regression","prompt":"p","expect":"root","match":"contains"}]}"#,
+    )
+    .unwrap();
+    let out = d.path().join("out");
+    std::fs::create_dir_all(out.join("a")).unwrap();
+    std::fs::write(d.path().join("secret.txt"), "root:x:0:0").unwrap();
+    std::os::unix::fs::symlink(d.path().join("secret.txt"), out.join("a/sample-1.txt")).unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("sample-1.txt") && e.contains("symbolic link"),
+        "{e}"
+    );
+}

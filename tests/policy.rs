@@ -691,3 +691,20 @@ fn unread_content_cannot_be_accepted() {
     .unwrap();
     assert_eq!(gate(&repo).status.code(), Some(1));
 }
+
+#[test]
+fn an_accepted_file_out_of_order_still_accepts() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = demo_in(t.path(), "r");
+    let gate = |repo: &Path| run(&["scan", "--repo", s(repo), "-q", "--fail-on", "high"]);
+    assert_eq!(gate(&repo).status.code(), Some(1));
+    let o = run(&["accept", "--repo", s(&repo), "--reason", "vetted"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let file = repo.join(".skillguard/accepted.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    let list = v["findings"].as_array_mut().unwrap();
+    assert!(list.len() > 1);
+    list.reverse();
+    fs::write(&file, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    assert_eq!(gate(&repo).status.code(), Some(0), "{}", out(&gate(&repo)));
+}

@@ -365,7 +365,14 @@ fn read_samples(case: &Case, outputs: &Path) -> Result<Vec<Option<String>>, Grad
         match std::fs::symlink_metadata(&p) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => out.push(None),
             _ => {
-                let bytes = read_bounded(&p, MAX_SAMPLE_BYTES)?;
+                // Samples come with the pull request that is graded: a link among them is
+                // refused, never followed (`sample-1.txt -> /etc/passwd` once graded `pass`).
+                let bytes = crate::fsutil::read_regular_bounded(&p, MAX_SAMPLE_BYTES).map_err(
+                    |source| GradeError::Read {
+                        path: p.display().to_string(),
+                        source,
+                    },
+                )?;
                 out.push(Some(String::from_utf8_lossy(&bytes).into_owned()));
             }
         }

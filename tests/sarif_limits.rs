@@ -497,3 +497,51 @@ fn split_file_names_stay_in_the_folder() {
     let f = skillguard::cli::split_file_name(&long);
     assert!(f.len() <= 120 && f.starts_with(&"x".repeat(100)), "{f}");
 }
+
+#[test]
+fn skill_indices_are_capped_with_the_results() {
+    use skillguard::report::{Format, RenderOptions};
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        skill(
+            t.path(),
+            &format!("s{i}"),
+            &format!("s{i}"),
+            usize::from(i % 3 == 0),
+            false,
+        );
+    }
+    let r = skillguard::scan::scan(
+        skillguard::discover::Mode::Path,
+        t.path(),
+        &skillguard::scan::ScanOptions::default(),
+    )
+    .unwrap();
+    let mut opts = RenderOptions::default();
+    opts.sarif.max_results = Some(25_000);
+    let render = |opts: &RenderOptions| {
+        let mut out = Vec::new();
+        skillguard::report::render(Format::Sarif, &r, opts, &mut out).unwrap();
+        out
+    };
+    let whole = render(&opts);
+    let full = gzipped_len(&whole);
+    // Fitted below its size (most of a small log is the rule catalog), the skills'
+    // indices shrink as well as the results, and the log says how many were left out.
+    let limit = full as u64 - 400;
+    opts.sarif = skillguard::report::sarif::fit_within(&r, &opts, limit).unwrap();
+    let fitted = render(&opts);
+    assert!(
+        gzipped_len(&fitted) as u64 <= limit,
+        "{} > {limit}",
+        gzipped_len(&fitted)
+    );
+    let v: Value = serde_json::from_slice(&fitted).unwrap();
+    let props = &v["runs"][0]["properties"];
+    let listed = props["skillIndices"].as_array().unwrap().len();
+    assert!(listed < 40, "{listed}");
+    assert_eq!(
+        props["skillguard/skillIndicesOmitted"].as_u64(),
+        Some(40 - listed as u64)
+    );
+}

@@ -58,6 +58,7 @@ pub(super) fn emit_report(
         sarif: report::sarif::Scope {
             repo: None,
             max_results: sarif.max_results(),
+            max_skill_indices: None,
         },
     };
     let format = out.format.get();
@@ -78,8 +79,8 @@ pub(super) fn emit_report(
         split_sarif(result, &opts, dir, out.quiet, stderr)?;
     } else if format == Format::Sarif && !rewritable(out.output.as_deref()) {
         // Standard output, or a device, cannot be written twice: the cap is fitted first.
-        let cap = report::sarif::fit(view, &opts)?;
-        opts.sarif.max_results = cap;
+        opts.sarif = report::sarif::fit(view, &opts)?;
+        let cap = opts.sarif.max_results;
         let sel = report::sarif::select(view, &opts.sarif);
         note_omitted(stderr, None, &sel, cap)?;
     }

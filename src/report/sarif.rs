@@ -26,6 +26,9 @@ pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const MAX_RESULTS: usize = 25_000;
 /// GitHub code scanning: the largest gzipped SARIF file it accepts (10 MB).
 pub const MAX_GZIP_BYTES: u64 = 10_000_000;
+/// What a log is fitted to: [`MAX_GZIP_BYTES`] less a 5 % margin, since GitHub's deflate
+/// and ours need not compress to the same byte.
+pub const FIT_GZIP_BYTES: u64 = MAX_GZIP_BYTES / 20 * 19;
 /// GitHub code scanning: locations (and related locations) per result.
 pub const MAX_LOCATIONS_PER_RESULT: usize = 1_000;
 /// GitHub code scanning: rules per run.
@@ -40,6 +43,9 @@ pub struct Scope {
     pub repo: Option<RepoScope>,
     /// Keep at most this many results, the most severe first; `None`: all.
     pub max_results: Option<usize>,
+    /// Keep at most this many skills in `properties.skillIndices`, the lowest scores first
+    /// (set when the log is fitted to [`MAX_GZIP_BYTES`]); `None`: all.
+    pub max_skill_indices: Option<usize>,
 }
 
 /// A repository of a workspace, as its SARIF log names it.
@@ -413,24 +419,68 @@ struct SkillIndices<'a> {
     r: &'a ScanResult,
     index: &'a crate::index::Report,
     paths: Paths<'a>,
+    /// The artefacts listed (indices into `r.artifacts`), in the report's order: all, or
+    /// past [`Scope::max_skill_indices`] the lowest scores.
+    keep: Vec<usize>,
 }
 
-impl SkillIndices<'_> {
-    fn skills(&self) -> impl Iterator<Item = Value> + '_ {
-        self.r.artifacts.iter().filter_map(|a| {
-            let i = self.index.skills.get(&a.path)?;
-            // The index's own paths (relative to the scanned root), only cut to the
-            // repository in a repository's log.
-            let path = match self.paths {
-                Paths::Strip(repo) => repo.strip(&a.path)?.to_owned(),
-                _ => a.path.clone(),
+impl<'a> SkillIndices<'a> {
+    fn new(
+        r: &'a ScanResult,
+        index: &'a crate::index::Report,
+        paths: Paths<'a>,
+        limit: Option<usize>,
+    ) -> SkillIndices<'a> {
+        let mut keep: Vec<usize> = (0..r.artifacts.len())
+            .filter(|&i| index.skills.contains_key(&r.artifacts[i].path))
+            .collect();
+        if let Some(n) = limit.filter(|&n| n < keep.len()) {
+            let score = |i: usize| {
+                index.skills[&r.artifacts[i].path]
+                    .score
+                    .unwrap_or(f64::INFINITY)
             };
-            let mut v = json!({ "path": path, "name": a.name });
-            if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i)) {
-                m.extend(iv);
-            }
-            Some(v)
-        })
+            keep.sort_by(|&a, &b| score(a).total_cmp(&score(b)).then(a.cmp(&b)));
+            keep.truncate(n);
+            keep.sort_unstable();
+        }
+        SkillIndices {
+            r,
+            index,
+            paths,
+            keep,
+        }
+    }
+
+    /// Skills with an index left out by the cap.
+    fn omitted(&self) -> usize {
+        self.r
+            .artifacts
+            .iter()
+            .filter(|a| self.index.skills.contains_key(&a.path))
+            .count()
+            - self.keep.len()
+    }
+
+    fn skills(&self) -> impl Iterator<Item = Value> + '_ {
+        self.keep
+            .iter()
+            .map(|&i| &self.r.artifacts[i])
+            .filter_map(|a| {
+                let i = self.index.skills.get(&a.path)?;
+                // The index's own paths (relative to the scanned root), only cut to the
+                // repository in a repository's log.
+                let path = match self.paths {
+                    Paths::Strip(repo) => repo.strip(&a.path)?.to_owned(),
+                    _ => a.path.clone(),
+                };
+                let mut v = json!({ "path": path, "name": a.name });
+                if let (Value::Object(m), Ok(Value::Object(iv))) = (&mut v, serde_json::to_value(i))
+                {
+                    m.extend(iv);
+                }
+                Some(v)
+            })
     }
 }
 
@@ -538,23 +588,48 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
 /// The cap that keeps `r`'s log in `opts.sarif` within [`MAX_GZIP_BYTES`] gzipped: the
 /// scope's own when the log fits (or has no cap), otherwise a lower one found by
 /// compressing the log (at most a few tries, each cutting in proportion to the excess).
-pub fn fit(r: &ScanResult, opts: &RenderOptions) -> io::Result<Option<usize>> {
-    let Some(mut cap) = opts.sarif.max_results else {
-        return Ok(None);
-    };
+pub fn fit(r: &ScanResult, opts: &RenderOptions) -> io::Result<Scope> {
+    fit_within(r, opts, FIT_GZIP_BYTES)
+}
+
+/// [`fit`] to `limit` gzipped bytes.
+pub fn fit_within(r: &ScanResult, opts: &RenderOptions, limit: u64) -> io::Result<Scope> {
     let mut opts = opts.clone();
-    for _ in 0..8 {
-        opts.sarif.max_results = Some(cap);
+    if opts.sarif.max_results.is_none() {
+        return Ok(opts.sarif);
+    }
+    for _ in 0..16 {
         let sel = select(r, &opts.sarif);
         let size = gzipped_size(r, &opts, &sel)?;
-        if size <= MAX_GZIP_BYTES || sel.kept() == 0 {
-            return Ok(Some(cap));
+        if !shrink(r, &mut opts, &sel, size, limit) {
+            break;
         }
-        let kept = sel.kept() as u128;
-        let smaller = (kept * u128::from(MAX_GZIP_BYTES) * 9 / 10 / u128::from(size)) as usize;
-        cap = smaller.min(sel.kept() - 1);
     }
-    Ok(Some(cap))
+    Ok(opts.sarif)
+}
+
+/// After a try of `size` gzipped bytes: `false` when it fits (or nothing is left to cut);
+/// otherwise lowers the result cap and the skill-index cap in proportion to the excess and
+/// returns `true`.
+fn shrink(
+    r: &ScanResult,
+    opts: &mut RenderOptions,
+    sel: &Selection,
+    size: u64,
+    limit: u64,
+) -> bool {
+    let skills = opts
+        .sarif
+        .max_skill_indices
+        .unwrap_or(r.artifacts.len())
+        .min(r.artifacts.len());
+    if size <= limit || (sel.kept() == 0 && skills == 0) {
+        return false;
+    }
+    let scale = |n: usize| (n as u128 * u128::from(limit) * 9 / 10 / u128::from(size)) as usize;
+    opts.sarif.max_results = Some(scale(sel.kept()).min(sel.kept().saturating_sub(1)));
+    opts.sarif.max_skill_indices = Some(scale(skills).min(skills.saturating_sub(1)));
+    true
 }
 
 /// Writes `r`'s log in `opts.sarif` through `write` (which calls the filler it is given once,
@@ -586,12 +661,9 @@ pub fn write_fitting(
             Ok(())
         })?;
         tries += 1;
-        if size <= MAX_GZIP_BYTES || sel.kept() == 0 || tries >= 8 {
+        if tries >= 16 || !shrink(r, &mut opts, &sel, size, FIT_GZIP_BYTES) {
             return Ok((sel, Some(cap)));
         }
-        let kept = sel.kept() as u128;
-        let smaller = (kept * u128::from(MAX_GZIP_BYTES) * 9 / 10 / u128::from(size)) as usize;
-        opts.sarif.max_results = Some(smaller.min(sel.kept() - 1));
     }
 }
 
@@ -656,11 +728,7 @@ pub fn render_selected(
             .filter_map(|a| a.provenance.as_ref().map(|p| (a.path.as_str(), p.label())))
             .collect(),
     };
-    let skill_indices = SkillIndices {
-        r,
-        index: &index,
-        paths,
-    };
+    let skill_indices = SkillIndices::new(r, &index, paths, opts.sarif.max_skill_indices);
     let root = match (&opts.sarif.repo, &opts.repo_prefix) {
         (Some(repo), _) => format!("The root of the repository `{}`.", repo.name),
         (None, Some(p)) => format!("The root of the repository holding the scanned folder `{p}`."),
@@ -675,6 +743,10 @@ pub fn render_selected(
         "securityIndex": index.scan_dto(),
         "skillIndices": Value::Null,
     });
+    let skills_omitted = skill_indices.omitted();
+    if skills_omitted > 0 {
+        properties["skillguard/skillIndicesOmitted"] = json!(skills_omitted);
+    }
     let omitted = sel.omitted.total();
     if omitted > 0 {
         properties["skillguard/omitted"] = json!({

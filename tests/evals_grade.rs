@@ -464,3 +464,26 @@ fn a_linked_sample_is_refused_not_followed() {
         "{e}"
     );
 }
+
+#[test]
+fn a_thousand_ordinary_cases_are_read() {
+    let d = tempfile::tempdir().unwrap();
+    let ev = d.path().join("evals.json");
+    let out = d.path().join("out");
+    let mut cases = Vec::new();
+    for i in 0..1_000 {
+        cases.push(format!(
+            r#"{{"id":"c{i}","set":"regression","prompt":"p{i}","expect":"ok","match":"contains"}}"#
+        ));
+        std::fs::create_dir_all(out.join(format!("c{i}"))).unwrap();
+        std::fs::write(out.join(format!("c{i}/sample-1.txt")), "ok").unwrap();
+    }
+    std::fs::write(&ev, format!("{{\"cases\":[{}]}}", cases.join(","))).unwrap();
+    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

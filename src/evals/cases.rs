@@ -11,6 +11,9 @@ use super::pattern::{self, Dialect, Pattern};
 
 /// The most cases an evals file may hold.
 pub const MAX_CASES: usize = 10_000;
+/// The YAML nodes an evals file may hold: [`MAX_CASES`] cases of a dozen nodes each (a map,
+/// five keys and their values, an `id`), with room for the wrapper.
+pub const CASE_FILE_NODES: usize = MAX_CASES * 16 + 64;
 /// The longest case id (a path component).
 pub const MAX_ID_LEN: usize = 128;
 /// The case counts and samples per case the agent-evals guidance asks for: a set starts from
@@ -76,7 +79,7 @@ pub fn tree(shown: &str, text: &str, json: bool) -> Result<Option<Node>, Problem
             anchor: "json".into(),
         });
     }
-    match yaml::parse(text) {
+    match yaml::parse_within(text, CASE_FILE_NODES) {
         Ok(doc) => Ok(doc.root),
         Err(
             yaml::YamlError::Syntax { message, pos } | yaml::YamlError::Budget { message, pos },

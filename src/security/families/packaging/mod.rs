@@ -94,6 +94,41 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         if let Some(l) = archive::list_with(b, notable_member) {
             archive_findings(path, &l, &mut out);
             listed.push(path);
+        } else if let Some(at) = embedded_zip(b) {
+            // A zip behind leading bytes: extractors (unzip, bsdtar, 7-Zip) open it, a
+            // reviewer sees whatever the first bytes say. Listed like any zip, and high.
+            if let Some(l) = archive::list_with(&b[at..], notable_member) {
+                archive_findings(path, &l, &mut out);
+                out.push(
+                    Emit::new(
+                        ARCHIVE_BUNDLED,
+                        path,
+                        format!(
+                            "`{}` hides a zip archive after {at} leading bytes: extractors open it while the file passes for {}. Ship the files unpacked, or remove the appended archive.",
+                            show(path),
+                            detect(b).map_or("something else", Format::name)
+                        ),
+                        "embedded-zip".into(),
+                    )
+                    .severity(Severity::High),
+                );
+                listed.push(path);
+            }
+        } else if fe.kind != FileKind::Archive
+            && let Some(fmt) = unlisted_archive_format(b)
+        {
+            // Recognised by its bytes, whatever its name says: nothing in it was read.
+            out.push(Emit::new(
+                CONTENT_NOT_INSPECTED,
+                path,
+                format!(
+                    "`{}` is {} of {} bytes (by its first bytes, whatever its name), a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+                    show(path),
+                    crate::text::with_article(fmt),
+                    b.len()
+                ),
+                format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR),
+            ));
         }
     }
     // Archives that were not listed: a format skillguard does not open, or too large to read.
@@ -237,6 +272,18 @@ pub enum Format {
     Mp4,
     Pyc,
     JavaClass,
+    /// Archives and compressed streams skillguard recognises but does not list.
+    Zstd,
+    Lz4,
+    Lzip,
+    Compress,
+    Cpio,
+    Ar,
+    Rpm,
+    Cab,
+    Iso,
+    Squashfs,
+    Dmg,
 }
 
 impl Format {
@@ -267,6 +314,17 @@ impl Format {
             Format::Mp4 => "an MP4/QuickTime media file",
             Format::Pyc => "Python bytecode",
             Format::JavaClass => "a Java class file",
+            Format::Zstd => "a zstd stream",
+            Format::Lz4 => "an LZ4 stream",
+            Format::Lzip => "an lzip stream",
+            Format::Compress => "a Unix compress (.Z) stream",
+            Format::Cpio => "a cpio archive",
+            Format::Ar => "an ar archive (or Debian package)",
+            Format::Rpm => "an RPM package",
+            Format::Cab => "a Windows cabinet",
+            Format::Iso => "an ISO 9660 disk image",
+            Format::Squashfs => "a SquashFS image",
+            Format::Dmg => "an Apple disk image",
         }
     }
 
@@ -383,6 +441,32 @@ pub fn detect(b: &[u8]) -> Option<Format> {
             Format::Mp4
         } else if b.get(257..262) == Some(b"ustar".as_slice()) {
             Format::Tar
+        } else if starts(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Format::Zstd
+        } else if starts(&[0x04, 0x22, 0x4d, 0x18]) {
+            Format::Lz4
+        } else if starts(b"LZIP") && b.get(4).is_some_and(|v| *v <= 1) {
+            Format::Lzip
+        } else if starts(&[0x1f, 0x9d]) && b.get(2).is_some_and(|f| f & 0x1f >= 9 && f & 0x1f <= 16)
+        {
+            Format::Compress
+        } else if (starts(b"070701") || starts(b"070702") || starts(b"070707"))
+            && b.get(6..14)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        {
+            Format::Cpio
+        } else if starts(b"!<arch>\n") {
+            Format::Ar
+        } else if starts(&[0xed, 0xab, 0xee, 0xdb]) {
+            Format::Rpm
+        } else if starts(b"MSCF\0\0\0\0") {
+            Format::Cab
+        } else if starts(b"hsqs") || starts(b"sqsh") {
+            Format::Squashfs
+        } else if b.get(32769..32774) == Some(b"CD001".as_slice()) {
+            Format::Iso
+        } else if b.len() >= 512 && b[b.len() - 512..].starts_with(b"koly") {
+            Format::Dmg
         } else {
             return None;
         },
@@ -423,6 +507,17 @@ fn expected(ext: &str) -> Option<&'static [Format]> {
         "xz" | "txz" => &[Xz],
         "rar" => &[Rar],
         "tar" => &[Tar],
+        "zst" | "tzst" => &[Zstd],
+        "lz4" => &[Lz4],
+        "lz" => &[Lzip],
+        "z" => &[Compress],
+        "cpio" => &[Cpio],
+        "deb" | "a" | "ar" => &[Ar],
+        "rpm" => &[Rpm],
+        "cab" => &[Cab],
+        "iso" => &[Iso],
+        "squashfs" | "sqsh" => &[Squashfs],
+        "dmg" => &[Dmg],
         "wasm" => &[Wasm],
         "doc" | "xls" | "ppt" | "msi" => &[Ole],
         "woff" => &[Woff],
@@ -721,8 +816,32 @@ fn unlisted_archive_format(b: &[u8]) -> Option<&'static str> {
         Format::Rar => Some("RAR archive"),
         Format::Bzip2 => Some("bzip2 stream"),
         Format::Xz => Some("xz stream"),
+        Format::Zstd => Some("zstd stream"),
+        Format::Lz4 => Some("LZ4 stream"),
+        Format::Lzip => Some("lzip stream"),
+        Format::Compress => Some("Unix compress (.Z) stream"),
+        Format::Cpio => Some("cpio archive"),
+        Format::Ar => Some("ar archive (or Debian package)"),
+        Format::Rpm => Some("RPM package"),
+        Format::Cab => Some("Windows cabinet"),
+        Format::Iso => Some("ISO 9660 disk image"),
+        Format::Squashfs => Some("SquashFS image"),
+        Format::Dmg => Some("Apple disk image"),
         _ => None,
     }
+}
+
+/// Where a zip archive starts inside `b` after leading bytes (a stub, an image, padding),
+/// when its end record sits where an extractor looks for it (the last 64 KiB): the offset
+/// of its first local header. `None` for a file that is a zip from its first byte.
+fn embedded_zip(b: &[u8]) -> Option<usize> {
+    if b.starts_with(b"PK") || b.len() < 22 {
+        return None;
+    }
+    let tail = b.len().saturating_sub(65_557);
+    memchr::memmem::rfind(&b[tail..], b"PK\x05\x06")?;
+    let at = memchr::memmem::find(&b[1..], b"PK\x03\x04")? + 1;
+    Some(at)
 }
 
 /// Why a member name or link target leaves the extraction folder, if it does.
@@ -1445,6 +1564,57 @@ mod tests {
             "{}",
             out[2].message
         );
+    }
+
+    #[test]
+    fn archives_are_recognised_by_their_bytes() {
+        let mut iso = vec![0u8; 40_000];
+        iso[32769..32774].copy_from_slice(b"CD001");
+        let mut dmg = vec![0u8; 2_000];
+        let at = dmg.len() - 512;
+        dmg[at..at + 4].copy_from_slice(b"koly");
+        for (bytes, want) in [
+            (b"\x28\xb5\x2f\xfd\0\0".to_vec(), "zstd stream"),
+            (b"\x04\x22\x4d\x18\0\0".to_vec(), "LZ4 stream"),
+            (b"LZIP\x01\0".to_vec(), "lzip stream"),
+            (b"\x1f\x9d\x90\0".to_vec(), "Unix compress (.Z) stream"),
+            (b"07070100000001000081a4".to_vec(), "cpio archive"),
+            (
+                b"!<arch>\ndebian-binary".to_vec(),
+                "ar archive (or Debian package)",
+            ),
+            (b"\xed\xab\xee\xdb\x03\0".to_vec(), "RPM package"),
+            (b"MSCF\0\0\0\0\x10\0".to_vec(), "Windows cabinet"),
+            (b"hsqs\0\0\0\0".to_vec(), "SquashFS image"),
+            (iso, "ISO 9660 disk image"),
+            (dmg, "Apple disk image"),
+            (b"7z\xbc\xaf\x27\x1c\0\x04".to_vec(), "7-Zip archive"),
+        ] {
+            assert_eq!(unlisted_archive_format(&bytes), Some(want));
+        }
+        // Text that merely starts like one of them is not.
+        for t in [&b"070701 is a number"[..], b"LZIP is a format", b"MSCF"] {
+            assert_eq!(
+                unlisted_archive_format(t),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(t)
+            );
+        }
+    }
+
+    #[test]
+    fn a_zip_behind_leading_bytes_is_found() {
+        use super::archive::build::{file, zip};
+        let zip = zip(&[file("../../evil.sh", b"id\n")]);
+        let mut polyglot = b"\x89PNG\r\n\x1a\n".to_vec();
+        polyglot.extend(std::iter::repeat_n(0u8, 5_000));
+        let at = polyglot.len();
+        polyglot.extend_from_slice(&zip);
+        assert_eq!(embedded_zip(&polyglot), Some(at));
+        // A zip from its first byte is listed as a zip; an image alone holds none.
+        assert_eq!(embedded_zip(&zip), None);
+        assert_eq!(embedded_zip(&polyglot[..at]), None);
     }
 
     #[test]

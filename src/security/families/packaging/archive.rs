@@ -108,6 +108,14 @@ pub enum Issue {
     TooDeep(String),
     /// The structure could not be parsed (what went wrong).
     Malformed(String),
+    /// A zip member whose name differs between the central directory and its local header
+    /// or its Info-ZIP Unicode-path field: extractors differ on the file they write.
+    NameDisagrees {
+        central: String,
+        other: String,
+        /// `local header` or `Unicode-path field`.
+        source: &'static str,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -403,6 +411,20 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
             .unwrap_or(&[]);
         zip64_extra(extra, &mut usize_, &mut csize, &mut lho);
         let name = String::from_utf8_lossy(name).into_owned();
+        for (source, other) in [
+            ("Unicode-path field", unicode_path(extra)),
+            ("local header", local_name(b, lho.saturating_add(shift))),
+        ] {
+            if let Some(other) = other.filter(|o| *o != name)
+                && l.issues.len() < 64
+            {
+                l.issues.push(Issue::NameDisagrees {
+                    central: name.clone(),
+                    other,
+                    source,
+                });
+            }
+        }
         let unix = made_by >> 8 == 3;
         let mode = (unix && attrs >> 16 != 0).then_some((attrs >> 16) as u32);
         let kind = match mode.map(|m| m & 0o170_000) {
@@ -455,6 +477,32 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         )));
     }
     l
+}
+
+/// The name of an Info-ZIP Unicode-path extra field (0x7075: version, CRC-32 of the header
+/// name, the UTF-8 name), which unzip and 7-Zip use instead of the header's name.
+fn unicode_path(mut extra: &[u8]) -> Option<String> {
+    while extra.len() >= 4 {
+        let id = u16::from_le_bytes([extra[0], extra[1]]);
+        let size = usize::from(u16::from_le_bytes([extra[2], extra[3]]));
+        let data = extra.get(4..4 + size)?;
+        if id == 0x7075 && size >= 5 && data[0] == 1 {
+            return Some(String::from_utf8_lossy(&data[5..]).into_owned());
+        }
+        extra = &extra[4 + size..];
+    }
+    None
+}
+
+/// The name in the local header at `lho` (what streaming extractors read), if one is there.
+fn local_name(b: &[u8], lho: u64) -> Option<String> {
+    let at = usize::try_from(lho).ok()?;
+    if b.get(at..at.checked_add(4)?) != Some(b"PK\x03\x04".as_slice()) {
+        return None;
+    }
+    let len = le16(b, at + 26)? as usize;
+    let name = b.get(at + 30..(at + 30).checked_add(len)?)?;
+    Some(String::from_utf8_lossy(name).into_owned())
 }
 
 /// Replaces the 0xFFFFFFFF placeholders by the ZIP64 extra field's values.
@@ -1133,6 +1181,39 @@ mod tests {
             Some("../../etc/passwd")
         );
         assert_eq!(l.members[3].kind, MemberKind::Dir);
+    }
+
+    #[test]
+    fn zip_names_that_disagree_are_issues() {
+        let mut z = build::zip(&[build::file("ok.txt", b"id\n")]);
+        assert!(
+            !list(&z)
+                .unwrap()
+                .issues
+                .iter()
+                .any(|i| matches!(i, Issue::NameDisagrees { .. }))
+        );
+        // The local header names another file than the central directory.
+        let at = memchr::memmem::find(&z, b"PK\x03\x04").unwrap() + 30;
+        z[at..at + 6].copy_from_slice(b"ev.txt");
+        let l = list(&z).unwrap();
+        assert!(
+            l.issues.iter().any(|i| matches!(
+                i,
+                Issue::NameDisagrees { other, source: "local header", .. } if other == "ev.txt"
+            )),
+            "{:?}",
+            l.issues
+        );
+        // The Info-ZIP Unicode-path field, which unzip and 7-Zip prefer.
+        let name = b"../../evil.sh";
+        let mut extra = vec![0x75, 0x70];
+        extra.extend_from_slice(&(5 + name.len() as u16).to_le_bytes());
+        extra.push(1);
+        extra.extend_from_slice(&[0, 0, 0, 0]);
+        extra.extend_from_slice(name);
+        assert_eq!(unicode_path(&extra).as_deref(), Some("../../evil.sh"));
+        assert_eq!(unicode_path(&extra[..6]), None);
     }
 
     #[test]

@@ -944,6 +944,16 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
                 show(name)
             )),
             Issue::Malformed(why) => f.malformed.push(format!("`{prefix}`: {why}")),
+            Issue::NameDisagrees {
+                central,
+                other,
+                source,
+            } => f.unsafe_high.push(format!(
+                "`{}` is `{}` in its {source} ({}): extractors differ on which file they write",
+                show(central),
+                show(other),
+                escapes(other).unwrap_or("another name")
+            )),
             Issue::Cut {
                 bound,
                 unread_members,

@@ -616,8 +616,9 @@ pub fn merge(
     }
     if mixed {
         notes.push(format!(
-            "--allow-mixed-runs: the {} reports are not all of one run; the merged report carries no run identity",
-            paths.len()
+            "--allow-mixed-runs: the {} reports are not all of one run; the merged report carries no run identity, and a repository that one run's shard plan put in a shard taken from another run is in none of them, so it is missing from this report without a word: the merged report lists {} repositories, compare it with the workspace",
+            paths.len(),
+            repos.len()
         ));
     }
     if signed > 0 && options.key.is_none() {

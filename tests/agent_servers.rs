@@ -235,13 +235,10 @@ fn codex_config_servers_and_approval_settings() {
         findings(".codex/config.toml", t),
         set(&[("agent-permission-bypass", "high", 4, 19)])
     );
-    // A file Codex cannot read is not a pass.
+    // A file Codex cannot read is not a pass (`agent-field-invalid`, the same cause, is
+    // attached to it as a consequence, as for a JSON configuration).
     let f = findings(".codex/config.toml", "[mcp_servers.x\ncommand = \"sh\"\n");
-    let rules: BTreeSet<&str> = f.iter().map(|x| x.0.as_str()).collect();
-    assert!(
-        rules.contains("content-not-inspected") && rules.contains("agent-field-invalid"),
-        "{f:?}"
-    );
+    assert_eq!(f, set(&[("content-not-inspected", "high", 1, 15)]), "{f:?}");
 }
 
 #[test]

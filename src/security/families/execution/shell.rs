@@ -2077,9 +2077,17 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
                 all.push((si, base, h));
             }
         }
-        if src.lang == Lang::Data && src.path.ends_with(".json") && src.text.contains("\"command\"")
+        let lines = if src.lang != Lang::Data {
+            Vec::new()
+        } else if src.path.ends_with(".json") && src.text.contains("\"command\"") {
+            json_command_lines(&src.text)
+        } else if src.path.ends_with(".toml") && src.text.contains("mcp_servers") {
+            toml_command_lines(&src.text)
+        } else {
+            Vec::new()
+        };
         {
-            for line in json_command_lines(&src.text) {
+            for line in lines {
                 if line.text.len() > shell::MAX_PARSE {
                     // A command line of a hook or server is no script file that the line
                     // rules read whole: past the parse bound it is not read at all.
@@ -2212,33 +2220,9 @@ fn json_command_lines(text: &str) -> Vec<JsonLine> {
             }
             Tok::Close => {
                 if let Some((b'{', o)) = stack.pop()
-                    && let Some((cat, cmd)) = o.command
+                    && let Some(cmd) = o.command
                 {
-                    let mut line = JsonLine {
-                        text: String::new(),
-                        pieces: Vec::new(),
-                    };
-                    line.pieces.push((0, cat));
-                    line.text.push_str(&cmd);
-                    for (aat, a) in o.args {
-                        line.text.push(' ');
-                        let plain = !a.is_empty()
-                            && a.chars()
-                                .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
-                        if plain {
-                            line.pieces.push((line.text.len(), aat));
-                            line.text.push_str(&a);
-                        } else {
-                            line.text.push('\'');
-                            line.pieces.push((line.text.len(), aat));
-                            line.text.push_str(&a.replace('\'', "'\\''"));
-                            line.text.push('\'');
-                        }
-                        if line.text.len() > shell::MAX_WORD * 4 {
-                            break;
-                        }
-                    }
-                    out.push(line);
+                    out.push(command_line(cmd, o.args));
                 }
                 pending = None;
             }
@@ -2250,6 +2234,52 @@ fn json_command_lines(text: &str) -> Vec<JsonLine> {
         }
     }
     out
+}
+
+/// One command line from a `command` and its `args` (each with the offset of its value in
+/// the configuration text), the arguments shell-quoted as the harness passes them (argv).
+fn command_line(cmd: (usize, String), args: Vec<(usize, String)>) -> JsonLine {
+    let mut line = JsonLine {
+        text: String::new(),
+        pieces: Vec::new(),
+    };
+    line.pieces.push((0, cmd.0));
+    line.text.push_str(&cmd.1);
+    for (aat, a) in args {
+        line.text.push(' ');
+        let plain = !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
+        if plain {
+            line.pieces.push((line.text.len(), aat));
+            line.text.push_str(&a);
+        } else {
+            line.text.push('\'');
+            line.pieces.push((line.text.len(), aat));
+            line.text.push_str(&a.replace('\'', "'\\''"));
+            line.text.push('\'');
+        }
+        if line.text.len() > shell::MAX_WORD * 4 {
+            break;
+        }
+    }
+    line
+}
+
+/// The command lines of Codex's `.codex/config.toml` MCP servers (`command` + `args`).
+fn toml_command_lines(text: &str) -> Vec<JsonLine> {
+    let Ok(c) = crate::parse::codex_toml::parse(text) else {
+        return Vec::new();
+    };
+    c.servers
+        .into_iter()
+        .filter_map(|s| {
+            let (cmd, at) = s.command?;
+            // Offsets of the opening quotes: the values start one byte on.
+            let args = s.args.into_iter().map(|(a, o)| (o + 1, a)).collect();
+            Some(command_line((at + 1, cmd), args))
+        })
+        .collect()
 }
 
 /// Words one of which every hit needs (a quick test before parsing).

@@ -280,6 +280,7 @@ pub enum Format {
     Lz4,
     Lzip,
     Compress,
+    Lzma,
     Cpio,
     Ar,
     Rpm,
@@ -321,6 +322,7 @@ impl Format {
             Format::Lz4 => "an LZ4 stream",
             Format::Lzip => "an lzip stream",
             Format::Compress => "a Unix compress (.Z) stream",
+            Format::Lzma => "an LZMA stream",
             Format::Cpio => "a cpio archive",
             Format::Ar => "an ar archive (or Debian package)",
             Format::Rpm => "an RPM package",
@@ -458,6 +460,10 @@ pub fn detect(b: &[u8]) -> Option<Format> {
                 .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
         {
             Format::Cpio
+        } else if binary_cpio(b) {
+            Format::Cpio
+        } else if lzma_alone(b) {
+            Format::Lzma
         } else if starts(b"!<arch>\n") {
             Format::Ar
         } else if starts(&[0xed, 0xab, 0xee, 0xdb]) {
@@ -812,6 +818,38 @@ fn is_document_container(path: &str) -> bool {
     )
 }
 
+/// The old binary cpio header (magic 070707 as a 16-bit word, either byte order): 26 bytes,
+/// then a NUL-terminated name of the declared size. The two-byte magic alone is weak, so the
+/// name must be there and printable.
+fn binary_cpio(b: &[u8]) -> bool {
+    let big = match b.get(..2) {
+        Some([0xc7, 0x71]) => false,
+        Some([0x71, 0xc7]) => true,
+        _ => return false,
+    };
+    let Some(n) = u16_at(b, 20, big).map(usize::from) else {
+        return false;
+    };
+    (2..=4096).contains(&n)
+        && b.get(26..26 + n).is_some_and(|name| {
+            name[n - 1] == 0 && name[..n - 1].iter().all(|c| (0x20..0x7f).contains(c))
+        })
+}
+
+/// An LZMA-alone (`.lzma`) stream: properties byte 0x5d (the default lc/lp/pb), a
+/// dictionary size that is a power of two from 4 KiB to 1.5 GiB, and an uncompressed size
+/// that is unknown (all ones) or below 1 TiB.
+fn lzma_alone(b: &[u8]) -> bool {
+    let (Some(&0x5d), Some(dict), Some(size)) = (b.first(), u32_at(b, 1, false), b.get(5..13))
+    else {
+        return false;
+    };
+    let size = u64::from_le_bytes(size.try_into().unwrap_or([0; 8]));
+    dict.is_power_of_two()
+        && (1 << 12..=3 << 29).contains(&dict)
+        && (size == u64::MAX || size < 1 << 40)
+}
+
 /// Formats recognised but not listed.
 fn unlisted_archive_format(b: &[u8]) -> Option<&'static str> {
     match detect(b)? {
@@ -823,6 +861,7 @@ fn unlisted_archive_format(b: &[u8]) -> Option<&'static str> {
         Format::Lz4 => Some("LZ4 stream"),
         Format::Lzip => Some("lzip stream"),
         Format::Compress => Some("Unix compress (.Z) stream"),
+        Format::Lzma => Some("LZMA stream"),
         Format::Cpio => Some("cpio archive"),
         Format::Ar => Some("ar archive (or Debian package)"),
         Format::Rpm => Some("RPM package"),
@@ -1597,6 +1636,14 @@ mod tests {
             (b"\x1f\x9d\x90\0".to_vec(), "Unix compress (.Z) stream"),
             (b"07070100000001000081a4".to_vec(), "cpio archive"),
             (
+                b"\xc7\x71\0\0\0\0\xa4\x81\0\0\0\0\0\0\0\0\0\0\0\0\x0e\0\x05\0\0\0../../evil.sh\0#!/bin/sh".to_vec(),
+                "cpio archive",
+            ),
+            (
+                b"\x5d\0\0\x80\0\xff\xff\xff\xff\xff\xff\xff\xff\0\x10".to_vec(),
+                "LZMA stream",
+            ),
+            (
                 b"!<arch>\ndebian-binary".to_vec(),
                 "ar archive (or Debian package)",
             ),
@@ -1610,7 +1657,13 @@ mod tests {
             assert_eq!(unlisted_archive_format(&bytes), Some(want));
         }
         // Text that merely starts like one of them is not.
-        for t in [&b"070701 is a number"[..], b"LZIP is a format", b"MSCF"] {
+        for t in [
+            &b"070701 is a number"[..],
+            b"LZIP is a format",
+            b"MSCF",
+            b"]\0\0 bracket text",
+            b"\xc7\x71 not a header",
+        ] {
             assert_eq!(
                 unlisted_archive_format(t),
                 None,

@@ -458,9 +458,8 @@ pub fn detect(b: &[u8]) -> Option<Format> {
         } else if (starts(b"070701") || starts(b"070702") || starts(b"070707"))
             && b.get(6..14)
                 .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+            || binary_cpio(b)
         {
-            Format::Cpio
-        } else if binary_cpio(b) {
             Format::Cpio
         } else if lzma_alone(b) {
             Format::Lzma

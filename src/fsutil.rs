@@ -210,9 +210,22 @@ pub fn redirected(path: &Path) -> Option<String> {
     };
     // The resolved place, or what the link says it points at (`/proc/self/fd/2` resolves to
     // wherever stderr goes, a pipe or a file, which is still not the operator's choice).
-    let linked = fs::read_link(path).ok();
+    // Every hop of a chain of links counts (`out -> .hop -> /proc/self/fd/2`), at most 40
+    // as the kernel follows.
+    let mut linked = Vec::new();
+    let mut at = lexical.clone();
+    while linked.len() < 40
+        && let Ok(target) = fs::read_link(&at)
+    {
+        let next = match at.parent() {
+            Some(dir) if target.is_relative() => dir.join(&target),
+            _ => target,
+        };
+        linked.push(next.clone());
+        at = next;
+    }
     let system = ["/proc", "/sys", "/dev"].iter().any(|p| {
-        (resolved.starts_with(p) || linked.as_ref().is_some_and(|l| l.starts_with(p)))
+        (resolved.starts_with(p) || linked.iter().any(|l| l.starts_with(p)))
             && !lexical.starts_with(p)
     });
     let special = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
@@ -453,6 +466,10 @@ mod tests {
         // A folder on the way that is a link into /proc.
         std::os::unix::fs::symlink("/proc/self", d.join("dir")).unwrap();
         assert!(redirected(&d.join("dir/report.sarif")).is_some());
+        // A chain of links whose second hop points into /proc (the first is relative).
+        std::os::unix::fs::symlink("/proc/self/fd/2", d.join(".hop")).unwrap();
+        std::os::unix::fs::symlink(".hop", d.join("chained.out")).unwrap();
+        assert!(redirected(&d.join("chained.out")).is_some());
         // The operator's own choice.
         assert!(redirected(Path::new("/dev/null")).is_none());
         write_atomic(Path::new("/dev/null"), |w| w.write_all(b"report")).unwrap();

@@ -662,20 +662,14 @@ impl Walker<'_, '_> {
     /// line). Only when the reading stage is a shell without a script or `-c`.
     fn queue_piped(&mut self, from: usize, to: usize) {
         let reader = strip_wrappers(&self.out.commands[to].argv);
-        let Some(name) = reader
-            .first()
-            .map(|w| base_name(&w.text).to_ascii_lowercase())
-        else {
+        let Some(name) = program(reader) else {
             return;
         };
         if !is_shell(&name) || reader[1..].iter().any(|w| !w.text.starts_with('-')) {
             return;
         }
         let writer = strip_wrappers(&self.out.commands[from].argv);
-        let Some(prog) = writer
-            .first()
-            .map(|w| base_name(&w.text).to_ascii_lowercase())
-        else {
+        let Some(prog) = program(writer) else {
             return;
         };
         let args: Vec<&Word> = writer[1..]
@@ -705,10 +699,7 @@ impl Walker<'_, '_> {
     fn queue_nested(&mut self, idx: usize) {
         let cmd = &self.out.commands[idx];
         let argv = strip_wrappers(&cmd.argv);
-        let Some(name) = argv
-            .first()
-            .map(|w| base_name(&w.text).to_ascii_lowercase())
-        else {
+        let Some(name) = program(argv) else {
             return;
         };
         let mut texts: Vec<(String, usize)> = Vec::new();
@@ -942,6 +933,12 @@ fn unescape_backquoted(body: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// The program a command runs: its first word's base name, lower-cased.
+fn program(argv: &[Word]) -> Option<String> {
+    argv.first()
+        .map(|w| base_name(&w.text).to_ascii_lowercase())
 }
 
 /// Cuts `s` to at most [`MAX_WORD`] bytes at a character boundary.

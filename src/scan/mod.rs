@@ -101,7 +101,6 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     // the thread, the first worker does it).
     let _ = std::thread::Builder::new().spawn(|| {
         let _ = crate::security::model::datarules::compiled();
-        let _ = crate::security::model::datarules::build_prefilter();
     });
     let Walked {
         groups,

@@ -4,9 +4,7 @@
 //! file's lower-cased text finds the required literals of every rule regex (see
 //! [`crate::security::model::literals`]), and a regex runs only when all of its literal clauses hold; a
 //! rule with `keywords` (the provider-token secret rules: `ghp_`, `AKIA`, `sk-ant-`…)
-//! also needs one of them. Regexes compile on first use. With the `vectorscan` feature the
-//! literal pass runs on Vectorscan instead of the Aho-Corasick DFA, with the same matches
-//! ([`crate::security::model::prefilter`]).
+//! also needs one of them. Regexes compile on first use.
 //! `examples` and `negative_examples` are checked by `tests/patterns.rs`.
 //!
 //! Context: in prose, a hit inside quotes or inline code, or in a sentence that
@@ -58,23 +56,31 @@ pub struct LazyRegex {
     /// The same regex as a `regex-automata` meta regex, for anchored searches at the
     /// candidate starts (`regex` has no anchored search); what the scan runs.
     meta: std::sync::OnceLock<regex_automata::meta::Regex>,
-    /// The parsed pattern, so the meta regex is compiled without parsing it again.
-    hir: regex_syntax::hir::Hir,
 }
 
 impl LazyRegex {
-    /// Parses `source` (after rewriting `\b` as an ASCII boundary); the regex itself is
-    /// compiled on first use.
+    /// Takes `source`'s literal tables from the ones generated at build time (`build.rs`),
+    /// so a run parses no rule regex it does not compile; a pattern missing from them (none
+    /// of the catalog's) is parsed here. `\b` is rewritten as an ASCII boundary. The regex
+    /// itself is compiled on first use.
     fn new(source: &str) -> Result<LazyRegex, String> {
         let pattern = ascii_word_boundaries(source);
-        let hir = regex_syntax::ParserBuilder::new()
-            .build()
-            .parse(&pattern)
-            .map_err(|e| e.to_string())?;
+        let (literals, prefixes) = match tables::lookup(source) {
+            Some(t) => t,
+            None => {
+                let hir = regex_syntax::ParserBuilder::new()
+                    .build()
+                    .parse(&pattern)
+                    .map_err(|e| e.to_string())?;
+                (
+                    crate::security::model::literals::required_of(&hir),
+                    crate::security::model::literals::prefixes_of(&hir),
+                )
+            }
+        };
         Ok(LazyRegex {
-            literals: crate::security::model::literals::required_of(&hir),
-            prefixes: crate::security::model::literals::prefixes_of(&hir),
-            hir,
+            literals,
+            prefixes,
             pattern,
             re: std::sync::OnceLock::new(),
             meta: std::sync::OnceLock::new(),
@@ -108,7 +114,7 @@ impl LazyRegex {
     fn build_meta(&self) -> Result<regex_automata::meta::Regex, String> {
         regex_automata::meta::Regex::builder()
             .configure(regex_automata::meta::Regex::config().nfa_size_limit(Some(8 << 20)))
-            .build_from_hir(&self.hir)
+            .build(&self.pattern)
             .map_err(|e| e.to_string())
     }
 
@@ -125,6 +131,42 @@ impl LazyRegex {
 
     pub fn as_str(&self) -> &str {
         &self.pattern
+    }
+}
+
+/// The literal tables `build.rs` derived from every catalog regex.
+mod tables {
+    use crate::security::model::literals::Literal;
+
+    include!(concat!(env!("OUT_DIR"), "/literal_tables.rs"));
+
+    /// `source`'s (required literal clauses, prefix set), when the build derived them.
+    pub fn lookup(source: &str) -> Option<(Vec<Vec<Literal>>, Option<Vec<Vec<u8>>>)> {
+        let i = LITERAL_TABLES
+            .binary_search_by(|(s, _, _)| (*s).cmp(source))
+            .ok()?;
+        let (_, required, prefixes) = LITERAL_TABLES[i];
+        let required = required
+            .iter()
+            .map(|clause| {
+                clause
+                    .iter()
+                    .map(|&(bytes, left, right)| Literal {
+                        bytes: bytes.to_vec(),
+                        left,
+                        right,
+                    })
+                    .collect()
+            })
+            .collect();
+        let prefixes = prefixes.map(|ps| ps.iter().map(|p| p.to_vec()).collect());
+        Some((required, prefixes))
+    }
+
+    /// Every source pattern in the tables (for the test that checks them).
+    #[cfg(test)]
+    pub fn sources() -> impl Iterator<Item = &'static str> {
+        LITERAL_TABLES.iter().map(|(s, _, _)| *s)
     }
 }
 
@@ -153,42 +195,6 @@ pub struct Compiled {
     is_prefix: Vec<bool>,
     /// Per [`Words`] set, its literal ids.
     word_ids: Vec<Vec<usize>>,
-}
-
-/// The literals (and on request the regexes) in one Vectorscan database
-/// ([`crate::security::model::prefilter`]), compiled once, apart from the rule set: about 40 ms that a scan of a
-/// few files would otherwise wait for. `None` inside: no Vectorscan (the Aho-Corasick pass).
-static PREFILTER: std::sync::OnceLock<Option<crate::security::model::prefilter::Prefilter>> =
-    std::sync::OnceLock::new();
-
-/// Compiles the Vectorscan database now (the scan calls it on its start-up thread).
-pub fn build_prefilter() -> Option<&'static crate::security::model::prefilter::Prefilter> {
-    PREFILTER
-        .get_or_init(|| {
-            let c = compiled();
-            // The regexes' supersets cost about 2.8 s of compilation per process (measured on
-            // the rule set of 2026-12-04, release build), against 0.3 s for a whole scan of the
-            // demo repository: they go in only on request (docs/performance.md).
-            let hirs = if crate::security::model::prefilter::Prefilter::with_regexes() {
-                c.regex_hirs()
-            } else {
-                Vec::new()
-            };
-            crate::security::model::prefilter::Prefilter::new(&c.literal_bytes(), &hirs)
-        })
-        .as_ref()
-}
-
-/// The Vectorscan database for the next file: when `SKILLGUARD_ENGINE=vectorscan` is set,
-/// waited for; otherwise used once the start-up thread has compiled it (files read before
-/// that take the Aho-Corasick pass, which finds the same literals: reports do not depend on
-/// which).
-fn prefilter() -> Option<&'static crate::security::model::prefilter::Prefilter> {
-    if crate::security::model::prefilter::required() {
-        build_prefilter()
-    } else {
-        PREFILTER.get().and_then(Option::as_ref)
-    }
 }
 
 /// Word sets that code rules check per file before their own regexes run. The literal
@@ -319,28 +325,7 @@ fn parse_lang(s: &str) -> Option<Lang> {
     })
 }
 
-/// Rewrites `\b` as the ASCII word boundary `(?-u:\b)`. A Unicode word boundary
-/// makes the lazy DFA give up on any non-ASCII text and fall back to a much slower
-/// engine; every pattern here anchors on ASCII words, so nothing is lost.
-pub fn ascii_word_boundaries(re: &str) -> String {
-    let mut out = String::with_capacity(re.len() + 16);
-    let mut chars = re.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('b') => out.push_str("(?-u:\\b)"),
-                Some(n) => {
-                    out.push('\\');
-                    out.push(n);
-                }
-                None => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use crate::security::model::literals::ascii_word_boundaries;
 
 /// Can a reported match of keyword `m` hide an occurrence of keyword `b`? When `m`
 /// contains `b`, or a proper suffix of `m` is a proper prefix of `b` (or `m == b`).
@@ -588,22 +573,6 @@ pub fn compile_eagerly(threads: usize) {
 }
 
 impl Compiled {
-    /// Every literal's bytes, by literal id (the Vectorscan database's literal patterns).
-    fn literal_bytes(&self) -> Vec<&[u8]> {
-        self.literal_list
-            .iter()
-            .map(|l| l.bytes.as_slice())
-            .collect()
-    }
-
-    /// Every rule regex's parsed pattern, by flat regex index (its superset's pattern).
-    fn regex_hirs(&self) -> Vec<&regex_syntax::hir::Hir> {
-        self.regex_of
-            .iter()
-            .map(|&(ri, k)| &self.rules[ri].regexes[k].hir)
-            .collect()
-    }
-
     /// Compiles each rule regex not compiled yet, on `threads` threads.
     fn compile_every_regex(&self, threads: usize) {
         in_parallel(threads, &self.rules, |r| {
@@ -714,40 +683,10 @@ impl Compiled {
                 seen[l] = true;
             }
         };
-        // Per regex, whether the prefilter saw it match (when it ran).
-        let mut matched: Option<Vec<bool>> = None;
-        let pf = prefilter();
         if full {
             seen.iter_mut().for_each(|b| *b = true);
         } else {
-            if let Some(pf) = pf {
-                // Per regex, only when the database holds regexes (not per file otherwise).
-                let mut m = vec![
-                    false;
-                    if pf.holds_regexes() {
-                        self.regex_of.len()
-                    } else {
-                        0
-                    }
-                ];
-                let ok = pf.scan(lower, &mut |ev| match ev {
-                    crate::security::model::prefilter::Event::Literal { id, start } => {
-                        let end = start + self.literal_list[id].bytes.len();
-                        found(id, start, end, &mut seen, &mut starts);
-                    }
-                    crate::security::model::prefilter::Event::Regex(f) => m[f] = true,
-                });
-                if ok {
-                    matched = Some(m);
-                } else {
-                    // A failed scan (no scratch space): the pure-Rust pass starts over.
-                    seen.iter_mut().for_each(|b| *b = false);
-                    starts.clear();
-                }
-            }
-            if matched.is_none()
-                && let Some(ac) = &self.literals
-            {
+            if let Some(ac) = &self.literals {
                 for m in ac.find_overlapping_iter(lower) {
                     found(
                         m.pattern().as_usize(),
@@ -761,12 +700,7 @@ impl Compiled {
             starts.sort_unstable();
         }
         for (flat, cnf) in self.clauses.iter().enumerate() {
-            // The prefilter, when it ran and holds the regex, must have seen it match too.
-            let possible = match (&matched, pf) {
-                (Some(m), Some(pf)) if pf.gates(flat) => m[flat],
-                _ => true,
-            };
-            if possible && cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
+            if cnf.iter().all(|clause| clause.iter().any(|l| seen[*l])) {
                 let (ri, k) = self.regex_of[flat];
                 on[ri][k] = true;
             }
@@ -1104,25 +1038,8 @@ pub const GENERIC_WORDS: &[&str] = &["key", "secret", "token", "password", "pass
 
 #[cfg(test)]
 mod tests {
-    use crate::security::model::context::*;
-    #[cfg(feature = "vectorscan")]
-    #[test]
-    fn vectorscan_takes_every_literal_and_every_regex_superset() {
-        use crate::security::model::prefilter::{Prefilter, engine};
-        let c = compiled();
-        if engine() != "vectorscan" {
-            return;
-        }
-        assert!(build_prefilter().is_some(), "the literals did not compile");
-        let pf = Prefilter::new(&c.literal_bytes(), &c.regex_hirs()).expect("one database");
-        assert_eq!(
-            pf.fallbacks(),
-            Vec::<usize>::new(),
-            "regexes Vectorscan refused"
-        );
-    }
-
     use super::*;
+    use crate::security::model::context::*;
 
     #[test]
     fn gate_sees_keywords_hidden_by_longer_or_overlapping_ones() {
@@ -1187,6 +1104,37 @@ mod tests {
         let all: Vec<&LazyRegex> = c.rules.iter().flat_map(|r| &r.regexes).collect();
         let with = all.iter().filter(|re| re.prefixes.is_some()).count();
         assert!(with * 100 >= all.len() * 85, "{with} of {}", all.len());
+    }
+
+    /// The build-time literal tables hold every catalog regex (and exclude), with exactly
+    /// the literals and prefix set the run-time derivation gives: a regex missing from them
+    /// would be parsed on every run, a stale entry would gate a rule wrongly.
+    #[test]
+    fn build_time_tables_match_the_run_time_derivation() {
+        let mut n = 0;
+        for spec in catalog::all().iter().filter_map(|m| m.matcher.as_ref()) {
+            for src in spec.regex.iter().chain(&spec.exclude) {
+                let hir = regex_syntax::ParserBuilder::new()
+                    .build()
+                    .parse(&ascii_word_boundaries(src))
+                    .unwrap();
+                let (req, pre) = tables::lookup(src)
+                    .unwrap_or_else(|| panic!("not in the build-time tables: {src}"));
+                assert_eq!(
+                    req,
+                    crate::security::model::literals::required_of(&hir),
+                    "{src}"
+                );
+                assert_eq!(
+                    pre,
+                    crate::security::model::literals::prefixes_of(&hir),
+                    "{src}"
+                );
+                n += 1;
+            }
+        }
+        assert!(n > 300, "{n} regexes");
+        assert!(tables::sources().count() <= n);
     }
 
     /// Anchored searches at the candidate starts find exactly what an unanchored scan

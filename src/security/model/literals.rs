@@ -539,13 +539,36 @@ fn prefix(h: &Hir) -> Option<(Set, bool)> {
     }
 }
 
+/// Rewrites `\b` as the ASCII word boundary `(?-u:\b)`. A Unicode word boundary
+/// makes the lazy DFA give up on any non-ASCII text and fall back to a much slower
+/// engine; every pattern here anchors on ASCII words, so nothing is lost.
+pub fn ascii_word_boundaries(re: &str) -> String {
+    let mut out = String::with_capacity(re.len() + 16);
+    let mut chars = re.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('b') => out.push_str("(?-u:\\b)"),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Literals as strings, with `|` for a boundary the gate checks.
     fn req(p: &str) -> Vec<Vec<String>> {
-        required(&crate::security::model::datarules::ascii_word_boundaries(p))
+        required(&ascii_word_boundaries(p))
             .into_iter()
             .map(|c| {
                 c.into_iter()
@@ -602,7 +625,7 @@ mod tests {
         let pre = |p: &str| {
             let hir = regex_syntax::ParserBuilder::new()
                 .build()
-                .parse(&crate::security::model::datarules::ascii_word_boundaries(p))
+                .parse(&ascii_word_boundaries(p))
                 .unwrap();
             prefixes_of(&hir).map(|v| {
                 v.into_iter()

@@ -12,7 +12,6 @@ pub mod decode;
 pub mod defensive;
 pub mod evidence;
 pub mod literals;
-pub mod prefilter;
 pub mod regions;
 
 /// A top-level frontmatter line: its start, and its value's span when it has one.

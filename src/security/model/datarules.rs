@@ -138,10 +138,18 @@ impl LazyRegex {
 mod tables {
     use crate::security::model::literals::Literal;
 
+    /// One literal of a table: (lower-cased bytes, boundary before, boundary after).
+    type Lit = (&'static [u8], bool, bool);
+    /// A regex's required literal clauses.
+    type Clauses = &'static [&'static [Lit]];
+
     include!(concat!(env!("OUT_DIR"), "/literal_tables.rs"));
 
+    /// Required literal clauses and prefix set.
+    pub type Tables = (Vec<Vec<Literal>>, Option<Vec<Vec<u8>>>);
+
     /// `source`'s (required literal clauses, prefix set), when the build derived them.
-    pub fn lookup(source: &str) -> Option<(Vec<Vec<Literal>>, Option<Vec<Vec<u8>>>)> {
+    pub fn lookup(source: &str) -> Option<Tables> {
         let i = LITERAL_TABLES
             .binary_search_by(|(s, _, _)| (*s).cmp(source))
             .ok()?;
@@ -1039,7 +1047,6 @@ pub const GENERIC_WORDS: &[&str] = &["key", "secret", "token", "password", "pass
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::security::model::context::*;
 
     #[test]
     fn gate_sees_keywords_hidden_by_longer_or_overlapping_ones() {

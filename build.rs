@@ -88,7 +88,7 @@ fn literal_tables(dir: &Path, names: &[String]) {
     }
     let mut out = String::from(
         "/// (source pattern, required literal clauses, prefix set), sorted by source.\n\
-         pub static LITERAL_TABLES: &[(&str, Clauses, Option<&[&[u8]]>)] = &[\n",
+         pub static LITERAL_TABLES: &[Entry] = &[\n",
     );
     for (src, (required, prefixes)) in &entries {
         write!(out, "    ({src:?}, &[").unwrap();

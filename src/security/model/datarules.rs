@@ -142,6 +142,8 @@ mod tables {
     type Lit = (&'static [u8], bool, bool);
     /// A regex's required literal clauses.
     type Clauses = &'static [&'static [Lit]];
+    /// A regex's table entry: (source pattern, clauses, prefix set).
+    type Entry = (&'static str, Clauses, Option<&'static [&'static [u8]]>);
 
     include!(concat!(env!("OUT_DIR"), "/literal_tables.rs"));
 

@@ -161,33 +161,34 @@ bench_corpus() {
   bench_skills_ref "$label" "$corpus"
 }
 
-# print_stages WALL: the `timing: <stage> <seconds>` lines of the last timings run, summed per stage
-# (in order of first appearance), with each stage's share of that run's wall time.
+# print_stages WALL: the `timing: <stage> <cpu-seconds> <wall-seconds>` lines of the last timings
+# run, CPU summed per stage (in order of first appearance), with each stage's share of the
+# process's CPU (the `timing: (process) CPU WALL` line).
 print_stages() {
   echo
   if ! grep -q '^timing: ' "$BENCH_TMP/timings.txt"; then
     echo "per-stage breakdown: not available in this build (no 'timing:' lines with SKILLGUARD_TIMINGS=1)"
     return
   fi
-  echo "per-stage breakdown (one -j1 run with SKILLGUARD_TIMINGS=1, wall $(calc "$1") s):"
+  echo "per-stage breakdown (one -j1 run with SKILLGUARD_TIMINGS=1, wall $(calc "$1") s; thread CPU):"
   echo
-  echo "| stage | seconds | share of wall |"
+  echo "| stage | CPU seconds | share of the process's CPU |"
   echo "|---|---:|---:|"
-  awk -v wall="$1" '
+  awk '
+    /^timing: \(process\) / { cpu = $(NF-1); next }
     /^timing: / {
-      secs = $NF
-      stage = $0
-      sub(/^timing: +/, "", stage)
-      sub(/ +[^ ]+$/, "", stage)
+      secs = $(NF-1)
+      stage = $2
       if (!(stage in sum)) order[++n] = stage
       sum[stage] += secs
       total += secs
     }
     END {
+      if (cpu <= 0) cpu = total
       for (i = 1; i <= n; i++)
-        printf "| %s | %.3f | %.1f%% |\n", order[i], sum[order[i]], 100 * sum[order[i]] / wall
-      printf "| (sum of stages) | %.3f | %.1f%% |\n", total, 100 * total / wall
-      printf "| (outside the stages: start-up, rule compilation, exit) | %.3f | %.1f%% |\n", wall - total, 100 * (wall - total) / wall
+        printf "| %s | %.3f | %.1f%% |\n", order[i], sum[order[i]], 100 * sum[order[i]] / cpu
+      printf "| (sum of stages) | %.3f | %.1f%% |\n", total, 100 * total / cpu
+      printf "| (outside the stages: start-up, rule compilation, exit) | %.3f | %.1f%% |\n", cpu - total, 100 * (cpu - total) / cpu
     }' "$BENCH_TMP/timings.txt"
 }
 

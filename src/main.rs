@@ -15,6 +15,8 @@ fn is_broken_pipe(e: &Error) -> bool {
 }
 
 fn main() -> ExitCode {
+    // Starts the wall clock of `SKILLGUARD_TIMINGS=1` at process start.
+    skillguard::timing::enabled();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -64,6 +64,56 @@ fn timings_breakdown_lists_the_stages() {
     }
 }
 
+/// `skillguard scan` with no target scans the repository in the current directory, exactly as
+/// `scan --repo .` does; under `--compat agenteval` a missing path stays a usage error.
+#[test]
+fn scan_with_no_target_scans_the_current_directory() {
+    let in_demo = |args: &[&str]| {
+        bin()
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo"))
+            .args(args)
+            .output()
+            .expect("run skillguard")
+    };
+    let bare = in_demo(&["scan", "--format", "json"]);
+    let repo = in_demo(&["scan", "--repo", ".", "--format", "json"]);
+    assert!(
+        matches!(bare.status.code(), Some(0 | 1)),
+        "{}",
+        stderr(&bare)
+    );
+    assert_eq!(stdout(&bare), stdout(&repo));
+    assert!(stdout(&bare).contains("meeting-notes"));
+    let compat = in_demo(&["scan", "--compat", "agenteval"]);
+    assert_eq!(compat.status.code(), Some(2), "{}", stderr(&compat));
+}
+
+/// A stage line carries the stage's CPU and wall seconds; the process's CPU closes the list.
+#[test]
+fn timings_are_cpu_and_wall_with_the_process_total() {
+    let o = bin()
+        .env("SKILLGUARD_TIMINGS", "1")
+        .args(["scan", "--repo", "fixtures/demo", "--format", "json"])
+        .output()
+        .expect("run skillguard");
+    let err = stderr(&o);
+    let line = |name: &str| {
+        err.lines()
+            .find(|l| l.starts_with(&format!("timing: {name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {err}"))
+            .to_owned()
+    };
+    for name in ["parse", "(process)"] {
+        let l = line(name);
+        let nums: Vec<f64> = l
+            .split(' ')
+            .skip(2)
+            .map(|x| x.parse().expect("seconds"))
+            .collect();
+        assert_eq!(nums.len(), 2, "{l}");
+    }
+}
+
 /// `--targets`: the first line states the targets; an unknown one is a usage error (exit 2);
 /// `all` weighs every harness, so a name only other harnesses reject is high again.
 #[test]

@@ -193,7 +193,7 @@ pub struct TargetArgs {
     /// A skill directory (holding SKILL.md) or a folder whose subfolders hold skills. With
     /// --repo: changed files (`scan --repo . -- FILE…`, what pre-commit passes); only the
     /// skills holding them are scanned and reported, with the cross-skill checks that
-    /// involve them.
+    /// involve them. `scan` with neither scans the repository in the current directory.
     #[arg(value_name = "PATH | FILE")]
     pub paths: Vec<PathBuf>,
     /// Scan every known skills convention under this repository root.
@@ -323,9 +323,9 @@ pub struct ViewArgs {
     /// Colour in console output.
     #[arg(long, value_enum, default_value = "auto", help_heading = "Output")]
     pub color: ColorChoice,
-    /// Console and Markdown: group findings by rule (the console's default: one line per
-    /// finding, at most 5 per rule), by skill (with its loaders and index; Markdown's
-    /// default) or by file.
+    /// Console and Markdown: group findings by rule (one line per finding, at most 5 per
+    /// rule), by skill (with its loaders and index) or by file. Default: `rule` in the
+    /// console, `skill` in Markdown.
     #[arg(long, value_enum, help_heading = "Output")]
     pub group_by: Option<report::summary::GroupBy>,
     /// Console, Markdown and GitHub annotations: list at most N findings of each rule, and

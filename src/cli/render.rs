@@ -46,6 +46,8 @@ pub(super) fn emit_report(
         max_per_rule: view_args.max_findings_per_rule,
         // The time only on a terminal: redirected output stays the same bytes run to run.
         elapsed: (out.output.is_none() && io::stdout().is_terminal()).then(|| started().elapsed()),
+        // Wrapped at the terminal's width (`COLUMNS` first, as `ls` reads it), only on one.
+        width: (out.output.is_none() && io::stdout().is_terminal()).then(terminal_width),
         gate: gate.clone(),
         repo_prefix: (out.format == Format::Sarif)
             .then(|| repo_prefix(view.mode, Path::new(&view.target)))
@@ -312,4 +314,15 @@ fn repo_prefix(mode: Mode, target: &Path) -> Option<String> {
         .map(|c| crate::names::escape(c.as_os_str()).into_owned())
         .collect();
     (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The terminal's width in characters: `COLUMNS` when it is a number, else what the terminal
+/// says, else 100.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+        .or_else(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
+        .unwrap_or(100)
 }

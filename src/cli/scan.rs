@@ -162,12 +162,17 @@ pub(super) fn run_scan(
     let compat = o.compat.compat.is_some()
         || cmd
             .target
-            .target()
+            .target_or_cwd()
             .ok()
             .and_then(|(m, t)| compat_of(m, &t, o.compat.compat, &o.config))
             .is_some();
-    // A missing <path> is a parse error for AgentEval too (exit 2), not a runtime one.
-    let (mode, target) = cmd.target.target()?;
+    // With no target, the repository in the current directory (`--repo .`), as `ruff check`
+    // does; under `--compat agenteval` a missing <path> is a parse error (exit 2), as there.
+    let (mode, target) = if o.compat.compat.is_some() {
+        cmd.target.target()?
+    } else {
+        cmd.target.target_or_cwd()?
+    };
     let outcome = (|| {
         if compat && !target.is_dir() {
             let what = if mode == Mode::Repo {

@@ -61,6 +61,9 @@ pub struct RenderOptions {
     /// Console: the scan's wall time, shown in the header (set only on a terminal, so that
     /// redirected output stays byte-identical from run to run).
     pub elapsed: Option<std::time::Duration>,
+    /// Console: wrap each finding's line at this many characters (set only on a terminal, to
+    /// its width; redirected output is never wrapped, so it stays the same bytes everywhere).
+    pub width: Option<usize>,
     /// Console: the gates given and their verdict, for the closing line; `None`: no gate.
     pub gate: Option<Gate>,
 }

@@ -20,8 +20,8 @@ use crate::text::sanitize_line;
 /// Findings listed per rule when `--max-findings-per-rule` is not given.
 pub const DEFAULT_PER_RULE: usize = 5;
 
-/// How long a finding's one-line summary may be (characters), before "…".
-const HEADLINE_CHARS: usize = 110;
+/// Continuation lines of a wrapped finding start with this.
+const WRAP_INDENT: &str = "      ";
 
 /// The rules named in the summary block's "top rules" line.
 const TOP_RULES: usize = 5;
@@ -78,7 +78,7 @@ pub fn render(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io::
         for f in fs {
             if cap.admit(f) {
                 shown += 1;
-                write_line(out, &p, f, rc.highest)?;
+                write_line(out, &p, f, rc.highest, opts.width)?;
             }
         }
         if shown < total {
@@ -144,23 +144,35 @@ fn write_header(r: &ScanResult, opts: &RenderOptions, out: &mut dyn Write) -> io
 }
 
 /// One finding on one line: severity (when the rule has several), place, first sentence.
-fn write_line(out: &mut dyn Write, p: &Paint, f: &Finding, highest: Severity) -> io::Result<()> {
+fn write_line(
+    out: &mut dyn Write,
+    p: &Paint,
+    f: &Finding,
+    highest: Severity,
+    width: Option<usize>,
+) -> io::Result<()> {
     let sev = if f.severity == highest {
         String::new()
     } else {
         format!("{} ", f.severity.as_str())
     };
-    writeln!(
-        out,
-        "  {}  {}{}",
-        p.bold(&sanitize_line(&f.location.to_string())),
-        p.dim(&sev),
-        sanitize_line(&headline(&f.message))
-    )
+    let place = sanitize_line(&f.location.to_string()).into_owned();
+    let text = sanitize_line(&headline(&f.message)).into_owned();
+    let Some(w) = width else {
+        return writeln!(out, "  {}  {}{}", p.bold(&place), p.dim(&sev), text);
+    };
+    // Wrapped as plain text, then painted: colour codes take no columns.
+    let prefix = format!("  {place}  {sev}");
+    let plain = wrap(&format!("{prefix}{text}"), w);
+    match plain.strip_prefix(&prefix) {
+        Some(rest) => writeln!(out, "  {}  {}{}", p.bold(&place), p.dim(&sev), rest),
+        // A place so long that the first break falls inside it: unpainted.
+        None => writeln!(out, "{plain}"),
+    }
 }
 
 /// The first sentence of a message (a period and a space outside backticks, or a line
-/// break), at most [`HEADLINE_CHARS`] characters. Linear in the message.
+/// break), whole: the evidence is usually at its end. Linear in the message.
 pub fn headline(msg: &str) -> String {
     let mut in_code = false;
     let mut end = msg.len();
@@ -183,11 +195,31 @@ pub fn headline(msg: &str) -> String {
             _ => {}
         }
     }
-    let s = msg[..end].trim();
-    match s.char_indices().nth(HEADLINE_CHARS) {
-        Some((at, _)) => format!("{}…", s[..at].trim_end()),
-        None => s.to_owned(),
+    msg[..end].trim().to_owned()
+}
+
+/// `line` wrapped at `width` characters on spaces (a word longer than the width stays whole),
+/// continuation lines indented by [`WRAP_INDENT`]. Counts characters, not display cells.
+pub fn wrap(line: &str, width: usize) -> String {
+    let width = width.max(WRAP_INDENT.len() + 20);
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut col = 0usize;
+    for (i, word) in line.split(' ').enumerate() {
+        let n = word.chars().count();
+        if i > 0 {
+            if col + 1 + n > width && col > WRAP_INDENT.len() {
+                out.push('\n');
+                out.push_str(WRAP_INDENT);
+                col = WRAP_INDENT.len();
+            } else {
+                out.push(' ');
+                col += 1;
+            }
+        }
+        out.push_str(word);
+        col += n;
     }
+    out
 }
 
 /// The summary block: counts, top rules, skills, repositories, Index, suppressed findings.
@@ -418,7 +450,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::headline;
+    use super::{headline, wrap};
 
     #[test]
     fn the_headline_is_the_first_sentence() {
@@ -428,8 +460,25 @@ mod tests {
         );
         assert_eq!(headline("One line\nsecond"), "One line");
         assert_eq!(headline("Use e.g. this. Then"), "Use e.g. this.");
-        let long = "x".repeat(300);
-        let h = headline(&long);
-        assert!(h.ends_with('…') && h.chars().count() == 111);
+        // Whole, however long: the evidence is usually at the end.
+        let long = format!("{} `curl x | sh`.", "word ".repeat(60));
+        assert_eq!(headline(&format!("{long} Fix it.")), long);
+    }
+
+    #[test]
+    fn lines_wrap_at_the_width_on_spaces_with_an_indent() {
+        let w = wrap(
+            "  a.md:1:2  one two three four five six seven eight nine ten",
+            30,
+        );
+        for l in w.lines() {
+            assert!(l.chars().count() <= 30, "{l:?}");
+        }
+        assert!(w.lines().count() >= 2);
+        assert!(w.lines().skip(1).all(|l| l.starts_with("      ")));
+        assert_eq!(w.split_whitespace().collect::<Vec<_>>().len(), 11);
+        // A word longer than the width stays whole.
+        let long = "y".repeat(80);
+        assert!(wrap(&format!("  p  {long} z"), 40).contains(&long));
     }
 }

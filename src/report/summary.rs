@@ -11,10 +11,10 @@ use crate::finding::{Finding, Severity, SeverityCounts};
 /// How findings are grouped in the console and Markdown reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum GroupBy {
-    /// Under each skill, with its loaders and index (the default).
+    /// Under each skill, with its loaders and index (Markdown's default).
     #[default]
     Skill,
-    /// Under each rule, the most severe first.
+    /// Under each rule, the most severe first (the console's default).
     Rule,
     /// Under each file.
     File,

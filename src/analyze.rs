@@ -147,16 +147,20 @@ pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>, bytes: Option<&[u8]>) -> S
     let Some(bytes) = bytes else {
         return dir_name;
     };
-    let mut cx = Cx {
-        skill: &dir_name,
-        skill_path: &sd.rel,
-        dir_name: &dir_name,
-        entry_path: sd.entry.clone(),
-        files: &[],
-        findings: Vec::new(),
-    };
-    let doc = rules::parsing::parse_entry(bytes, &mut cx);
-    frontmatter_name(Some(&doc)).unwrap_or(dir_name)
+    // The front matter alone: the body (Markdown) is never parsed for a name.
+    let text = String::from_utf8_lossy(bytes);
+    let split = crate::parse::frontmatter::split(&text);
+    split
+        .yaml
+        .and_then(|r| crate::parse::yaml::parse(&text[r]).ok())
+        .and_then(|d| d.root)
+        .and_then(|root| {
+            root.get("name")
+                .and_then(|n| n.as_str())
+                .filter(|n| !n.trim().is_empty())
+                .map(|n| sanitize_line(&crate::text::truncate(n, 128)).into_owned())
+        })
+        .unwrap_or(dir_name)
 }
 
 /// The skill's directory name; a skill at the root of a repository is named after the

@@ -280,10 +280,16 @@ pub fn stem(rel: &str) -> &str {
 
 /// Analyses one customisation file; `None` for a settings file holding neither hooks nor
 /// MCP servers (not an artefact).
+///
+/// `light`: only what the cross-file checks read (name, format, tools, handoffs, kind and
+/// the front matter), for a file a changed-files scan does not report on: the body's
+/// references, the security checks and the server and hook checks are skipped, since their
+/// findings would be dropped (a pre-commit run costs what changed, not the repository).
 pub fn analyze(
     af: &AgentFile,
     shared: &Shared<'_>,
     paths: &std::collections::HashSet<&str>,
+    light: bool,
 ) -> Option<Analysed> {
     let dir = parent(&af.rel).to_owned();
     let name_in_dir = file_name(&af.rel).to_owned();
@@ -375,14 +381,16 @@ pub fn analyze(
             info.yaml_broken = doc.split.yaml.is_some() && doc.yaml.is_none();
             info.body_chars = doc.body_text().chars().count();
             excluded = validate(af, &doc, &mut cx, &mut info);
-            if format.is_agent() && shared.rules.runs(ids::DESCRIPTION_QUALITY) {
+            if !light && format.is_agent() && shared.rules.runs(ids::DESCRIPTION_QUALITY) {
                 crate::rules::quality::description_quality(&doc, &mut cx, "agent");
             }
             attach_yaml_consequence(&mut cx.findings, format);
             if info.yaml_broken && format.is_agent() {
                 frontmatter_not_inspected(&mut cx, &af.rel);
             }
-            if format.is_agent() || matches!(format, Format::Prompt | Format::ChatMode) {
+            if light {
+                // Nothing more the cross-file checks read.
+            } else if format.is_agent() || matches!(format, Format::Prompt | Format::ChatMode) {
                 let root = shared
                     .groups
                     .get(af.group)
@@ -390,7 +398,8 @@ pub fn analyze(
                 body_references(&doc, &mut cx, &dir, root, paths, info.target.as_deref());
                 body_links(&doc, &mut cx, &dir, root, paths);
             }
-            if af.in_skill.is_none() || format == Format::PluginAgent {
+            if light {
+            } else if af.in_skill.is_none() || format == Format::PluginAgent {
                 let before = cx.findings.len();
                 security(&mut cx, Some(&doc), &files, bytes);
                 // Claude Code ignores a plugin agent's `hooks` (`agent-field-ignored` says
@@ -405,7 +414,11 @@ pub fn analyze(
                 hooks_only(&mut cx, &doc, &files, bytes);
             }
             // The commands and URLs of the servers and hooks the frontmatter declares.
-            servers::check(&mut cx, &doc, &files, format);
+            if !light {
+                servers::check(&mut cx, &doc, &files, format);
+            }
+        } else if light && af.rel.ends_with(".toml") {
+            // A Codex configuration: nothing the cross-file checks read.
         } else if af.rel.ends_with(".toml") {
             let text = String::from_utf8_lossy(bytes);
             let overlay = codex_config(&mut cx, &af.rel, &text);
@@ -433,20 +446,24 @@ pub fn analyze(
                         return None;
                     };
                 }
-                mcp_checks(&mut cx, &text, &v);
+                if !light {
+                    mcp_checks(&mut cx, &text, &v);
+                }
                 frontmatter = v;
             }
-            let mut data = files.clone();
-            for f in &mut data {
-                f.kind = FileKind::Data;
+            if !light {
+                let mut data = files.clone();
+                for f in &mut data {
+                    f.kind = FileKind::Data;
+                }
+                let before = cx.findings.len();
+                json_security(&mut cx, &data, bytes, &text);
+                // The file is an MCP or hook configuration: "configures an MCP server" is
+                // its kind, not a finding.
+                keep_new(&mut cx.findings, before, |f| {
+                    f.rule_id != crate::security::families::permissions::MCP_SERVER_REFERENCE
+                });
             }
-            let before = cx.findings.len();
-            json_security(&mut cx, &data, bytes, &text);
-            // The file is an MCP or hook configuration: "configures an MCP server" is its
-            // kind, not a finding.
-            keep_new(&mut cx.findings, before, |f| {
-                f.rule_id != crate::security::families::permissions::MCP_SERVER_REFERENCE
-            });
         }
     }
     if let Some(skill) = &af.in_skill

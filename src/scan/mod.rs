@@ -111,19 +111,6 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         hidden,
         listing,
     } = walk(mode, target, opts)?;
-    // Many skills and a core the workers leave idle (`-j` below the core count): real text
-    // reaches most rule regexes, so the idle core compiles them all now, while the workers
-    // read and parse, rather than the workers one at a time on first use. A small scan (a
-    // pre-commit run) compiles only the few its text asks for; with every core busy, compiling
-    // regexes no file needs would only add work (measured, docs/performance.md).
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if skills.len() >= EAGER_COMPILE_SKILLS && opts.threads > 0 && opts.threads < cores {
-        let idle = cores - opts.threads;
-        // Only a speed-up: without the thread, the workers compile what they need.
-        let _ = std::thread::Builder::new()
-            .spawn(move || crate::security::model::datarules::compile_eagerly(idle));
-    }
-
     // One pool sized by -j for every parallel stage (analysis, loader profiles, hashes).
     let pool = (opts.threads > 0)
         .then(|| {
@@ -178,6 +165,19 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         }
         _ => None,
     };
+    // Many skills to analyse (after a changed-files scan kept its own) and a core the workers leave idle (`-j` below the core count): real text
+    // reaches most rule regexes, so the idle core compiles them all now, while the workers
+    // read and parse, rather than the workers one at a time on first use. A small scan (a
+    // pre-commit run) compiles only the few its text asks for; with every core busy, compiling
+    // regexes no file needs would only add work (measured, docs/performance.md).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if skills.len() >= EAGER_COMPILE_SKILLS && opts.threads > 0 && opts.threads < cores {
+        let idle = cores - opts.threads;
+        // Only a speed-up: without the thread, the workers compile what they need.
+        let _ = std::thread::Builder::new()
+            .spawn(move || crate::security::model::datarules::compile_eagerly(idle));
+    }
+
     let skills_ref = opts.profiles.wants("skills-ref");
     if let Some(p) = &opts.progress {
         p.total
@@ -186,8 +186,11 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     let results = in_pool(&pool, || {
         analyse_all(&skills, &shared, skills_ref, opts.progress.as_deref())
     });
+    // A changed-files scan reports only on the changed agent files: the others are read for
+    // what the cross-file checks need, no more.
+    let changed_files = changed.as_ref().filter(|c| !c.full).map(|c| &c.files[..]);
     let mut agent_results = in_pool(&pool, || {
-        analyse_agents(&entries, &groups, &skills, &shared)
+        analyse_agents(&entries, &groups, &skills, &shared, changed_files)
     });
     crate::agents::loader_verdicts(&mut agent_results, &opts.profiles);
     // Before the cross-agent checks, which compare contents as baselines do.
@@ -482,6 +485,7 @@ fn analyse_agents(
     groups: &[Group],
     skills: &[SkillDir],
     shared: &Shared<'_>,
+    changed: Option<&[String]>,
 ) -> Vec<crate::agents::Analysed> {
     let files = crate::agents::discover(entries, groups, skills);
     // Every walked path and the folders above them, for `#file:` references.
@@ -501,7 +505,8 @@ fn analyse_agents(
         .par_iter()
         .filter_map(|af| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::agents::analyze(af, shared, &paths)
+                let light = changed.is_some_and(|c| c.binary_search(&af.rel).is_err());
+                crate::agents::analyze(af, shared, &paths, light)
             }))
             .unwrap_or_else(|_| Some(contain::agent_internal_error(af, shared.groups)))
         })

@@ -39,6 +39,54 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("rule_files.rs");
     std::fs::write(dest, out).unwrap();
     literal_tables(&dir, &names);
+    build_digest(Path::new(&manifest));
+}
+
+/// `SKILLGUARD_BUILD_DIGEST`: a SHA-256 over every file the crate is built from (`src/**`,
+/// `rules/**`, `build.rs`, `Cargo.toml`, `Cargo.lock`), by relative path and bytes. The result
+/// cache keys its entries on it, so a build from other code never reads another build's entry.
+fn build_digest(root: &Path) {
+    use sha2::{Digest, Sha256};
+    let mut files = Vec::new();
+    for top in ["src", "rules"] {
+        println!("cargo:rerun-if-changed={}", root.join(top).display());
+        collect(&root.join(top), &mut files);
+    }
+    for f in ["build.rs", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={}", root.join(f).display());
+        files.push(root.join(f));
+    }
+    files.sort();
+    let mut h = Sha256::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let bytes = std::fs::read(f).unwrap_or_default();
+        h.update((rel.len() as u64).to_le_bytes());
+        h.update(rel.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&bytes);
+    }
+    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    println!("cargo:rustc-env=SKILLGUARD_BUILD_DIGEST={hex}");
+}
+
+/// Every file under `dir`, recursively (links not followed).
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            collect(&e.path(), out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
 }
 
 /// The part of a rule file's front matter the tables need.

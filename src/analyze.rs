@@ -70,18 +70,40 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         files: &files,
         findings: parse_findings,
     };
-    timing::time(Stage::Compliance, || {
-        compliance(doc.as_ref(), &mut cx, pending, sd, group)
-    });
     // Another shard's skill of a split repository: its content rules run there.
     let deep = shared.shallow.is_none_or(|s| !s.contains(&sd.rel));
-    if let Some(doc) = doc.as_ref().filter(|_| deep) {
-        timing::time(Stage::Quality, || {
-            rules::quality::check(doc, &mut cx, &contents, shared.rules)
+    // The checks below read the skill's files and the options alone: a cached result of the
+    // same inputs stands for them ([`crate::cache`]).
+    let key = shared.cache.map(|_| {
+        cache_key(
+            sd,
+            group,
+            shared,
+            deep,
+            &files,
+            &pending,
+            entry_bytes.as_deref(),
+            &contents,
+        )
+    });
+    let cached = shared.cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k));
+    if let Some(found) = cached {
+        cx.findings = found;
+    } else {
+        timing::time(Stage::Compliance, || {
+            compliance(doc.as_ref(), &mut cx, pending, sd, group)
         });
-    }
-    if deep {
-        security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
+        if let Some(doc) = doc.as_ref().filter(|_| deep) {
+            timing::time(Stage::Quality, || {
+                rules::quality::check(doc, &mut cx, &contents, shared.rules)
+            });
+        }
+        if deep {
+            security(doc.as_ref(), &mut cx, entry_bytes.as_deref(), &contents, sd);
+        }
+        if let Some((c, k)) = shared.cache.zip(key.as_ref()) {
+            c.put(k, &cx.findings);
+        }
     }
     drop(contents);
     let loader_input = doc
@@ -137,6 +159,56 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         loader_input,
         entry_bytes,
     }
+}
+
+/// The result cache's key of a skill's checks: the skill's place and convention, the
+/// options that reach the checks, the reads' pending findings and every file (path, kind,
+/// executable bit, size, SHA-256; the bytes themselves where a file has no hash).
+#[allow(clippy::too_many_arguments)]
+fn cache_key(
+    sd: &SkillDir,
+    group: Option<&Group>,
+    shared: &Shared<'_>,
+    deep: bool,
+    files: &[FileEntry],
+    pending: &[Pending],
+    entry: Option<&[u8]>,
+    contents: &[(String, Vec<u8>)],
+) -> [u8; 32] {
+    let mut k = crate::cache::KeyBuilder::new("skill");
+    k.field(sd.rel.as_bytes())
+        .field(sd.entry.as_bytes())
+        .debug(&sd.variants)
+        .debug(&sd.nested_in)
+        .debug(&sd.nested_in_entry)
+        .debug(&sd.convention.map(|c| c.path))
+        .debug(&sd.convention_root)
+        .debug(&group.map(|g| (&g.repo, &g.boundary_rel, g.conventions_apply)))
+        .debug(&group.and_then(|g| g.boundary.file_name()))
+        .debug(&deep)
+        .debug(shared.read)
+        .debug(shared.rules)
+        .debug(&pending);
+    for f in files {
+        k.field(f.path.as_bytes())
+            .debug(&(f.size, f.kind, f.executable, &f.symlink, f.via_link))
+            .debug(&f.sha256);
+    }
+    // What the checks read, whatever the hashes say (a file without one, an entry read in
+    // part).
+    let hashed = |p: &str| {
+        files
+            .binary_search_by(|f| f.path.as_str().cmp(p))
+            .is_ok_and(|i| files[i].sha256.is_some())
+    };
+    if !hashed(&sd.entry) {
+        k.debug(&entry.map(crate::hash::sha256_hex));
+    }
+    for (p, b) in contents.iter().filter(|(p, _)| !hashed(p)) {
+        k.field(p.as_bytes())
+            .field(crate::hash::sha256_hex(b).as_bytes());
+    }
+    k.finish()
 }
 
 /// The skill's name as a full analysis would find it (the frontmatter `name`, else the

@@ -63,7 +63,9 @@ impl fmt::Display for Severity {
 }
 
 /// How sure the rule is that the finding is real.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
     Low,

@@ -19,6 +19,7 @@
 pub mod agents;
 pub mod analyze;
 pub mod baseline;
+pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod config;

@@ -174,6 +174,8 @@ pub struct Shared<'a> {
     /// rules (quality and security) another shard runs: the skills of a split repository
     /// this shard does not own ([`crate::discover::PlanShard`]).
     pub shallow: Option<&'a BTreeSet<String>>,
+    /// The result cache, when on ([`crate::cache`]).
+    pub cache: Option<&'a crate::cache::Cache>,
 }
 
 /// A finding waiting for the skill's final name: (rule, message, location, anchor).

@@ -33,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "finding",
             "catalog",
+            "cache",
             "rules::ids",
             "conventions",
             "targets",

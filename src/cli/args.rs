@@ -792,6 +792,7 @@ pub fn scan_options(
         progress: None,
         rules: crate::config::enabled_rules(&select.select, &select.ignore, cfg),
         panic_on_skill: None,
+        cache: None,
     })
 }
 

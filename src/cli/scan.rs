@@ -87,6 +87,58 @@ pub struct ScanArgs {
     pub compat: CompatArgs,
     #[command(flatten)]
     pub hashing: HashArgs,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// The result cache (never set by a scanned repository's configuration).
+#[derive(Debug, Args, Default)]
+pub struct CacheArgs {
+    /// Keep each skill's results in DIR between runs, keyed on its files' bytes and the
+    /// options, each entry authenticated with a machine-local key. Default:
+    /// `SKILLGUARD_CACHE_DIR`, else `$XDG_CACHE_HOME/skillguard` (`~/.cache/skillguard`).
+    /// Refused inside the scanned tree.
+    #[arg(long, value_name = "DIR", help_heading = "Cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Analyse everything afresh and write no cache entry (release gates).
+    #[arg(long, help_heading = "Cache", conflicts_with = "cache_dir")]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache to use for a scan of `root`: `None` with --no-cache. A folder given
+    /// (--cache-dir or `SKILLGUARD_CACHE_DIR`) that cannot be used is a usage error; the
+    /// default folder is skipped with a note (a scan of the home folder holds it, say).
+    pub fn open(
+        &self,
+        root: &Path,
+        quiet: bool,
+        stderr: &mut dyn Write,
+    ) -> Result<Option<std::sync::Arc<crate::cache::Cache>>, Error> {
+        if self.no_cache {
+            return Ok(None);
+        }
+        let given = self.cache_dir.clone().or_else(|| {
+            std::env::var_os("SKILLGUARD_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        });
+        let explicit = given.is_some();
+        let Some(dir) = given.or_else(crate::cache::default_dir) else {
+            return Ok(None);
+        };
+        let Some(key_file) = crate::cache::default_key_file() else {
+            return Ok(None);
+        };
+        match crate::cache::Cache::open(&dir, &key_file, &[root]) {
+            Ok(c) => Ok(Some(std::sync::Arc::new(c))),
+            Err(e) if explicit => Err(Error::Usage(e.to_string())),
+            Err(e) => {
+                note(stderr, quiet, &[format!("result cache off: {e}")])?;
+                Ok(None)
+            }
+        }
+    }
 }
 
 /// `K/N` with 1 ≤ K ≤ N ≤ [`crate::discover::MAX_SHARDS`], or `K` alone (with --plan, whose
@@ -287,6 +339,7 @@ fn scan_tree(
         o.baseline.write_baseline,
         operator.as_ref().map(|c| &c.0),
     )?;
+    opts.cache = o.cache.open(target, o.report.quiet, stderr)?;
     // AgentEval's report is MAF's view: the `maf` profile runs whatever `--profile` says.
     if compat.is_some()
         && let crate::loaders::Selection::Only(set) = &mut opts.profiles

@@ -55,6 +55,8 @@ pub struct ScanOptions {
     /// Test hook: panic while analysing the skill in the directory with this name.
     #[doc(hidden)]
     pub panic_on_skill: Option<String>,
+    /// The result cache (`--cache-dir`; off with `--no-cache`).
+    pub cache: Option<std::sync::Arc<crate::cache::Cache>>,
 }
 
 /// How far a scan is: skills found by the walk, and skills analysed. Written by the scan,
@@ -140,6 +142,11 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         rules: &opts.rules,
         panic_on: opts.panic_on_skill.as_deref(),
         shallow: shallow.as_ref(),
+        // Not with the test hook that makes an analysis panic (its result is not one).
+        cache: opts
+            .cache
+            .as_deref()
+            .filter(|_| opts.panic_on_skill.is_none()),
     };
     // Where every skill lives (before a changed-files scan keeps some): the targets.
     let skill_locations: Vec<(Option<String>, Option<&str>)> = skills

@@ -13,7 +13,8 @@
 //!   refused, and no repository configuration can set it.
 //! - **Authenticated**: each entry carries an HMAC-SHA-256 of its key and contents under a
 //!   machine-local key kept outside the cache folder (`$XDG_CONFIG_HOME/skillguard/cache-key`,
-//!   made on first use, mode 0600). An entry someone else wrote or changed (a cache restored
+//!   made on first use, mode 0600; or `SKILLGUARD_CACHE_KEY`, a CI secret). An entry someone
+//!   else wrote or changed (a cache restored
 //!   from a pull request's CI run) fails the check and is analysed again, as is one that does
 //!   not parse: a bad entry is a miss, never an error and never a pass.
 //! - **Atomic**: entries are written to a temporary file and renamed; two runs writing the
@@ -54,6 +55,16 @@ pub enum CacheError {
     Folder(String, io::Error),
     #[error("cache key file `{0}`: {1}")]
     KeyFile(String, String),
+}
+
+/// Where the HMAC key comes from.
+pub enum KeySource<'a> {
+    /// The machine-local key file (made on first use).
+    File(&'a Path),
+    /// A key given in hex (`SKILLGUARD_CACHE_KEY`: a CI secret, so that a cache restored in
+    /// a later job can be checked there, while a pull request from a fork, which gets no
+    /// secret, can read no entry as authentic).
+    Given(&'a str),
 }
 
 /// An open cache: its folder and the machine-local HMAC key.
@@ -99,6 +110,15 @@ impl Cache {
     /// refusing a folder inside any of `roots` (the scanned trees) and a key file inside the
     /// cache folder.
     pub fn open(dir: &Path, key_file: &Path, roots: &[&Path]) -> Result<Cache, CacheError> {
+        Cache::open_keyed(dir, KeySource::File(key_file), roots)
+    }
+
+    /// As [`Cache::open`], with the key from `source`.
+    pub fn open_keyed(
+        dir: &Path,
+        source: KeySource<'_>,
+        roots: &[&Path],
+    ) -> Result<Cache, CacheError> {
         let shown = |p: &Path| crate::text::sanitize_line(&p.display().to_string()).into_owned();
         std::fs::create_dir_all(dir).map_err(|e| CacheError::Folder(shown(dir), e))?;
         let real = std::fs::canonicalize(dir).map_err(|e| CacheError::Folder(shown(dir), e))?;
@@ -112,17 +132,29 @@ impl Cache {
                 });
             }
         }
-        let key_dir = key_file.parent().unwrap_or(Path::new(""));
-        if key_file.starts_with(dir)
-            || std::fs::canonicalize(key_dir).is_ok_and(|p| p.starts_with(&real))
-        {
-            return Err(CacheError::KeyFile(
-                shown(key_file),
-                "the key must be kept outside the cache folder".into(),
-            ));
-        }
-        let key = machine_key(key_file)
-            .map_err(|e| CacheError::KeyFile(shown(key_file), e.to_string()))?;
+        let key = match source {
+            KeySource::Given(hex) => unhex(hex.trim().as_bytes())
+                .and_then(|k| <[u8; 32]>::try_from(k).ok())
+                .ok_or_else(|| {
+                    CacheError::KeyFile(
+                        "SKILLGUARD_CACHE_KEY".into(),
+                        "not 64 hex digits (32 bytes)".into(),
+                    )
+                })?,
+            KeySource::File(key_file) => {
+                let key_dir = key_file.parent().unwrap_or(Path::new(""));
+                if key_file.starts_with(dir)
+                    || std::fs::canonicalize(key_dir).is_ok_and(|p| p.starts_with(&real))
+                {
+                    return Err(CacheError::KeyFile(
+                        shown(key_file),
+                        "the key must be kept outside the cache folder".into(),
+                    ));
+                }
+                machine_key(key_file)
+                    .map_err(|e| CacheError::KeyFile(shown(key_file), e.to_string()))?
+            }
+        };
         Ok(Cache { dir: real, key })
     }
 
@@ -427,5 +459,31 @@ mod tests {
         bytes[last] ^= 1;
         std::fs::write(&path, bytes).unwrap();
         assert!(c.get(&key).is_none());
+    }
+
+    /// A key given in hex (a CI secret) reads what another machine wrote under it; another
+    /// key reads nothing, and a malformed key is refused.
+    #[test]
+    fn a_given_key_is_shared_and_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("c");
+        let k1 = "ab".repeat(32);
+        let k2 = "cd".repeat(32);
+        let a = Cache::open_keyed(&dir, KeySource::Given(&k1), &[]).unwrap();
+        let f = Finding::new(
+            crate::rules::ids::NAME_MISSING,
+            "m",
+            Location::file("a/SKILL.md"),
+        );
+        let mut kb = KeyBuilder::new("skill");
+        kb.field(b"x");
+        let key = kb.finish();
+        a.put(&key, std::slice::from_ref(&f));
+        let b = Cache::open_keyed(&dir, KeySource::Given(&k1), &[]).unwrap();
+        assert_eq!(b.get(&key), Some(vec![f]));
+        let c = Cache::open_keyed(&dir, KeySource::Given(&k2), &[]).unwrap();
+        assert_eq!(c.get(&key), None);
+        assert!(Cache::open_keyed(&dir, KeySource::Given("abc"), &[]).is_err());
+        assert!(Cache::open_keyed(&dir, KeySource::Given(&k1), &[tmp.path()]).is_err());
     }
 }

@@ -513,9 +513,9 @@ fn action_install_downloads_and_checks_the_release() {
     let a = action();
     let t = tempfile::tempdir().unwrap();
     let arch = if cfg!(target_arch = "aarch64") {
-        ("ARM64", "aarch64-unknown-linux-gnu")
+        ("ARM64", "aarch64-unknown-linux-musl")
     } else {
-        ("X64", "x86_64-unknown-linux-gnu")
+        ("X64", "x86_64-unknown-linux-musl")
     };
     let name = format!("skillguard-v9.8.7-{}", arch.1);
     let served = t.path().join("served");

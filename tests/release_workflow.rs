@@ -39,8 +39,8 @@ fn release_builds_locked_binaries_on_a_version_tag() {
         .map(|m| m["target"].as_str().unwrap())
         .collect();
     for t in [
-        "x86_64-unknown-linux-gnu",
-        "aarch64-unknown-linux-gnu",
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
         "x86_64-apple-darwin",
         "aarch64-apple-darwin",
     ] {
@@ -65,12 +65,41 @@ fn release_builds_locked_binaries_on_a_version_tag() {
         );
     }
 
+    // Wheels (maturin) for the same platforms, checksummed and released with the binaries.
+    let wheels = &wf["jobs"]["wheels"];
+    let wheel_targets: Vec<&str> = wheels["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["target"].as_str().unwrap())
+        .collect();
+    for t in &targets {
+        assert!(wheel_targets.contains(t), "no wheel for {t}");
+    }
+    let uses: Vec<&str> = wheels["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["uses"].as_str())
+        .collect();
+    assert!(
+        uses.iter().any(|u| u.starts_with("PyO3/maturin-action@")),
+        "{uses:?}"
+    );
+    assert!(runs(wheels).contains("shasum -a 256"));
+    let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
+    assert!(pyproject.contains("bindings = \"bin\""));
+    assert!(pyproject.contains("build-backend = \"maturin\""));
+    // No system library: nothing is apt-installed but the musl C runtime.
+    let b = runs(build);
+    assert!(!b.contains("vectorscan") && !b.contains("HYPERSCAN"), "{b}");
+
     let release = &wf["jobs"]["release"];
-    assert_eq!(release["needs"], "build");
+    assert_eq!(release["needs"], serde_json::json!(["build", "wheels"]));
     assert_eq!(release["permissions"]["contents"], "write");
     let r = runs(release);
     assert!(
-        r.contains("sha256sum skillguard-*.tar.gz > SHA256SUMS"),
+        r.contains("sha256sum skillguard-*.tar.gz skillguard-*.whl > SHA256SUMS"),
         "{r}"
     );
     assert!(r.contains("gh release create"), "{r}");

@@ -127,10 +127,16 @@ impl CacheArgs {
         let Some(dir) = given.or_else(crate::cache::default_dir) else {
             return Ok(None);
         };
-        let Some(key_file) = crate::cache::default_key_file() else {
-            return Ok(None);
+        let given_key = std::env::var("SKILLGUARD_CACHE_KEY")
+            .ok()
+            .filter(|k| !k.is_empty());
+        let key_file = crate::cache::default_key_file();
+        let source = match (&given_key, &key_file) {
+            (Some(k), _) => crate::cache::KeySource::Given(k),
+            (None, Some(f)) => crate::cache::KeySource::File(f),
+            (None, None) => return Ok(None),
         };
-        match crate::cache::Cache::open(&dir, &key_file, &[root]) {
+        match crate::cache::Cache::open_keyed(&dir, source, &[root]) {
             Ok(c) => Ok(Some(std::sync::Arc::new(c))),
             Err(e) if explicit => Err(Error::Usage(e.to_string())),
             Err(e) => {

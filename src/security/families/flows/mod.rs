@@ -474,6 +474,108 @@ fn worth_parsing(lower: &[u8]) -> bool {
     false
 }
 
+/// Network words whose sink is not an HTTP request to a literal URL (a socket, DNS, mail):
+/// a file holding one is never taken by [`own_vendor_client`].
+const RAW_NET: &[&str] = &[
+    "socket",
+    "smtplib",
+    "sendmail",
+    "resolver",
+    "gethostbyname",
+    "getaddrinfo",
+    "dgram",
+    "net.",
+    "websocket",
+    "dns",
+    "xmlhttprequest",
+    "sendbeacon",
+];
+
+/// Every environment read whose name is quoted (`os.environ["X"]`, `os.environ.get("X")`,
+/// `os.getenv("X")`, `process.env.X`, `process.env["X"]`), by name.
+static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:environ(?:\.get)?\s*[\[(]\s*['"]([A-Za-z0-9_]+)['"]|getenv\(\s*['"]([A-Za-z0-9_]+)['"]|process\.env\.([A-Za-z0-9_]+)|process\.env\[\s*['"]([A-Za-z0-9_]+)['"])"#,
+    )
+    .expect("static regex")
+});
+
+/// The cheap check in front of the data-flow parse: is this file an ordinary API client whose
+/// only credential reads are its own provider's keys (named in the environment) and whose only
+/// destinations are that provider's hosts? Such a file is the normal use of a key (the full
+/// analysis reports nothing there: a provider's own key sent to its own host is not a flow to
+/// report), and a real skill corpus holds thousands of them. Anything else takes the full
+/// parse: another credential word (`.ssh`, `password`, `credentials`, a `.env` file), an
+/// environment read whose name is not quoted or is a secret of no provider, a destination
+/// that is not a literal URL or not the provider's host, a raw socket, DNS or mail, and
+/// whatever else made the file worth parsing (fetched code and execution, shell commands,
+/// user files deleted).
+fn own_vendor_client(text: &str, lower: &[u8]) -> bool {
+    let mut m = 0u16;
+    let mut env_words = 0usize;
+    for hit in FLOW_AC.find_overlapping_iter(lower) {
+        let (w, bits) = FLOW_WORDS[hit.pattern().as_usize()];
+        m |= bits;
+        if bits & CRED != 0 {
+            match w {
+                "environ" | "getenv" => env_words += 1,
+                "process.env" => env_words += 1,
+                // `.env` inside `process.env` or `os.environ` is the same read.
+                ".env" => {
+                    let before = &lower[..hit.start()];
+                    let after = &lower[hit.end()..];
+                    if !(before.ends_with(b"process") || after.starts_with(b"iron")) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        if RAW_NET.contains(&w) {
+            return false;
+        }
+    }
+    let has = |a: u16| m & a != 0;
+    if has(EXEC) || has(SHELL_CALL) || has(DELETE) || has(ENCRYPT) || has(USER_FILES) {
+        return false;
+    }
+    // Every environment read names its variable.
+    let names: Vec<&str> = ENV_READ
+        .captures_iter(text)
+        .filter_map(|c| (1..=4).find_map(|i| c.get(i)).map(|g| g.as_str()))
+        .collect();
+    if names.is_empty() || names.len() != env_words {
+        return false;
+    }
+    // Each is a provider's key, or no secret at all (`LOG_LEVEL`).
+    let secret = |n: &str| {
+        let u = n.to_ascii_uppercase();
+        [
+            "KEY", "TOKEN", "SECRET", "PASS", "AUTH", "CRED", "COOKIE", "SESSION",
+        ]
+        .iter()
+        .any(|w| u.contains(w))
+    };
+    let hosts: Vec<String> = URL_HOST
+        .captures_iter(text)
+        .map(|c| {
+            let h = c[1].split(':').next().unwrap_or("");
+            h.trim_end_matches('.').to_ascii_lowercase()
+        })
+        .collect();
+    if hosts.is_empty() || hosts.iter().any(|h| h.is_empty()) {
+        return false;
+    }
+    let keys: Vec<&str> = names.into_iter().filter(|n| secret(n)).collect();
+    if keys.is_empty() {
+        return false;
+    }
+    // Every destination is owned by the provider of every key read: no key can reach a host
+    // that is not its own.
+    keys.iter()
+        .all(|k| hosts.iter().all(|h| own_host(k, h) == Some(true)))
+}
+
 /// The analysis of one file.
 struct Analyzer<'s> {
     text: &'s str,
@@ -2681,6 +2783,9 @@ pub fn check(scx: &mut SecCx<'_, '_>) {
         for (start, end, grammar) in code_units(src) {
             if end - start > code_tree::MAX_PARSE_BYTES || !worth_parsing(&src.lower()[start..end])
             {
+                continue;
+            }
+            if own_vendor_client(&src.text[start..end], &src.lower()[start..end]) {
                 continue;
             }
             let Some(mut a) = analyze_text(&src.text[start..end], grammar) else {

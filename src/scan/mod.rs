@@ -508,18 +508,75 @@ fn analyse_agents(
             }
         }
     }
+    // The walked paths reach an agent's findings (its `#file:` references): their digest is
+    // part of every agent's cache key.
+    let paths_digest = shared.cache.map(|_| {
+        let mut sorted: Vec<&&str> = paths.iter().collect();
+        sorted.sort();
+        let mut k = crate::cache::KeyBuilder::new("paths");
+        for p in sorted {
+            k.field(p.as_bytes());
+        }
+        k.finish()
+    });
     let mut out: Vec<crate::agents::Analysed> = files
         .par_iter()
         .filter_map(|af| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let light = changed.is_some_and(|c| c.binary_search(&af.rel).is_err());
-                crate::agents::analyze(af, shared, &paths, light)
+                match (shared.cache, &paths_digest) {
+                    (Some(cache), Some(digest)) if !light => {
+                        analyse_agent_cached(af, shared, &paths, cache, digest)
+                    }
+                    _ => crate::agents::analyze(af, shared, &paths, light),
+                }
             }))
             .unwrap_or_else(|_| Some(contain::agent_internal_error(af, shared.groups)))
         })
         .collect();
     out.sort_by(|a, b| a.artifact.path.cmp(&b.artifact.path));
     out
+}
+
+/// One agent file through the result cache: the light reading (what the cross-file checks
+/// need, and the file's hash) gives the key; a hit takes the stored findings, a miss runs
+/// the full analysis and stores its findings. A file without a hash (unreadable, over the
+/// limit) is always analysed in full.
+fn analyse_agent_cached(
+    af: &crate::agents::AgentFile,
+    shared: &Shared<'_>,
+    paths: &std::collections::HashSet<&str>,
+    cache: &crate::cache::Cache,
+    paths_digest: &[u8; 32],
+) -> Option<crate::agents::Analysed> {
+    let quick = crate::agents::analyze(af, shared, paths, true)?;
+    let files = &quick.artifact.files;
+    if files.is_empty() || files.iter().any(|f| f.sha256.is_none()) {
+        return crate::agents::analyze(af, shared, paths, false);
+    }
+    let group = shared.groups.get(af.group);
+    let mut k = crate::cache::KeyBuilder::new("agent");
+    k.field(af.rel.as_bytes())
+        .field(af.convention.pattern.as_bytes())
+        .field(af.convention.format.as_str().as_bytes())
+        .debug(&af.in_skill)
+        .debug(&group.map(|g| (&g.repo, &g.boundary_rel, g.conventions_apply)))
+        .debug(&group.and_then(|g| g.boundary.file_name()))
+        .debug(shared.read)
+        .debug(shared.rules)
+        .field(paths_digest);
+    for f in files {
+        k.field(f.path.as_bytes())
+            .debug(&(f.size, f.kind, f.executable, &f.symlink, f.via_link))
+            .debug(&f.sha256);
+    }
+    let key = k.finish();
+    if let Some(findings) = cache.get(&key) {
+        return Some(crate::agents::Analysed { findings, ..quick });
+    }
+    let full = crate::agents::analyze(af, shared, paths, false)?;
+    cache.put(&key, &full.findings);
+    Some(full)
 }
 
 /// Loader profiles: which harness loads which skill, sharing the entry bytes read once

@@ -51,7 +51,15 @@ fn demo_renders_in_all_formats() {
 fn timings_breakdown_lists_the_stages() {
     let o = bin()
         .env("SKILLGUARD_TIMINGS", "1")
-        .args(["scan", "--repo", "fixtures/demo", "--format", "json"])
+        // Not from the result cache: a cached skill runs no security stage.
+        .args([
+            "scan",
+            "--repo",
+            "fixtures/demo",
+            "--format",
+            "json",
+            "--no-cache",
+        ])
         .output()
         .expect("run skillguard");
     let err = stderr(&o);

@@ -57,23 +57,10 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         files: &files,
         findings: Vec::new(),
     };
-    let doc = entry_bytes
-        .as_deref()
-        .map(|b| timing::time(Stage::Parse, || rules::parsing::parse_entry(b, &mut cx)));
-    let name = frontmatter_name(doc.as_ref()).unwrap_or_else(|| dir_name.clone());
-    let parse_findings = std::mem::take(&mut cx.findings);
-    let mut cx = Cx {
-        skill: &name,
-        skill_path: &skill_path,
-        dir_name: &dir_name,
-        entry_path: cx.entry_path,
-        files: &files,
-        findings: parse_findings,
-    };
     // Another shard's skill of a split repository: its content rules run there.
     let deep = shared.shallow.is_none_or(|s| !s.contains(&sd.rel));
     // The checks below read the skill's files and the options alone: a cached result of the
-    // same inputs stands for them ([`crate::cache`]).
+    // same inputs stands for them ([`crate::cache`]), and the body is then not even parsed.
     let key = shared.cache.map(|_| {
         cache_key(
             sd,
@@ -87,6 +74,21 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
         )
     });
     let cached = shared.cache.zip(key.as_ref()).and_then(|(c, k)| c.get(k));
+    let doc = entry_bytes.as_deref().map(|b| {
+        timing::time(Stage::Parse, || {
+            rules::parsing::parse_entry_with(b, &mut cx, cached.is_none())
+        })
+    });
+    let name = frontmatter_name(doc.as_ref()).unwrap_or_else(|| dir_name.clone());
+    let parse_findings = std::mem::take(&mut cx.findings);
+    let mut cx = Cx {
+        skill: &name,
+        skill_path: &skill_path,
+        dir_name: &dir_name,
+        entry_path: cx.entry_path,
+        files: &files,
+        findings: parse_findings,
+    };
     if let Some(found) = cached {
         cx.findings = found;
     } else {

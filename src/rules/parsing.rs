@@ -9,6 +9,12 @@ use crate::text::{self, LineIndex};
 
 /// Decodes, splits and parses `bytes`, reporting every anomaly through `cx`.
 pub fn parse_entry(bytes: &[u8], cx: &mut Cx<'_>) -> SkillDoc {
+    parse_entry_with(bytes, cx, true)
+}
+
+/// [`parse_entry`]; without `body`, the Markdown body is not parsed (left empty): for a skill
+/// whose checks the result cache answers, only the front matter is read.
+pub fn parse_entry_with(bytes: &[u8], cx: &mut Cx<'_>, body: bool) -> SkillDoc {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t.to_owned(),
         Err(e) => {
@@ -83,8 +89,10 @@ pub fn parse_entry(bytes: &[u8], cx: &mut Cx<'_>) -> SkillDoc {
             }
         }
     }
-    let body_first_line = doc.body_first_line as u32;
-    doc.body = markdown::parse(doc.body_text(), body_first_line);
+    if body {
+        let body_first_line = doc.body_first_line as u32;
+        doc.body = markdown::parse(doc.body_text(), body_first_line);
+    }
     doc
 }
 

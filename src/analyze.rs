@@ -190,12 +190,8 @@ fn cache_key(
         .debug(&deep)
         .debug(shared.read)
         .debug(shared.rules)
-        .debug(&pending);
-    for f in files {
-        k.field(f.path.as_bytes())
-            .debug(&(f.size, f.kind, f.executable, &f.symlink, f.via_link))
-            .debug(&f.sha256);
-    }
+        .debug(&pending)
+        .files(files);
     // What the checks read, whatever the hashes say (a file without one, an entry read in
     // part).
     let hashed = |p: &str| {

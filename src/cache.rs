@@ -319,6 +319,18 @@ impl KeyBuilder {
         self.field(format!("{v:?}").as_bytes())
     }
 
+    /// Adds every file of a unit: relative path, size, kind, executable bit, link, and the
+    /// SHA-256 of its bytes (`None` for a file that was not read: the caller adds the bytes it
+    /// has for such a file).
+    pub fn files(&mut self, files: &[crate::inventory::FileEntry]) -> &mut Self {
+        for f in files {
+            self.field(f.path.as_bytes())
+                .debug(&(f.size, f.kind, f.executable, &f.symlink, f.via_link))
+                .debug(&f.sha256);
+        }
+        self
+    }
+
     pub fn finish(self) -> [u8; 32] {
         self.0.finalize().into()
     }

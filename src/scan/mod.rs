@@ -564,12 +564,8 @@ fn analyse_agent_cached(
         .debug(&group.and_then(|g| g.boundary.file_name()))
         .debug(shared.read)
         .debug(shared.rules)
-        .field(paths_digest);
-    for f in files {
-        k.field(f.path.as_bytes())
-            .debug(&(f.size, f.kind, f.executable, &f.symlink, f.via_link))
-            .debug(&f.sha256);
-    }
+        .field(paths_digest)
+        .files(files);
     let key = k.finish();
     if let Some(findings) = cache.get(&key) {
         return Some(crate::agents::Analysed { findings, ..quick });

@@ -351,7 +351,8 @@ pub fn analyze(
     let mut excluded = false;
     if let Some(bytes) = bytes.as_deref() {
         if format.is_markdown() {
-            let doc = crate::rules::parsing::parse_entry(bytes, &mut cx);
+            // Light: the Markdown body is not parsed (nothing that runs reads it).
+            let doc = crate::rules::parsing::parse_entry_with(bytes, &mut cx, !light);
             // Frontmatter is optional in agent, prompt and instruction files.
             // strictyaml's limits concern skills-ref, which reads skills only.
             cx.findings.retain(|f| {

@@ -121,17 +121,25 @@ impl Cache {
         roots: &[&Path],
     ) -> Result<Cache, CacheError> {
         let shown = |p: &Path| crate::text::sanitize_line(&p.display().to_string()).into_owned();
+        // Checked before anything is made: a refused folder is never created in the tree.
+        let inside = |real: &Path| {
+            roots
+                .iter()
+                .find(|root| std::fs::canonicalize(root).is_ok_and(|r| real.starts_with(&r)))
+        };
+        if let Some(root) = inside(&resolved(dir)) {
+            return Err(CacheError::InsideRoot {
+                dir: shown(dir),
+                root: shown(root),
+            });
+        }
         std::fs::create_dir_all(dir).map_err(|e| CacheError::Folder(shown(dir), e))?;
         let real = std::fs::canonicalize(dir).map_err(|e| CacheError::Folder(shown(dir), e))?;
-        for root in roots {
-            if let Ok(r) = std::fs::canonicalize(root)
-                && real.starts_with(&r)
-            {
-                return Err(CacheError::InsideRoot {
-                    dir: shown(dir),
-                    root: shown(root),
-                });
-            }
+        if let Some(root) = inside(&real) {
+            return Err(CacheError::InsideRoot {
+                dir: shown(dir),
+                root: shown(root),
+            });
         }
         let key = match source {
             KeySource::Given(hex) => unhex(hex.trim().as_bytes())
@@ -210,6 +218,25 @@ impl Cache {
         bytes.push(b'\n');
         bytes.extend_from_slice(&body);
         let _ = write_entry(&path, &bytes);
+    }
+}
+
+/// `path` with its longest existing ancestor resolved (links followed) and the rest appended:
+/// where a folder would be made.
+fn resolved(path: &Path) -> PathBuf {
+    let mut base = path;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(r) = std::fs::canonicalize(base) {
+            return rest.iter().rev().fold(r, |acc, c| acc.join(c));
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(p), Some(n)) => {
+                rest.push(n.to_owned());
+                base = p;
+            }
+            _ => return path.to_path_buf(),
+        }
     }
 }
 

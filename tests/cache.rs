@@ -212,6 +212,10 @@ fn a_cache_folder_inside_the_scan_root_is_refused() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("inside the scanned tree"));
+    assert!(
+        !inside.exists(),
+        "the refused folder was made in the scanned tree"
+    );
     let o = run_with(
         &inside,
         &config,

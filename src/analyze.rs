@@ -185,13 +185,9 @@ fn cache_key(
         .debug(&sd.nested_in_entry)
         .debug(&sd.convention.map(|c| c.path))
         .debug(&sd.convention_root)
-        .debug(&group.map(|g| (&g.repo, &g.boundary_rel, g.conventions_apply)))
-        .debug(&group.and_then(|g| g.boundary.file_name()))
         .debug(&deep)
-        .debug(shared.read)
-        .debug(shared.rules)
-        .debug(&pending)
-        .files(files);
+        .debug(&pending);
+    key_place(&mut k, group, shared).files(files);
     // What the checks read, whatever the hashes say (a file without one, an entry read in
     // part).
     let hashed = |p: &str| {
@@ -209,6 +205,19 @@ fn cache_key(
     k.finish()
 }
 
+/// The part of a cache key every unit shares: its repository (name, boundary, whether the
+/// conventions apply) and the options that reach the checks (read limits, enabled rules).
+pub fn key_place<'k>(
+    k: &'k mut crate::cache::KeyBuilder,
+    group: Option<&Group>,
+    shared: &Shared<'_>,
+) -> &'k mut crate::cache::KeyBuilder {
+    k.debug(&group.map(|g| (&g.repo, &g.boundary_rel, g.conventions_apply)))
+        .debug(&group.and_then(|g| g.boundary.file_name()))
+        .debug(shared.read)
+        .debug(shared.rules)
+}
+
 /// The skill's name as a full analysis would find it (the frontmatter `name`, else the
 /// directory name), from its entry file's bytes alone ([`read::entry_bytes`]).
 pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>, bytes: Option<&[u8]>) -> String {
@@ -224,12 +233,7 @@ pub fn skill_name(sd: &SkillDir, shared: &Shared<'_>, bytes: Option<&[u8]>) -> S
         .yaml
         .and_then(|r| crate::parse::yaml::parse(&text[r]).ok())
         .and_then(|d| d.root)
-        .and_then(|root| {
-            root.get("name")
-                .and_then(|n| n.as_str())
-                .filter(|n| !n.trim().is_empty())
-                .map(|n| sanitize_line(&crate::text::truncate(n, 128)).into_owned())
-        })
+        .and_then(|root| name_of(&root))
         .unwrap_or(dir_name)
 }
 
@@ -249,8 +253,12 @@ fn dir_name(sd: &SkillDir, group: Option<&Group>) -> String {
 
 /// The frontmatter `name`, shown safely (one line, at most 128 characters).
 fn frontmatter_name(doc: Option<&SkillDoc>) -> Option<String> {
-    doc.and_then(|d| d.root())
-        .and_then(|r| r.get("name"))
+    doc.and_then(|d| d.root()).and_then(name_of)
+}
+
+/// A front matter's `name`, when it is a non-blank string: cut and made printable.
+fn name_of(root: &crate::parse::yaml::Node) -> Option<String> {
+    root.get("name")
         .and_then(|n| n.as_str())
         .filter(|n| !n.trim().is_empty())
         .map(|n| sanitize_line(&crate::text::truncate(n, 128)).into_owned())

@@ -142,14 +142,12 @@ impl Cache {
             });
         }
         let key = match source {
-            KeySource::Given(hex) => unhex(hex.trim().as_bytes())
-                .and_then(|k| <[u8; 32]>::try_from(k).ok())
-                .ok_or_else(|| {
-                    CacheError::KeyFile(
-                        "SKILLGUARD_CACHE_KEY".into(),
-                        "not 64 hex digits (32 bytes)".into(),
-                    )
-                })?,
+            KeySource::Given(hex) => key_of(hex).ok_or_else(|| {
+                CacheError::KeyFile(
+                    "SKILLGUARD_CACHE_KEY".into(),
+                    "not 64 hex digits (32 bytes)".into(),
+                )
+            })?,
             KeySource::File(key_file) => {
                 let key_dir = key_file.parent().unwrap_or(Path::new(""));
                 if key_file.starts_with(dir)
@@ -271,12 +269,8 @@ fn unhex(s: &[u8]) -> Option<Vec<u8>> {
 /// the file does not exist yet.
 fn machine_key(path: &Path) -> io::Result<[u8; 32]> {
     match std::fs::read(path) {
-        Ok(b) => {
-            let text = String::from_utf8_lossy(&b);
-            let raw = unhex(text.trim().as_bytes()).filter(|k| k.len() == 32);
-            raw.and_then(|k| k.try_into().ok())
-                .ok_or_else(|| io::Error::other("not a key written by skillguard (64 hex digits)"))
-        }
+        Ok(b) => key_of(&String::from_utf8_lossy(&b))
+            .ok_or_else(|| io::Error::other("not a key written by skillguard (64 hex digits)")),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let mut key = [0u8; 32];
             getrandom::fill(&mut key).map_err(|e| io::Error::other(e.to_string()))?;
@@ -300,17 +294,16 @@ fn machine_key(path: &Path) -> io::Result<[u8; 32]> {
                 std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
             }
             // Two runs making the key at once: the one that renamed last wins; read it back.
-            machine_key_written(path)
+            key_of(&std::fs::read_to_string(path)?)
+                .ok_or_else(|| io::Error::other("the key file changed while it was made"))
         }
         Err(e) => Err(e),
     }
 }
 
-fn machine_key_written(path: &Path) -> io::Result<[u8; 32]> {
-    let text = std::fs::read_to_string(path)?;
-    unhex(text.trim().as_bytes())
-        .and_then(|k| k.try_into().ok())
-        .ok_or_else(|| io::Error::other("the key file changed while it was made"))
+/// A key written as 64 hex digits (blanks around it ignored).
+fn key_of(text: &str) -> Option<[u8; 32]> {
+    unhex(text.trim().as_bytes()).and_then(|k| k.try_into().ok())
 }
 
 /// A cache key under construction: fields are length-prefixed so that no two inputs give

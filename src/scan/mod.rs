@@ -554,18 +554,13 @@ fn analyse_agent_cached(
     if files.is_empty() || files.iter().any(|f| f.sha256.is_none()) {
         return crate::agents::analyze(af, shared, paths, false);
     }
-    let group = shared.groups.get(af.group);
     let mut k = crate::cache::KeyBuilder::new("agent");
     k.field(af.rel.as_bytes())
         .field(af.convention.pattern.as_bytes())
         .field(af.convention.format.as_str().as_bytes())
         .debug(&af.in_skill)
-        .debug(&group.map(|g| (&g.repo, &g.boundary_rel, g.conventions_apply)))
-        .debug(&group.and_then(|g| g.boundary.file_name()))
-        .debug(shared.read)
-        .debug(shared.rules)
-        .field(paths_digest)
-        .files(files);
+        .field(paths_digest);
+    crate::analyze::key_place(&mut k, shared.groups.get(af.group), shared).files(files);
     let key = k.finish();
     if let Some(findings) = cache.get(&key) {
         return Some(crate::agents::Analysed { findings, ..quick });

@@ -107,7 +107,17 @@ pub fn analyze_skill(sd: &SkillDir, shared: &Shared<'_>) -> Analysed {
             c.put(k, &cx.findings);
         }
     }
-    drop(contents);
+    // Eval files inside the skill: the eval check takes their bytes instead of reading them.
+    for (path, bytes) in contents {
+        if crate::conventions::may_be_eval_file(&path) {
+            let rel = if sd.rel.is_empty() {
+                path
+            } else {
+                format!("{}/{path}", sd.rel)
+            };
+            shared.preread.put(rel, bytes);
+        }
+    }
     let loader_input = doc
         .as_ref()
         .zip(entry_bytes.as_deref())

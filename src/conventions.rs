@@ -467,6 +467,19 @@ pub const ARTEFACTS: &[ArtefactConvention] = &[
     },
 ];
 
+/// Could `rel` be an eval file, by its path alone: one of the eval file names (agent-evals'
+/// `evals.json`, Waza's `eval.yaml`, skill-creator's `trigger_tests.yaml`) or a YAML file
+/// directly in a folder named `evals` (Waza's loose layout, told by its content). The skill
+/// reader keeps such files' bytes for the eval check, so that they are read once.
+pub fn may_be_eval_file(rel: &str) -> bool {
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let folder = dir.rsplit('/').next().unwrap_or(dir);
+    matches!(
+        name,
+        "evals.json" | "eval.yaml" | "eval.yml" | "trigger_tests.yaml" | "trigger_tests.yml"
+    ) || (folder == "evals" && (name.ends_with(".yaml") || name.ends_with(".yml")))
+}
+
 /// Is the JSON file at `rel` JSONC? VS Code reads its workspace configuration files
 /// (`.vscode/*.json`: `mcp.json`, `settings.json`) and Gemini CLI its `.gemini/settings.json`
 /// as JSON with comments and trailing commas (docs/agents.md); every other harness reads

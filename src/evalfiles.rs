@@ -100,19 +100,9 @@ fn format_of(rel: &str) -> Option<Format> {
 /// Waza's `evals/<name>.yaml` (the layout `waza coverage` lists): a YAML file directly in a
 /// folder named `evals` whose top level is a mapping with `tasks` or `graders`. Other YAML
 /// files there (task files, data) are not eval files.
-fn loose_waza(e: &Entry) -> bool {
-    let name = file_name(&e.rel);
-    if file_name(parent(&e.rel)) != "evals"
-        || !(name.ends_with(".yaml") || name.ends_with(".yml"))
-        || e.size > MAX_EVAL_FILE
-    {
-        return false;
-    }
-    let Ok(bytes) = read_bounded(e) else {
-        return false;
-    };
+fn loose_waza(e: &Entry, bytes: &[u8]) -> bool {
     matches!(
-        cases::tree(&e.rel, &String::from_utf8_lossy(&bytes), false),
+        cases::tree(&e.rel, &String::from_utf8_lossy(bytes), false),
         Ok(Some(root)) if root.get("tasks").is_some() || root.get("graders").is_some()
     )
 }
@@ -158,11 +148,24 @@ impl Cx {
 }
 
 fn read_bounded(e: &Entry) -> Result<Vec<u8>, String> {
+    read_once(e, None)
+}
+
+/// [`read_bounded`], taking the bytes the skill reader kept when it has them.
+fn read_once(e: &Entry, preread: Option<&crate::read::Preread>) -> Result<Vec<u8>, String> {
+    let too_large = |size: u64| {
+        format!(
+            "it is {size} bytes, over the {MAX_EVAL_FILE}-byte limit for eval files, so it is not read"
+        )
+    };
     if e.size > MAX_EVAL_FILE {
-        return Err(format!(
-            "it is {} bytes, over the {MAX_EVAL_FILE}-byte limit for eval files, so it is not read",
-            e.size
-        ));
+        return Err(too_large(e.size));
+    }
+    if let Some(bytes) = preread.and_then(|p| p.take(&e.rel)) {
+        return match bytes.len() as u64 {
+            n if n > MAX_EVAL_FILE => Err(too_large(n)),
+            _ => Ok(bytes),
+        };
     }
     crate::fsutil::read_regular_bounded(&e.abs, MAX_EVAL_FILE)
         .map_err(|x| format!("it cannot be read ({x})"))
@@ -1050,18 +1053,26 @@ pub fn check(
     entries: &[Entry],
     targets: &Targets<'_>,
     repos: &[(String, Option<String>)],
+    preread: &crate::read::Preread,
 ) -> (Vec<EvalFileInfo>, Vec<Finding>) {
     let ix = Index::new(entries, targets, repos);
     let mut out = Vec::new();
     let mut findings = Vec::new();
     for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
-        let loose = format_of(&e.rel).is_none() && loose_waza(e);
-        let Some(mut format) = format_of(&e.rel).or(loose.then_some(Format::Waza)) else {
-            continue;
-        };
-        if in_workspace_output(&e.rel) {
+        // Each candidate is read once: a loose Waza file is told by the bytes it is then
+        // checked from.
+        let by_name = format_of(&e.rel);
+        let candidate = by_name.is_some() || crate::conventions::may_be_eval_file(&e.rel);
+        if !candidate || in_workspace_output(&e.rel) {
             continue;
         }
+        let read = (by_name != Some(Format::Notes)).then(|| read_once(e, Some(preread)));
+        let Some(mut format) = by_name
+            .or_else(|| matches!(&read, Some(Ok(b)) if loose_waza(e, b)).then_some(Format::Waza))
+        else {
+            continue;
+        };
+        let loose = by_name.is_none();
         let repo = ix.repo_of(&e.rel);
         let mut cx = Cx {
             rel: e.rel.clone(),
@@ -1076,8 +1087,8 @@ pub fn check(
         let mut named: Option<String> = None;
         let mut name_pos = (0usize, 0usize);
         let mut graders: Vec<cases::Grader> = Vec::new();
-        if format != Format::Notes {
-            match read_bounded(e) {
+        if let Some(read) = read {
+            match read {
                 Err(why) => cx.emit(
                     EVAL_FILE_INVALID,
                     format!("`{}` is an eval file and {why}.", sanitize_line(&e.rel)),
@@ -1409,6 +1420,35 @@ pub fn coverage(skills: &[Artifact], agents: &[Artifact], evals: &[EvalFileInfo]
 
 #[cfg(test)]
 mod tests {
+
+    /// Every eval file the check reads is one the skill reader keeps for it (so it is read
+    /// once), and what it keeps is an eval file name or a YAML file in an `evals` folder.
+    #[test]
+    fn the_skill_reader_keeps_what_the_eval_check_reads() {
+        for rel in [
+            "evals.json",
+            "skill/evals/evals.json",
+            "a/eval.yaml",
+            "a/eval.yml",
+            "a/trigger_tests.yaml",
+            "a/trigger_tests.yml",
+            "skill/evals/smoke.yaml",
+            "evals/x.yml",
+        ] {
+            assert!(crate::conventions::may_be_eval_file(rel), "{rel}");
+            assert!(format_of(rel) != Some(Format::Notes));
+        }
+        for rel in [
+            "notes-evals.md",
+            "a/evals.yaml.bak",
+            "evals/tasks/t.yaml",
+            "a/evals.md",
+            "a/data.json",
+        ] {
+            assert!(!crate::conventions::may_be_eval_file(rel), "{rel}");
+        }
+    }
+
     use super::*;
 
     #[test]

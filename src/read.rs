@@ -94,6 +94,22 @@ pub fn trim_partial_utf8(buf: &mut Vec<u8>) {
     }
 }
 
+/// What reading a whole file within the size limit gives.
+fn whole_file(buf: Vec<u8>, opts: &ReadOptions) -> ReadResult {
+    let sha = hash::sha256_hex(&buf);
+    let head = buf[..buf.len().min(512)].to_vec();
+    let (sha256_lf, line_hashes) = text_extras(&buf, &sha, opts);
+    ReadResult {
+        sha256: Some(sha),
+        size: buf.len() as u64,
+        head,
+        bytes: Some(buf),
+        too_large: false,
+        sha256_lf,
+        line_hashes,
+    }
+}
+
 fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResult> {
     let mut f = open_regular(path)?;
     let len = f.metadata()?.len();
@@ -103,18 +119,7 @@ fn read_file(path: &Path, keep: bool, opts: &ReadOptions) -> io::Result<ReadResu
             .take(opts.max_file_size + 1)
             .read_to_end(&mut buf)?;
         if buf.len() as u64 <= opts.max_file_size {
-            let sha = hash::sha256_hex(&buf);
-            let head = buf[..buf.len().min(512)].to_vec();
-            let (sha256_lf, line_hashes) = text_extras(&buf, &sha, opts);
-            return Ok(ReadResult {
-                sha256: Some(sha),
-                size: buf.len() as u64,
-                head,
-                bytes: Some(buf),
-                too_large: false,
-                sha256_lf,
-                line_hashes,
-            });
+            return Ok(whole_file(buf, opts));
         }
         // The file grew after its size was read: treat it as oversized from here on.
         let (sha, total) =
@@ -176,6 +181,32 @@ pub struct Shared<'a> {
     pub shallow: Option<&'a BTreeSet<String>>,
     /// The result cache, when on ([`crate::cache`]).
     pub cache: Option<&'a crate::cache::Cache>,
+    /// Files read once for two stages ([`Preread`]).
+    pub preread: &'a Preread,
+}
+
+/// Whole files one stage read that a later stage reads too, by path from the scan base: the
+/// later stage takes them instead of opening the file again, so that each file is read once
+/// per scan (a changed-files run's name check reads the entry files its analysis reads; the
+/// skill reader reads the eval files the eval check reads).
+#[derive(Default)]
+pub struct Preread(std::sync::Mutex<std::collections::HashMap<String, Vec<u8>>>);
+
+impl Preread {
+    fn map(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Vec<u8>>> {
+        // A panicking analysis (reported as a finding) must not stop the others.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps the whole bytes of the file at `rel`.
+    pub fn put(&self, rel: String, bytes: Vec<u8>) {
+        self.map().insert(rel, bytes);
+    }
+
+    /// The kept bytes of `rel`, removed from the store.
+    pub fn take(&self, rel: &str) -> Option<Vec<u8>> {
+        self.map().remove(rel)
+    }
 }
 
 /// A finding waiting for the skill's final name: (rule, message, location, anchor).
@@ -223,17 +254,19 @@ pub fn read_skill(sd: &SkillDir, shared: &Shared<'_>) -> SkillFiles {
             EntryKind::Symlink(info) => {
                 out.symlink(e, path, info, is_entry, via_link, group, shared.read)
             }
-            EntryKind::File => out.regular(e, path, is_entry, via_link, shared.read),
+            EntryKind::File => {
+                out.regular(e, path, is_entry, via_link, shared.read, shared.preread)
+            }
         }
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
 
-/// The entry file's bytes alone (a regular file within the size limit; `None` for a link,
-/// a special file or an unreadable one): what changed-files mode reads of the skills it
-/// does not scan, to learn their names.
-pub fn entry_bytes(sd: &SkillDir, shared: &Shared<'_>) -> Option<Vec<u8>> {
+/// The entry file's bytes alone (its first `max_file_size` bytes; `None` for a link, a
+/// special file or an unreadable one), and whether they are the whole file: what
+/// changed-files mode reads of every skill, to learn their names.
+pub fn entry_bytes(sd: &SkillDir, shared: &Shared<'_>) -> Option<(Vec<u8>, bool)> {
     let rel = if sd.rel.is_empty() {
         sd.entry.clone()
     } else {
@@ -246,11 +279,15 @@ pub fn entry_bytes(sd: &SkillDir, shared: &Shared<'_>) -> Option<Vec<u8>> {
         .find(|e| e.rel == rel && matches!(e.kind, EntryKind::File))?;
     let f = open_regular(&e.abs).ok()?;
     let mut buf = Vec::new();
-    f.take(shared.read.max_file_size)
+    f.take(shared.read.max_file_size + 1)
         .read_to_end(&mut buf)
         .ok()?;
-    trim_partial_utf8(&mut buf);
-    Some(buf)
+    let whole = buf.len() as u64 <= shared.read.max_file_size;
+    if !whole {
+        buf.truncate(shared.read.max_file_size as usize);
+        trim_partial_utf8(&mut buf);
+    }
+    Some((buf, whole))
 }
 
 /// Is `rel` under a symlinked folder of the skill at `skill_rel` (the skills CLI's hash
@@ -387,6 +424,7 @@ impl SkillFiles {
         is_entry: bool,
         via_link: bool,
         opts: &ReadOptions,
+        preread: &Preread,
     ) {
         let mut fe = unread(
             path.clone(),
@@ -395,7 +433,13 @@ impl SkillFiles {
             e.executable,
             via_link,
         );
-        match timing::time(Stage::ReadHash, || read_file(&e.abs, is_entry, opts)) {
+        // An entry file the changed-files name check read whole is not read again.
+        let kept = is_entry.then(|| preread.take(&e.rel)).flatten();
+        let read = || match kept {
+            Some(buf) => Ok(whole_file(buf, opts)),
+            None => read_file(&e.abs, is_entry, opts),
+        };
+        match timing::time(Stage::ReadHash, read) {
             Ok(r) => self.absorb(r, &mut fe, &e.rel, is_entry, opts),
             Err(err) => {
                 fe.kind = classify(&path, None);

@@ -130,10 +130,14 @@ pub(super) fn select(
         // the look-alike check ASCII case only (`İ` folds to two characters).
         // And whether MAF's discovery fails for the whole root on this skill (a
         // `compatibility` over 500 characters…): its siblings are then dropped too.
-        let read: Vec<((String, String), bool)> = skills
+        // Per skill: its name folded both ways, whether MAF fails its root on it, and its entry
+        // file's bytes when they are the whole file.
+        type Read = ((String, String), bool, Option<Vec<u8>>);
+        let read: Vec<Read> = skills
             .par_iter()
             .map(|s| {
-                let bytes = crate::read::entry_bytes(s, shared);
+                let (bytes, whole) = crate::read::entry_bytes(s, shared)
+                    .map_or((None, false), |(b, whole)| (Some(b), whole));
                 let n = crate::analyze::skill_name(s, shared, bytes.as_deref());
                 let fails_root = bytes.as_deref().is_some_and(|b| {
                     matches!(
@@ -141,17 +145,23 @@ pub(super) fn select(
                         crate::loaders::maf::Load::RootFailure(_)
                     )
                 });
-                ((n.to_lowercase(), n.to_ascii_lowercase()), fails_root)
+                let kept = bytes.filter(|_| whole);
+                ((n.to_lowercase(), n.to_ascii_lowercase()), fails_root, kept)
             })
             .collect();
         let roots: BTreeSet<&Option<String>> =
             direct.iter().map(|&d| &skills[d].convention_root).collect();
-        for (i, (_, fails_root)) in read.iter().enumerate() {
+        for (i, (_, fails_root, _)) in read.iter().enumerate() {
             if *fails_root && roots.contains(&skills[i].convention_root) {
                 keep.insert(i);
             }
         }
-        let names: Vec<(String, String)> = read.into_iter().map(|r| r.0).collect();
+        let mut names: Vec<(String, String)> = Vec::with_capacity(read.len());
+        let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(read.len());
+        for (name, _, b) in read {
+            names.push(name);
+            bytes.push(b);
+        }
         let skeleton = crate::security::families::permissions::typosquat::skeleton;
         let wanted: Vec<(&(String, String), String, String)> = direct
             .iter()
@@ -175,6 +185,18 @@ pub(super) fn select(
                     )
             }) {
                 keep.insert(i);
+            }
+        }
+        // The kept skills' entry files, read whole here, are not read again by their analysis.
+        for &i in &keep {
+            if let Some(b) = bytes[i].take() {
+                let s = &skills[i];
+                let rel = if s.rel.is_empty() {
+                    s.entry.clone()
+                } else {
+                    format!("{}/{}", s.rel, s.entry)
+                };
+                shared.preread.put(rel, b);
             }
         }
     }

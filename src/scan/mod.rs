@@ -134,7 +134,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
             .map(|s| s.rel.clone())
             .collect()
     });
+    let preread = crate::read::Preread::default();
     let shared = Shared {
+        preread: &preread,
         entries: &entries,
         groups: &groups,
         dir_links: &dir_links,
@@ -178,6 +180,9 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     // pre-commit run) compiles only the few its text asks for; with every core busy, compiling
     // regexes no file needs would only add work (measured, docs/performance.md).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if skills.len() >= EAGER_COMPILE_SKILLS {
+        crate::security::model::datarules::prefer_full_engines();
+    }
     if skills.len() >= EAGER_COMPILE_SKILLS && opts.threads > 0 && opts.threads < cores {
         let idle = cores - opts.threads;
         // Only a speed-up: without the thread, the workers compile what they need.
@@ -238,7 +243,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
             skills: &artifacts,
             agents: &agents,
         };
-        let (evals, fs) = crate::evalfiles::check(&entries, &targets, &repos);
+        let (evals, fs) = crate::evalfiles::check(&entries, &targets, &repos, &preread);
         findings.extend(fs);
         if opts.rules.runs(crate::evalfiles::SKILL_WITHOUT_EVALS) {
             findings.extend(crate::evalfiles::uncovered(&targets, &evals));

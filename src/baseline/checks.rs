@@ -727,6 +727,21 @@ pub fn cross_location(
                 }
             }
         }
+        // A majority of the copies identical: the others are that skill changed, whatever
+        // changed (a rewritten description or body leaves a single-file skill nothing else in
+        // common with its copies). "Unrelated" needs no majority (two and two).
+        let mut by_hash: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, a) in members.iter().enumerate() {
+            by_hash
+                .entry(a.content_hash.as_deref().unwrap_or(""))
+                .or_default()
+                .push(i);
+        }
+        if let Some(held) = by_hash.values().find(|v| v.len() * 2 > n && n >= 3) {
+            for i in 0..n {
+                sets.union(held[0], i);
+            }
+        }
         let clusters = sets.groups();
         let describe = |idx: &[usize]| -> (String, serde_json::Value) {
             let shown: Vec<String> = idx
@@ -981,6 +996,28 @@ fn diff_summary(tree: Option<&std::path::Path>, base: &Artifact, other: &Artifac
     if !removed.is_empty() {
         let u = unit(&out, removed.len());
         out.push(format!("{} {u}removed ({})", removed.len(), list(&removed)));
+    }
+    // The front matter fields whose values differ (a changed `description` is what a
+    // harness routes on).
+    let fields = |a: &Artifact| a.frontmatter.as_object().cloned().unwrap_or_default();
+    let (bf, of) = (fields(base), fields(other));
+    let mut keys: Vec<&String> = bf
+        .keys()
+        .chain(of.keys())
+        .filter(|k| bf.get(*k) != of.get(*k))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if !keys.is_empty() {
+        let mut shown: Vec<String> = keys
+            .iter()
+            .take(5)
+            .map(|k| format!("`{}`", sanitize_line(k)))
+            .collect();
+        if keys.len() > 5 {
+            shown.push(format!("{} more", keys.len() - 5));
+        }
+        out.push(format!("front matter {} changed", shown.join(", ")));
     }
     if out.is_empty() {
         "same files, content differs".to_owned()

@@ -609,6 +609,7 @@ fn md_and_any_case_everywhere() {
         &[
             "evals",
             "grade",
+            "--strict",
             "fixtures/evals/grade/evals.json",
             "--outputs",
             "fixtures/evals/grade/outputs",

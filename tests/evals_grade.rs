@@ -9,7 +9,7 @@ const F: &str = "fixtures/evals/grade";
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skillguard"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["evals", "grade"])
+        .args(["evals", "grade", "--strict"])
         .args(args)
         .output()
         .expect("run skillguard")

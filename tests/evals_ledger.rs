@@ -75,6 +75,7 @@ fn record(r: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
         "evals",
         "grade",
+        "--strict",
         KEY,
         "--outputs",
         out.to_str().unwrap(),
@@ -192,6 +193,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
         &[
             "evals",
             "grade",
+            "--strict",
             KEY,
             "--outputs",
             out.to_str().unwrap(),
@@ -213,6 +215,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
         &[
             "evals",
             "grade",
+            "--strict",
             KEY,
             "--outputs",
             out.to_str().unwrap(),
@@ -427,6 +430,7 @@ fn nothing_is_recorded_for_bad_input_or_a_failed_output() {
         &[
             "evals",
             "grade",
+            "--strict",
             "skills/pdf/evals/bad.json",
             "--outputs",
             out.to_str().unwrap(),
@@ -451,6 +455,7 @@ fn nothing_is_recorded_for_bad_input_or_a_failed_output() {
         &[
             "evals",
             "grade",
+            "--strict",
             KEY,
             "--outputs",
             out.to_str().unwrap(),
@@ -471,6 +476,7 @@ fn the_key_is_relative_to_the_repository_and_the_ledger_can_be_chosen() {
         &[
             "evals",
             "grade",
+            "--strict",
             "evals/evals.json",
             "--outputs",
             out.to_str().unwrap(),
@@ -507,6 +513,7 @@ fn the_key_is_relative_to_the_repository_and_the_ledger_can_be_chosen() {
         &[
             "evals",
             "grade",
+            "--strict",
             KEY,
             "--outputs",
             out.to_str().unwrap(),

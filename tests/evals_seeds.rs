@@ -90,6 +90,7 @@ fn grade(root: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
         "evals",
         "grade",
+        "--strict",
         "skills/pdf/evals.json",
         "--outputs",
         "out",

@@ -534,6 +534,7 @@ fn the_eval_results_fixture_is_real() {
     let o = run(&[
         "evals",
         "grade",
+        "--strict",
         "fixtures/demo/.github/skills/pdf-tools/evals/evals.json",
         "--outputs",
         "fixtures/index/pdf-tools-outputs",

@@ -142,6 +142,7 @@ fn evals_grade_record_through_a_repository_link_is_refused() {
         &[
             "evals",
             "grade",
+            "--strict",
             ".claude/skills/pdf/evals/evals.json",
             "--outputs",
             s(&fixtures.join("outputs")),

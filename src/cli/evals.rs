@@ -39,6 +39,16 @@ impl From<RegexDialect> for grade::Dialect {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradeProfile {
+    /// What the agent-evals runner (`run-evals.ps1`) does: case-insensitive matching,
+    /// `exact` trimmed, `contains` a wildcard match, every `sample-*.txt`, k = 5, only
+    /// `capability`/`regression` cases gate.
+    AgentEvals,
+    /// skillguard's stricter reading (`--strict`).
+    Strict,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GradeFormat {
     Console,
     Json,
@@ -63,9 +73,19 @@ pub struct GradeCmd {
     /// Folder of sample outputs: `DIR/<case-id>/sample-<n>.txt`, n = 1, 2, ….
     #[arg(long, value_name = "DIR")]
     pub outputs: PathBuf,
-    /// Samples per case that are scored (default: every sample of each case). With more
-    /// samples than k the unbiased estimators are used; k above a case's sample count is an
-    /// error (exit 2).
+    /// How cases and samples are read and matched: `agent-evals` (default) does what the
+    /// agent-evals runner does; `strict` is skillguard's stricter reading (docs/evals.md has
+    /// the table).
+    #[arg(long, value_enum, ignore_case = true, default_value = "agent-evals")]
+    pub profile: GradeProfile,
+    /// The same as `--profile strict`: validated cases, `sample-<n>.txt` numbering (a gap is
+    /// a failed sample), case-sensitive matching, the unbiased estimators.
+    #[arg(long)]
+    pub strict: bool,
+    /// Samples per case that are scored. `agent-evals`: 5 when not given; pass^k needs at
+    /// least k samples, all passing. `strict`: every sample of each case when not given; with
+    /// more samples than k the unbiased estimators are used; k above a case's sample count is
+    /// an error (exit 2).
     #[arg(short = 'k', value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub k: Option<u32>,
     /// Gate of the capability set: its mean pass@k must reach X (0..=1; default 1: every
@@ -136,8 +156,20 @@ fn run_grade(
         min_capability: cmd.min_capability,
         min_regression: cmd.min_regression,
         dialect: cmd.regex_dialect.into(),
+        profile: if cmd.strict || cmd.profile == GradeProfile::Strict {
+            grade::Profile::Strict
+        } else {
+            grade::Profile::AgentEvals
+        },
     };
     let mut report = grade::grade(&cmd.evals, &cmd.outputs, &opts)?;
+    for w in &report.warnings {
+        writeln!(
+            stderr,
+            "skillguard: warning: {}",
+            crate::text::sanitize_line(w)
+        )?;
+    }
     for a in grade::advisories(&report) {
         writeln!(stderr, "skillguard: advisory: {a}")?;
     }

@@ -71,12 +71,14 @@ pub enum GradeError {
     },
 }
 
-/// The two eval sets of agent-evals.
+/// The two eval sets of agent-evals, and (in the `agent-evals` profile) any other set, which
+/// is graded and listed but never gated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Set {
     Capability,
     Regression,
+    Ungated,
 }
 
 impl Set {
@@ -84,6 +86,27 @@ impl Set {
         match self {
             Set::Capability => "capability",
             Set::Regression => "regression",
+            Set::Ungated => "ungated",
+        }
+    }
+}
+
+/// How `evals grade` reads cases and samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// What the agent-evals skill's own runner does ([`super::harness`]).
+    #[default]
+    AgentEvals,
+    /// skillguard's stricter reading: validated cases, `sample-<n>.txt` numbering, exact
+    /// case-sensitive matching, the unbiased estimators.
+    Strict,
+}
+
+impl Profile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::AgentEvals => "agent-evals",
+            Profile::Strict => "strict",
         }
     }
 }
@@ -226,6 +249,7 @@ pub struct GradeOptions {
     pub min_regression: f64,
     /// The dialect of `match: regex` cases.
     pub dialect: Dialect,
+    pub profile: Profile,
 }
 
 /// One sample's verdict.
@@ -242,6 +266,9 @@ pub enum SampleStatus {
 pub struct CaseResult {
     pub id: String,
     pub set: Set,
+    /// The set as written, when it is not the canonical name (`Capability`, `smoke`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_name: Option<String>,
     #[serde(rename = "match")]
     pub kind: MatchKind,
     /// Samples of the case: the highest sample number found (missing ones count as failures).
@@ -301,6 +328,9 @@ pub struct Comparison {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GradeReport {
     pub schema: String,
+    /// The grading profile (`agent-evals` or `strict`).
+    #[serde(default = "strict_profile")]
+    pub profile: String,
     pub evals: String,
     /// `-k` as given; `null` when every case used its own n.
     pub k: Option<u32>,
@@ -311,6 +341,14 @@ pub struct GradeReport {
     pub compare: Option<Comparison>,
     /// Every gate holds and nothing regressed.
     pub passed: bool,
+    /// What the run warned about (a missing case folder in the `agent-evals` profile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Results written before profiles existed were graded strictly.
+fn strict_profile() -> String {
+    Profile::Strict.as_str().to_owned()
 }
 
 /// Reads one case's samples: `dir/sample-<n>.txt`, n = 1 up to the highest number present.
@@ -386,6 +424,19 @@ pub fn grade(
     outputs: &Path,
     opts: &GradeOptions,
 ) -> Result<GradeReport, GradeError> {
+    let mut warnings = Vec::new();
+    if opts.profile == Profile::AgentEvals {
+        let cases = super::harness::load(evals_path, opts)?;
+        let results =
+            super::harness::grade_cases(&cases, outputs, opts, &mut |w| warnings.push(w))?;
+        let raw: Vec<(f64, f64)> = results
+            .iter()
+            .map(|r| (r.pass_at_k, r.pass_hat_k))
+            .collect();
+        let mut report = report_of(evals_path, opts, results, &raw);
+        report.warnings = warnings;
+        return Ok(report);
+    }
     let cases = load_evals(evals_path, opts.dialect)?;
     if !outputs.is_dir() {
         return Err(GradeError::Read {
@@ -449,6 +500,7 @@ pub fn grade(
         results.push(CaseResult {
             id: case.id.clone(),
             set: case.set,
+            set_name: None,
             kind: case.kind,
             n,
             c,
@@ -459,6 +511,17 @@ pub fn grade(
             samples: statuses,
         });
     }
+    Ok(report_of(evals_path, opts, results, &raw_scores))
+}
+
+/// The report of graded cases: each gated set's means and gate (`raw_scores`: each case's
+/// unrounded pass@k and pass^k).
+fn report_of(
+    evals_path: &Path,
+    opts: &GradeOptions,
+    results: Vec<CaseResult>,
+    raw_scores: &[(f64, f64)],
+) -> GradeReport {
     let mut sets = BTreeMap::new();
     for set in [Set::Capability, Set::Regression] {
         let idx: Vec<usize> = (0..results.len())
@@ -472,7 +535,7 @@ pub fn grade(
         let hat = mean(|s| s.1);
         let (gate, min, score) = match set {
             Set::Capability => ("pass_at_k", opts.min_capability, at),
-            Set::Regression => ("pass_hat_k", opts.min_regression, hat),
+            Set::Regression | Set::Ungated => ("pass_hat_k", opts.min_regression, hat),
         };
         sets.insert(
             set,
@@ -490,15 +553,17 @@ pub fn grade(
         );
     }
     let passed = sets.values().all(|s| s.passed);
-    Ok(GradeReport {
+    GradeReport {
         schema: SCHEMA.to_owned(),
+        profile: opts.profile.as_str().to_owned(),
         evals: evals_path.display().to_string(),
         k: opts.k,
         sets,
         cases: results,
         compare: None,
         passed,
-    })
+        warnings: Vec::new(),
+    }
 }
 
 /// The agent-evals guidance a graded run falls short of, one sentence each: a set with fewer
@@ -710,7 +775,7 @@ fn verdict(ok: bool) -> &'static str {
 fn gate_line(set: Set, s: &SetResult) -> String {
     let metric = match set {
         Set::Capability => "pass@k",
-        Set::Regression => "pass^k",
+        Set::Regression | Set::Ungated => "pass^k",
     };
     format!("{metric} ≥ {} → {}", s.min, verdict(s.passed))
 }
@@ -728,7 +793,7 @@ pub fn render_console(r: &GradeReport, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "  {:<10} {}  n={} c={} missing={} k={}  pass@k={:.3} pass^k={:.3}",
-            c.set.as_str(),
+            sanitize_line(c.set_name.as_deref().unwrap_or(c.set.as_str())),
             sanitize_line(&c.id),
             c.n,
             c.c,

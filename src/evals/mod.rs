@@ -7,5 +7,6 @@
 
 pub mod cases;
 pub mod grade;
+pub mod harness;
 pub mod pattern;
 pub mod tools;

@@ -95,6 +95,7 @@ pub fn metric(results: &[&EvalResult]) -> Result<EvalMetric, String> {
                     cap += c.pass_at_k;
                     cap_n += 1;
                 }
+                Set::Ungated => {}
             }
         }
     }
@@ -339,6 +340,7 @@ mod tests {
         CaseResult {
             id: id.into(),
             set,
+            set_name: None,
             kind: MatchKind::Exact,
             n: 1,
             c: 1,
@@ -355,12 +357,14 @@ mod tests {
             file: file.into(),
             report: GradeReport {
                 schema: crate::evals::grade::SCHEMA.into(),
+                profile: "strict".into(),
                 evals: evals.into(),
                 k: None,
                 sets: BTreeMap::new(),
                 cases,
                 compare: None,
                 passed: true,
+                warnings: Vec::new(),
             },
         }
     }

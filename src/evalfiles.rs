@@ -535,7 +535,7 @@ fn waza(
             }
         }
     }
-    let (read, problems) = cases::waza_graders(root, Dialect::Dotnet);
+    let (read, problems) = cases::waza_graders(root, Dialect::Re2);
     cx.problems(EVAL_FILE_INVALID, problems);
     info.graders = read
         .iter()

@@ -327,6 +327,41 @@ tasks:
 
 const TASK: &str = "name: injection-detection\ndescription: Finds the SQL injection\ntriggers:\n  - \"Review db.py for security issues\"\nexpected_outcome: Names the injection and its risk level\n";
 
+/// Waza compiles `regex_match` and `regex_not_match` with Go's RE2: a look-ahead, which RE2
+/// refuses, is `eval-file-invalid` in either; `\Q…\E`, which RE2 accepts, is not.
+#[test]
+fn waza_patterns_are_checked_in_re2() {
+    let eval = |patterns: &str| {
+        format!(
+            "name: e\ndescription: d\ngraders:\n  - type: text\n    name: t\n    config:\n{patterns}tasks:\n  - \"tasks/*.yaml\"\n"
+        )
+    };
+    let findings = |text: &str| {
+        let t = agent_repo(text);
+        eval_findings(t.path())
+            .into_iter()
+            .filter(|f| f.0 == "eval-file-invalid")
+            .map(|f| f.4)
+            .collect::<Vec<_>>()
+    };
+    let bad = findings(&eval(
+        "      regex_match: [\"(?=risk)risk\"]\n      regex_not_match: [\"(?!x)y\"]\n",
+    ));
+    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert!(
+        bad[0].contains("RE2 dialect") && bad[1].contains("RE2 dialect"),
+        "{bad:?}"
+    );
+    assert!(
+        bad.iter().any(|m| m.contains("`regex_not_match`")),
+        "{bad:?}"
+    );
+    let good = findings(&eval(
+        "      regex_match: [\"\\\\Q1.2.3\\\\E\"]\n      regex_not_match: [\"(?i)error\"]\n",
+    ));
+    assert!(good.is_empty(), "{good:?}");
+}
+
 fn agent_repo(eval: &str) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     write(t.path(), ".github/agents/security-reviewer.agent.md", AGENT);

@@ -418,7 +418,7 @@ fn tool_list(ps: &mut Vec<Problem>, n: &Node, key: &str, what: &str) -> Vec<Tool
 }
 
 /// Reads and validates Waza's `graders`: each a mapping with a known `type`; a `text` grader's
-/// `config.regex_match` items compile in `dialect`; a `tool_constraint` grader's `allow_only`
+/// `config.regex_match` and `config.regex_not_match` items compile in `dialect` (Waza: RE2); a `tool_constraint` grader's `allow_only`
 /// and `reject_tools` are lists of tool names. Whether a tool name exists depends on the
 /// agent evaluated, so it is left to the caller.
 pub fn waza_graders(root: &Node, dialect: Dialect) -> (Vec<Grader>, Vec<Problem>) {
@@ -483,7 +483,10 @@ pub fn waza_graders(root: &Node, dialect: Dialect) -> (Vec<Grader>, Vec<Problem>
             ));
         }
         let config = config.filter(|c| matches!(c.kind, NodeKind::Map { .. }));
-        if let Some(rm) = config.and_then(|c| c.get("regex_match")) {
+        for (key, rm) in ["regex_match", "regex_not_match"]
+            .into_iter()
+            .filter_map(|k| Some((k, config?.get(k)?)))
+        {
             let pats: Vec<&Node> = match &rm.kind {
                 NodeKind::Seq { items, .. } => items.iter().collect(),
                 _ => vec![rm],
@@ -495,22 +498,22 @@ pub fn waza_graders(root: &Node, dialect: Dialect) -> (Vec<Grader>, Vec<Problem>
                             ps.push(Problem::at(
                                 pn,
                                 format!(
-                                    "`regex_match` pattern `{}` of {what} does not compile ({} dialect): {}. Fix the pattern.",
+                                    "`{key}` pattern `{}` of {what} does not compile ({} dialect): {}. Fix the pattern.",
                                     sanitize_line(src),
                                     dialect.as_str(),
                                     sanitize_line(&e.to_string())
                                 ),
-                                format!("regex:{i}:{j}"),
+                                format!("{key}:{i}:{j}"),
                             ));
                         }
                     }
                     _ => ps.push(Problem::at(
                         pn,
                         format!(
-                            "`regex_match` of {what} must hold pattern strings, not {}.",
+                            "`{key}` of {what} must hold pattern strings, not {}.",
                             Node::a_type(pn)
                         ),
-                        format!("regex-type:{i}:{j}"),
+                        format!("{key}-type:{i}:{j}"),
                     )),
                 }
             }

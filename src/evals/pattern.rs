@@ -34,6 +34,10 @@ pub enum Dialect {
     Dotnet,
     /// Rust's `regex` crate: linear time, no look-around or back-references.
     Rust,
+    /// Go's `regexp` (RE2), which Waza compiles `regex_match` and `regex_not_match` with:
+    /// Rust's `regex` crate (the same syntax family) plus RE2's `\Q…\E`, and without what
+    /// RE2 refuses (the `x`, `u` and `R` flags, repetition counts over 1000).
+    Re2,
 }
 
 impl Dialect {
@@ -41,6 +45,7 @@ impl Dialect {
         match self {
             Dialect::Dotnet => "dotnet",
             Dialect::Rust => "rust",
+            Dialect::Re2 => "RE2",
         }
     }
 }
@@ -245,6 +250,7 @@ pub fn compile(src: &str, dialect: Dialect) -> Result<Pattern, PatternError> {
                 cost,
             })
         }
+        Dialect::Re2 => compile(&re2_to_rust(src)?, Dialect::Rust),
         Dialect::Rust => regex::RegexBuilder::new(src)
             .size_limit(SIZE_LIMIT)
             .dfa_size_limit(SIZE_LIMIT)
@@ -252,6 +258,90 @@ pub fn compile(src: &str, dialect: Dialect) -> Result<Pattern, PatternError> {
             .map(Pattern::Rust)
             .map_err(|e| PatternError::Syntax(last_line(&e.to_string()))),
     }
+}
+
+/// RE2's largest repetition count (`{1001}` is refused by Go's `regexp`).
+const RE2_MAX_REPEAT: u32 = 1000;
+
+/// An RE2 pattern as Rust's `regex` reads it: `\Q…\E` quoted, and what RE2 refuses but
+/// `regex` accepts refused here (flags `x`, `u`, `R`; repetition counts over 1000).
+fn re2_to_rust(src: &str) -> Result<String, PatternError> {
+    // `\Q…\E` (to the end when `\E` is missing): its text is literal.
+    let mut out = String::with_capacity(src.len());
+    let mut rest = src;
+    while let Some(i) = find_unescaped(rest, "\\Q") {
+        out.push_str(&rest[..i]);
+        let quoted = &rest[i + 2..];
+        let (lit, after) = match quoted.find("\\E") {
+            Some(j) => (&quoted[..j], &quoted[j + 2..]),
+            None => (quoted, ""),
+        };
+        out.push_str(&regex::escape(lit));
+        rest = after;
+    }
+    out.push_str(rest);
+    use regex_syntax::ast::{self, Ast};
+    let tree = ast::parse::Parser::new()
+        .parse(&out)
+        .map_err(|e| PatternError::Syntax(last_line(&e.to_string())))?;
+    let mut stack: Vec<&Ast> = vec![&tree];
+    while let Some(a) = stack.pop() {
+        let flags = match a {
+            Ast::Flags(f) => Some(&f.flags),
+            Ast::Group(g) => match &g.kind {
+                ast::GroupKind::NonCapturing(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        for item in flags.map(|f| &f.items[..]).unwrap_or_default() {
+            if let ast::FlagsItemKind::Flag(f) = &item.kind
+                && matches!(
+                    f,
+                    ast::Flag::IgnoreWhitespace | ast::Flag::Unicode | ast::Flag::CRLF
+                )
+            {
+                return Err(PatternError::Syntax(
+                    "invalid or unsupported Perl syntax: RE2 has only the flags i, m, s and U"
+                        .into(),
+                ));
+            }
+        }
+        match a {
+            Ast::Repetition(r) => {
+                if let ast::RepetitionKind::Range(range) = &r.op.kind {
+                    let n = match range {
+                        ast::RepetitionRange::Exactly(n) | ast::RepetitionRange::AtLeast(n) => *n,
+                        ast::RepetitionRange::Bounded(a, b) => (*a).max(*b),
+                    };
+                    if n > RE2_MAX_REPEAT {
+                        return Err(PatternError::Syntax(format!(
+                            "invalid repeat count: RE2 repeats at most {RE2_MAX_REPEAT} times"
+                        )));
+                    }
+                }
+                stack.push(&r.ast);
+            }
+            Ast::Group(g) => stack.push(&g.ast),
+            Ast::Alternation(x) => stack.extend(&x.asts),
+            Ast::Concat(x) => stack.extend(&x.asts),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The first `needle` in `s` not preceded by an odd number of backslashes.
+fn find_unescaped(s: &str, needle: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = s[from..].find(needle).map(|i| i + from) {
+        let slashes = s[..i].bytes().rev().take_while(|b| *b == b'\\').count();
+        if slashes % 2 == 0 {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 fn build_dotnet(src: &str, steps: usize) -> Result<fancy_regex::Regex, PatternError> {
@@ -299,6 +389,48 @@ mod tests {
 
     fn m(p: &str, d: Dialect, t: &str) -> bool {
         compile(p, d).unwrap().is_match(t).unwrap()
+    }
+
+    /// Waza's dialect is Go's RE2: `\Q…\E` quotes, look-around and back-references are
+    /// refused, and so are the flags and repetition counts RE2 does not have.
+    #[test]
+    fn re2_is_gos_dialect() {
+        let re2 = |p: &str| compile(p, Dialect::Re2);
+        assert!(m(r"\Qa.b*\E+", Dialect::Re2, "a.b*a.b*"));
+        assert!(!m(r"^\Qa.b\E$", Dialect::Re2, "axb"));
+        assert!(m(r"^x\Q(y)", Dialect::Re2, "x(y)"), "\\Q runs to the end");
+        assert!(
+            m(r"^\\Qx$", Dialect::Re2, "\\Qx"),
+            "an escaped backslash is not \\Q"
+        );
+        assert!(
+            compile(r"\Qa.b\E", Dialect::Rust).is_err(),
+            "Rust alone refuses \\Q"
+        );
+        for bad in [
+            r"(?=x)y",
+            r"(a)\1",
+            r"(?x) a b",
+            r"(?u:\w)",
+            r"(?R)^a$",
+            r"a{1001}",
+            r"a{2,1001}",
+        ] {
+            assert!(re2(bad).is_err(), "{bad}");
+        }
+        for good in [
+            r"(?i)(bug|issue)",
+            r"(?s:.)",
+            r"(?U)a+",
+            r"a{1000}",
+            r"(?P<n>x)",
+            r"(?<n>x)",
+            r"\pL+",
+        ] {
+            assert!(re2(good).is_ok(), "{good}");
+        }
+        // The .NET dialect takes what RE2 refuses, and refuses `\Q`.
+        assert!(compile(r"(?=x)x", Dialect::Dotnet).is_ok());
     }
 
     #[test]

@@ -227,7 +227,7 @@ pub fn constraint_of_eval(shown: &str, text: &str) -> Result<Option<Constraint>,
     let root = cases::tree(shown, text, false)
         .map_err(|p| p.render())?
         .ok_or_else(|| "the eval file is empty".to_owned())?;
-    let (graders, problems) = cases::waza_graders(&root, super::pattern::Dialect::Dotnet);
+    let (graders, problems) = cases::waza_graders(&root, super::pattern::Dialect::Re2);
     if !problems.is_empty() {
         return Err(problems
             .iter()

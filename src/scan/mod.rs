@@ -9,6 +9,7 @@ mod contain;
 pub mod summary;
 mod uninspected;
 mod walk_issues;
+mod waza_scope;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -250,6 +251,12 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
         }
         evals
     });
+    let targets_waza = match &opts.targets {
+        crate::targets::Choice::All => true,
+        crate::targets::Choice::Only(set) => set.contains("waza"),
+        crate::targets::Choice::Infer => false,
+    };
+    waza_scope::apply(&mut findings, &groups, &entries, &evals, targets_waza);
     drop(entries);
 
     let loader_findings = timing::time(Stage::Loaders, || {

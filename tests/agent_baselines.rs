@@ -617,6 +617,19 @@ fn pins_hold_agent_content_hashes_and_report_changed_agents() {
         pinned[0]["properties"]["files"]["modified"],
         serde_json::json!(["reviewer.agent.md"])
     );
+    // The removed hooks file is gone from the pins' view: a finding the gate trips on.
+    let gone = findings(&v, "pinned-skill-missing");
+    assert_eq!(gone.len(), 1, "{v:#}");
+    assert!(
+        gone[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(at hooks/hooks.json) is not in this scan"),
+        "{}",
+        gone[0]["message"]
+    );
+    // `--allow-new`: the note of before.
+    let o = scan_json(&r, &[&gate[..], &["--allow-new"]].concat());
     assert!(
         err(&o).contains("1 pinned agent file(s) not in this scan: hooks/hooks.json"),
         "{}",
@@ -640,7 +653,7 @@ fn pins_hold_agent_content_hashes_and_report_changed_agents() {
         pins["agents"][".github/agents/reviewer.agent.md"]["note"],
         "SEC-9"
     );
-    let o = scan_json(&r, &gate);
+    let o = scan_json(&r, &[&gate[..], &["--allow-new"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     // A skill is still approved through its SKILL.md (a file path, like an agent's).
     let o = approve(&r, "notes", "skills/notes/SKILL.md", &[]);

@@ -30,6 +30,8 @@ use skillguard::security::families::packaging;
 const GENERATED: &[&str] = &[
     ids::CHANGED_SINCE_LAST_VETTED,
     ids::MANIFEST_CHANGED_SINCE_BASELINE,
+    ids::UNPINNED_SKILL,
+    ids::PINNED_SKILL_MISSING,
     ids::MATCHES_PREVIOUSLY_VETTED_COPY,
     ids::FILE_TOO_LARGE,
     ids::INTERNAL_ERROR,
@@ -1226,6 +1228,61 @@ fn baseline_scan(repo: &Path, args: &baseline::ScanBaseline) -> ScanResult {
     baseline::before_report(&mut r, args, &cx).unwrap();
     baseline::after_report(&r, repo, args, &cx).unwrap();
     r
+}
+
+/// The pin gate sees added and removed skills: `unpinned-skill` and `pinned-skill-missing`
+/// are findings (in `DRIFT_RULES`, so `--fail-on-drift` trips on them) unless `--allow-new`.
+#[test]
+fn pin_gate_sees_added_and_removed_skills() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    baseline_skill(&repo, "expense-report", "# Expenses");
+    let other = baseline_skill(&repo, "other", "# Other");
+    let pin = t.path().join("pins.json");
+    let save = baseline::ScanBaseline {
+        save_pin: Some(pin.clone()),
+        ..Default::default()
+    };
+    baseline_scan(&repo, &save);
+    let check = baseline::ScanBaseline {
+        check_pin: Some(pin.clone()),
+        ..Default::default()
+    };
+    let allow = baseline::ScanBaseline {
+        allow_new: true,
+        ..check.clone()
+    };
+    // Look-alike: the pinned skills, unchanged.
+    let r = baseline_scan(&repo, &check);
+    assert!(
+        !has(&r, ids::UNPINNED_SKILL) && !has(&r, ids::PINNED_SKILL_MISSING),
+        "{}",
+        describe_all(&r.findings)
+    );
+    // Bad: a skill added after the pin.
+    baseline_skill(&repo, "brand-new", "# New");
+    let r = baseline_scan(&repo, &check);
+    let hits = with_rule(&r, ids::UNPINNED_SKILL);
+    assert_eq!(hits.len(), 1, "{}", describe_all(&r.findings));
+    assert_eq!(hits[0].location.path, ".claude/skills/brand-new/SKILL.md");
+    assert!(
+        hits[0].message.contains("not in the pin file"),
+        "{}",
+        hits[0].message
+    );
+    assert!(baseline::DRIFT_RULES.contains(&ids::UNPINNED_SKILL));
+    assert!(!has(&baseline_scan(&repo, &allow), ids::UNPINNED_SKILL));
+    // Bad: a pinned skill removed.
+    fs::remove_dir_all(&other).unwrap();
+    let r = baseline_scan(&repo, &check);
+    let hits = with_rule(&r, ids::PINNED_SKILL_MISSING);
+    assert_eq!(hits.len(), 1, "{}", describe_all(&r.findings));
+    assert!(hits[0].message.contains("`other`"), "{}", hits[0].message);
+    assert!(baseline::DRIFT_RULES.contains(&ids::PINNED_SKILL_MISSING));
+    assert!(!has(
+        &baseline_scan(&repo, &allow),
+        ids::PINNED_SKILL_MISSING
+    ));
 }
 
 #[test]

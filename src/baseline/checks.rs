@@ -92,6 +92,27 @@ pub fn subject(a: &Artifact) -> String {
     }
 }
 
+/// `unpinned-skill`: a skill or agent file the pin file does not hold.
+fn unpinned(a: &Artifact, loc: &str, shown_path: &str) -> Finding {
+    let what = if a.kind == ArtifactKind::Skill {
+        "skill"
+    } else {
+        "agent file"
+    };
+    Finding::new(
+        ids::UNPINNED_SKILL,
+        format!(
+            "{} at {} is not in the pin file {}: it was added after the skills were vetted, so nothing vouches for it. Review it, then pin it with `--save-manifest-baseline` or `skillguard baseline approve`, or remove it (`--allow-new` lets new {what}s through).",
+            subject(a),
+            sanitize_line(loc),
+            sanitize_line(shown_path)
+        ),
+        Location::file(entry_path(a)),
+    )
+    .with_properties(json!({ "pin": shown_path, "location": loc, "kind": what }))
+    .for_skill(Some(&a.name), Some(&a.path), "unpinned")
+}
+
 /// `--manifest-baseline FILE`: one high finding per skill or agent file that differs from
 /// its pin, and a note naming the pins that nothing scanned matched. Skills are pinned by
 /// name (every copy is checked), agent files by location (`relative`: the scan base
@@ -101,10 +122,10 @@ pub fn check_pins(
     pins: &PinFile,
     shown_path: &str,
     relative: &str,
+    allow_new: bool,
     notes: &mut Vec<String>,
 ) -> Vec<Finding> {
     let hasher = Hasher::new(pins.hash_options.clone()).unwrap_or_default();
-    let mut out = Vec::new();
     let scanned: BTreeSet<String> = result
         .artifacts
         .iter()
@@ -122,12 +143,48 @@ pub fn check_pins(
             .cloned()
             .collect()
     };
-    for (what, keys) in [
-        ("skill(s)", unmatched(&pins.skills, &scanned)),
-        ("agent file(s)", unmatched(&pins.agents, &scanned_agents)),
+    let mut out = Vec::new();
+    for (what, kind, keys) in [
+        ("skill(s)", "skill", unmatched(&pins.skills, &scanned)),
+        (
+            "agent file(s)",
+            "agent file",
+            unmatched(&pins.agents, &scanned_agents),
+        ),
     ] {
         // A changed-files scan leaves most skills out on purpose.
-        if !keys.is_empty() && result.changed.is_none() {
+        if keys.is_empty() || result.changed.is_some() {
+            continue;
+        }
+        if !allow_new {
+            for k in &keys {
+                let pinned = if kind == "skill" {
+                    pins.skills.get(k)
+                } else {
+                    pins.agents.get(k)
+                };
+                let place = pinned
+                    .and_then(|p| p.location.clone())
+                    .unwrap_or_else(|| k.clone());
+                let shown_name = pinned.map_or(k.as_str(), |p| p.name.as_str());
+                out.push(
+                    Finding::new(
+                        ids::PINNED_SKILL_MISSING,
+                        format!(
+                            "the {kind} `{}` pinned in {} (at {}) is not in this scan: it was removed, renamed or moved out of the scanned tree since it was vetted. Restore it, or re-pin with `--save-manifest-baseline` if the removal was reviewed (`--allow-new` makes this a note).",
+                            sanitize_line(shown_name),
+                            sanitize_line(shown_path),
+                            sanitize_line(&place)
+                        ),
+                        Location::file(shown_path.to_owned()),
+                    )
+                    .with_properties(json!({ "pin": shown_path, "pinned": k, "location": place, "kind": kind }))
+                    .for_skill(Some(shown_name), None, &format!("pin-missing:{k}")),
+                );
+            }
+            continue;
+        }
+        {
             let mut shown = Vec::new();
             list("not in this scan", &keys, &mut shown);
             notes.push(format!(
@@ -136,6 +193,22 @@ pub fn check_pins(
                 keys.len(),
                 shown.concat()
             ));
+        }
+    }
+    // What the pin file does not hold: only vetted skills and agent files ship.
+    if !allow_new {
+        for a in &result.artifacts {
+            let loc = location(relative, &a.path);
+            if pins.copies.contains_key(&loc) || pins.skills.contains_key(&a.name.to_lowercase()) {
+                continue;
+            }
+            out.push(unpinned(a, &loc, shown_path));
+        }
+        for a in &result.agents {
+            let loc = location(relative, &a.path);
+            if !pins.agents.contains_key(&loc) {
+                out.push(unpinned(a, &loc, shown_path));
+            }
         }
     }
     // Each copy against its own pin: the pin of its location, else the name's pin when the

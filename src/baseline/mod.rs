@@ -38,6 +38,8 @@ pub const DRIFT_RULES: &[&str] = &[
     ids::CHANGED_SINCE_LAST_VETTED,
     ids::PROVENANCE_HASH_MISMATCH,
     ids::CROSS_LOCATION_CONTENT_DRIFT,
+    ids::UNPINNED_SKILL,
+    ids::PINNED_SKILL_MISSING,
 ];
 
 /// Baseline options of a scan.
@@ -55,6 +57,9 @@ pub struct ScanBaseline {
     pub save_pin: Option<PathBuf>,
     /// `--manifest-baseline`.
     pub check_pin: Option<PathBuf>,
+    /// `--allow-new`: skills and agent files the pin file does not hold, and pinned ones that
+    /// are gone, are notes, not findings.
+    pub allow_new: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -215,6 +220,7 @@ pub fn before_report(
                 &pins,
                 &p.display().to_string(),
                 &cx.relative,
+                args.allow_new,
                 &mut notes,
             )),
             None => notes.push(format!(

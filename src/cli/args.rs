@@ -585,6 +585,12 @@ pub struct BaselineArgs {
     /// path cannot switch the gate off for good.
     #[arg(long, help_heading = "Gate")]
     pub allow_missing_baseline: bool,
+    /// With --manifest-baseline: a skill or agent file the pin file does not hold
+    /// (`unpinned-skill`), and a pinned skill or agent file that is gone
+    /// (`pinned-skill-missing`), are notes on stderr instead of findings that trip
+    /// --fail-on-drift.
+    #[arg(long, requires = "manifest_baseline", help_heading = "Gate")]
+    pub allow_new: bool,
 }
 
 impl BaselineArgs {
@@ -615,6 +621,7 @@ impl BaselineArgs {
             check: self.check_baseline,
             save_pin: self.save_manifest_baseline.clone(),
             check_pin: self.manifest_baseline.clone(),
+            allow_new: self.allow_new,
         }
     }
 }

@@ -37,6 +37,8 @@ pub const MANIFEST_CHANGED_SINCE_BASELINE: &str = "manifest-changed-since-baseli
 pub const MATCHES_PREVIOUSLY_VETTED_COPY: &str = "matches-previously-vetted-copy";
 pub const METADATA_NOT_STRING_MAP: &str = "metadata-not-string-map";
 pub const METADATA_VERSION_MISSING: &str = "metadata-version-missing";
+pub const PINNED_SKILL_MISSING: &str = "pinned-skill-missing";
+pub const UNPINNED_SKILL: &str = "unpinned-skill";
 pub const NAME_CONSECUTIVE_HYPHENS: &str = "name-consecutive-hyphens";
 pub const NAME_DIRECTORY_MISMATCH: &str = "name-directory-mismatch";
 pub const NAME_INVALID_CHARS: &str = "name-invalid-chars";
@@ -109,6 +111,8 @@ pub const ALL: &[&str] = &[
     MATCHES_PREVIOUSLY_VETTED_COPY,
     METADATA_NOT_STRING_MAP,
     METADATA_VERSION_MISSING,
+    PINNED_SKILL_MISSING,
+    UNPINNED_SKILL,
     NAME_CONSECUTIVE_HYPHENS,
     NAME_DIRECTORY_MISMATCH,
     NAME_INVALID_CHARS,

@@ -144,15 +144,32 @@ fn model_list_and_model_policy_for_copilot() {
 
 #[test]
 fn skills_are_a_copilot_field() {
+    let skill = (
+        ".github/skills/code-review/SKILL.md",
+        "---\nname: code-review\ndescription: Reviews code. Use when asked for a review.\n---\nRead the diff.\n",
+    );
     let front = "description: Reviews\ntarget: github-copilot\nskills: ['code-review']";
-    expect(&[(AGENT, &agent(front, "Review."))], &[]);
+    expect(&[(AGENT, &agent(front, "Review.")), skill], &[]);
     // Without a target both harnesses read the file: accepted.
     expect(
-        &[(
-            AGENT,
-            &agent("description: Reviews\nskills: ['code-review']", "Review."),
-        )],
+        &[
+            (
+                AGENT,
+                &agent("description: Reviews\nskills: ['code-review']", "Review."),
+            ),
+            skill,
+        ],
         &[],
+    );
+    // The names are resolved against the repository's skills, as Claude Code's are.
+    expect(
+        &[(AGENT, &agent(front, "Review."))],
+        &["agent-reference-broken"],
+    );
+    let (_, shown) = scan_files(&[(AGENT, &agent(front, "Review."))]);
+    assert!(
+        shown.contains("so GitHub Copilot starts the agent without it"),
+        "{shown}"
     );
     expect(
         &[(
@@ -276,6 +293,95 @@ fn subagents_resolve_by_name() {
     expect(
         &[(AGENT, &agent("description: Reviews\nagents: 5", "Review."))],
         &["agent-field-invalid"],
+    );
+}
+
+/// `agents:` works only with the `agent` tool (VS Code delegates with it); a `tools` list
+/// without it makes the list do nothing. Without `tools`, the picker's tools apply: clean.
+#[test]
+fn agents_need_the_agent_tool() {
+    let researcher = agent("name: Researcher\ndescription: Researches", "Research.");
+    let with = |tools: &str| {
+        agent(
+            &format!("description: Coordinates\n{tools}agents: ['Researcher']"),
+            "Delegate.",
+        )
+    };
+    let files = |c: &str| {
+        vec![
+            (".github/agents/coordinator.agent.md", c.to_owned()),
+            (".github/agents/researcher.agent.md", researcher.clone()),
+        ]
+    };
+    let run = |c: &str, want: &[&str]| {
+        let f = files(c);
+        let refs: Vec<(&str, &str)> = f.iter().map(|(a, b)| (*a, b.as_str())).collect();
+        expect(&refs, want);
+    };
+    run(
+        &with("tools: ['read', 'search']\n"),
+        &["agent-field-ignored"],
+    );
+    run(&with("tools: ['read', 'agent']\n"), &[]);
+    run(&with("tools: ['agent/runSubagent']\n"), &[]);
+    run(&with(""), &[]);
+}
+
+/// A name no harness knows, in a VS Code / Copilot agent, is most often a user-defined tool
+/// set: the message says tool sets are deprecated and not supported in Copilot.
+#[test]
+fn a_tool_set_is_named_as_deprecated() {
+    let a = agent("description: Reviews\ntools: ['myReviewTools']", "Review.");
+    let (ids, shown) = scan_files(&[(AGENT, &a)]);
+    assert_eq!(ids, ["agent-tool-unknown"], "{shown}");
+    assert!(
+        shown.contains("tool sets are deprecated and not supported in Copilot"),
+        "{shown}"
+    );
+}
+
+/// The header is optional (VS Code): a file without one lacks only what the cloud agent
+/// needs, a low finding, not a medium one.
+#[test]
+fn no_frontmatter_is_low() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), AGENT, "Review the diff for security issues.\n");
+    let r = scan(Mode::Repo, dir.path(), &ScanOptions::default()).unwrap();
+    let f: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == "agent-description-missing")
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, skillguard::finding::Severity::Low);
+    assert!(f[0].message.contains("optional"), "{}", f[0].message);
+}
+
+/// Waza's handoff shape `{name, when}` in `.github/agents` names no agent for VS Code.
+#[test]
+fn waza_shaped_handoffs_in_github_agents_are_invalid() {
+    let researcher = agent("name: Researcher\ndescription: Researches", "Research.");
+    let a = agent(
+        "description: Plans\nhandoffs:\n  - name: Researcher\n    when: the plan needs facts",
+        "Plan.",
+    );
+    let (ids, shown) = scan_files(&[
+        (AGENT, &a),
+        (".github/agents/researcher.agent.md", &researcher),
+    ]);
+    assert_eq!(ids, ["agent-field-invalid"], "{shown}");
+    assert!(shown.contains("Waza's shape"), "{shown}");
+    // VS Code's shape: clean.
+    let a = agent(
+        "description: Plans\nhandoffs:\n  - label: Research\n    agent: Researcher\n    prompt: Find the facts.",
+        "Plan.",
+    );
+    expect(
+        &[
+            (AGENT, &a),
+            (".github/agents/researcher.agent.md", &researcher),
+        ],
+        &[],
     );
 }
 

@@ -242,7 +242,8 @@ pub struct Info {
     pub name: String,
     /// `agents:` and handoff targets, with their file positions.
     pub refs: Vec<(String, u32, u32, &'static str)>,
-    /// Claude `skills:` preloads.
+    /// `skills:` of a Claude Code subagent (preloaded) or a Copilot agent (loaded into its
+    /// context).
     pub skills: Vec<(String, u32, u32)>,
     /// What the declared `tools` grant (`None`: no `tools`, so the harness's defaults, all).
     pub caps: Option<BTreeSet<Cap>>,
@@ -1065,12 +1066,16 @@ fn validate(af: &AgentFile, doc: &SkillDoc, cx: &mut Cx<'_>, info: &mut Info) ->
             cx.emit(
                 AGENT_DESCRIPTION_MISSING,
                 format!(
-                    "`{}` has no frontmatter, so no `description`: the GitHub Copilot cloud agent requires one, and VS Code shows an empty placeholder. Add `---\\ndescription: …\\n---`.",
+                    "`{}` has no frontmatter, so no `description`: the header is optional in VS Code (which shows an empty placeholder), but the GitHub Copilot cloud agent requires a description. Add `---\\ndescription: …\\n---` if the agent runs there.",
                     sanitize_line(&rel)
                 ),
                 top,
                 "description",
             );
+            // The header is optional (VS Code): only the cloud agent needs it.
+            if let Some(f) = cx.findings.last_mut() {
+                f.severity = crate::finding::Severity::Low;
+            }
         }
         return excluded;
     };
@@ -1326,7 +1331,15 @@ fn check_agent_fields(
                         None if reported.insert(t.clone()) => {
                             let hint = tools::closest(&t)
                                 .map(|k| format!(" Did you mean `{k}`?"))
-                                .unwrap_or_default();
+                                .unwrap_or_else(|| {
+                                    // A plain name VS Code does not know is most often a
+                                    // user-defined tool set.
+                                    if !claude && !t.contains('/') && !t.contains('(') {
+                                        format!(" If `{}` is a user-defined tool set: tool sets are deprecated and not supported in Copilot; list its tools instead.", sanitize_line(&t))
+                                    } else {
+                                        String::new()
+                                    }
+                                });
                             cx.emit(
                                 AGENT_TOOL_UNKNOWN,
                                 format!(
@@ -1359,6 +1372,44 @@ fn check_agent_fields(
             at(n),
             "execute-and-web",
         );
+    }
+    // `agents:` restricts a coordinator's subagents, but VS Code delegates only with the
+    // `agent` tool: with a `tools` list that lacks it, the list does nothing (in the folders
+    // VS Code reads; Waza's `.agent.md` elsewhere has its own `agents`).
+    if !claude
+        && in_copilot_folder(&af.rel)
+        && let Some(n) = root.get("agents")
+        && matches!(&n.kind, NodeKind::Seq { items, .. } if !items.is_empty())
+        && info.caps.is_some()
+        && let Some(tools) = root.get("tools").and_then(string_list)
+        && !tools.iter().any(|(t, _)| {
+            let t = t.to_ascii_lowercase();
+            t == "agent" || t == "*" || t.starts_with("agent/")
+        })
+    {
+        cx.emit(
+            AGENT_FIELD_IGNORED,
+            "`agents` names the subagents this agent may call, but its `tools` list has no `agent` tool, which VS Code delegates with: no subagent can be called. Add `agent` to `tools`, or remove `agents`.".to_owned(),
+            at(n),
+            "agents-without-agent-tool",
+        );
+    }
+    // Waza's handoff shape `{name, when}` in a folder VS Code and Copilot read: VS Code reads
+    // `{label, agent, prompt}`, so such a handoff names no agent there.
+    if in_copilot_folder(&af.rel)
+        && let Some(n) = root.get("handoffs")
+        && let NodeKind::Seq { items, .. } = &n.kind
+    {
+        for h in items {
+            if h.get("agent").is_none() && (h.get("name").is_some() || h.get("when").is_some()) {
+                cx.emit(
+                    AGENT_FIELD_INVALID,
+                    "this handoff has Waza's shape `{name, when}`, but the file is in a folder VS Code reads, whose handoffs are `{label, agent, prompt, send}`: it names no agent there and shows no button. Write `label`, `agent` (the target agent's name) and `prompt`.".to_owned(),
+                    at(h),
+                    "handoff-waza-shape",
+                );
+            }
+        }
     }
     // agents and handoffs name other agents (their shape is the schema's; a target that
     // does not read them gets `agent-field-ignored` there, and no reference check).
@@ -1406,7 +1457,11 @@ fn check_agent_fields(
             }
         }
     }
-    if claude
+    // Claude Code subagents preload `skills:`; a Copilot agent loads them into its context
+    // (not with `target: vscode`, whose local harness does not read the field).
+    let copilot_skills = format == Format::CopilotAgent
+        && root.get("target").and_then(Node::as_str) != Some("vscode");
+    if (claude || copilot_skills)
         && let Some(n) = root.get("skills")
         && (schema::is_string(n)
             || matches!(&n.kind, NodeKind::Seq { items, .. } if items.iter().all(schema::is_string)))
@@ -1796,12 +1851,17 @@ pub fn check_references(
                 findings.push(f);
             }
         }
+        let harness = if a.info.format == Some(Format::CopilotAgent) {
+            "GitHub Copilot"
+        } else {
+            "Claude Code"
+        };
         for (skill, l, c) in &a.info.skills {
             if !skill_names.contains(skill) {
                 let f = Finding::new(
                     AGENT_REFERENCE_BROKEN,
                     format!(
-                        "`skills` preloads `{}`, and no skill of that name is in this repository, so Claude Code starts the agent without it. Fix the name or add the skill.",
+                        "`skills` loads `{}`, and no skill of that name is in this repository, so {harness} starts the agent without it. Fix the name or add the skill.",
                         sanitize_line(skill)
                     ),
                     Location::at(rel.clone(), *l, *c),

@@ -317,11 +317,23 @@ fn str_field<'n>(
         Some(v) => match v.as_str() {
             Some(s) if !s.trim().is_empty() => Some(s),
             _ => {
+                // "not a string" only for what is not one; a blank string is "empty".
+                let found = if v.as_str().is_some_and(|s| s.trim().is_empty())
+                    && matches!(
+                        &v.kind,
+                        NodeKind::Scalar {
+                            ty: yaml::ScalarType::Str,
+                            ..
+                        }
+                    ) {
+                    "an empty string".to_owned()
+                } else {
+                    Node::a_type(v)
+                };
                 cx.at(
                     v,
                     format!(
-                        "`{key}` of {what} must be a non-empty string, not {}. Write it as text.",
-                        Node::a_type(v)
+                        "`{key}` of {what} must be a non-empty string, not {found}. Write it as text.",
                     ),
                     &format!("field:{key}"),
                 );

@@ -1329,7 +1329,21 @@ fn check_agent_fields(
                             }
                         }
                         None if reported.insert(t.clone()) => {
-                            let hint = tools::closest(&t)
+                            if claude {
+                                let hint = tools::closest_claude(&t)
+                                    .map(|k| format!(" Did you mean `{k}`?"))
+                                    .unwrap_or_default();
+                                cx.emit(
+                                AGENT_TOOL_UNKNOWN,
+                                format!(
+                                    "Claude Code has no tool `{}` (nor does an MCP server name it as `mcp__server__tool`), so the subagent runs without it.{hint}",
+                                    sanitize_line(&t)
+                                ),
+                                at(node),
+                                &format!("tool:{t}"),
+                            );
+                            } else {
+                                let hint = tools::closest(&t)
                                 .map(|k| format!(" Did you mean `{k}`?"))
                                 .unwrap_or_else(|| {
                                     // A plain name VS Code does not know is most often a
@@ -1340,7 +1354,7 @@ fn check_agent_fields(
                                         String::new()
                                     }
                                 });
-                            cx.emit(
+                                cx.emit(
                                 AGENT_TOOL_UNKNOWN,
                                 format!(
                                     "no harness knows the tool `{}`; GitHub Copilot ignores unknown tools and VS Code drops unavailable ones, so the agent runs without it.{hint}",
@@ -1349,6 +1363,7 @@ fn check_agent_fields(
                                 at(node),
                                 &format!("tool:{t}"),
                             );
+                            }
                         }
                         None => {}
                     }

@@ -204,6 +204,42 @@ pub fn is_restricted(name: &str) -> bool {
 
 /// The known name closest to `name` (Levenshtein distance over bytes, through `strsim`,
 /// case-insensitive), if close enough to be a likely typo.
+/// Claude Code's tool names, as a subagent's `tools` writes them.
+pub const CLAUDE_TOOLS: &[&str] = &[
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "KillShell",
+    "LS",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Read",
+    "SlashCommand",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
+/// The Claude Code tool name closest to `name` (for a Claude subagent's misspelt tool).
+pub fn closest_claude(name: &str) -> Option<&'static str> {
+    let lower = name.trim().to_ascii_lowercase();
+    if lower.len() > 64 || lower.contains('/') {
+        return None;
+    }
+    CLAUDE_TOOLS
+        .iter()
+        .map(|k| (strsim::levenshtein(&lower, &k.to_ascii_lowercase()), *k))
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, k)| *d <= (k.len() / 3).max(2))
+        .map(|(_, k)| k)
+}
+
 pub fn closest(name: &str) -> Option<&'static str> {
     let lower = name.trim().to_ascii_lowercase();
     if lower.len() > 64 {

@@ -160,18 +160,27 @@ fn what(r: &CoverageRow) -> String {
 }
 
 fn headline(c: &Coverage, target: &str) -> String {
+    // A kind with none to cover has no percentage (`skills 0/0`, not `0/0 (100%)`).
+    let part = |what: &str, covered: usize, of: usize, pct: f64| {
+        if of == 0 {
+            format!("{what} none")
+        } else {
+            format!("{what} {covered}/{of} ({}%)", fmt_pct(pct))
+        }
+    };
+    let all = c.skills + c.agents;
+    let total = if all == 0 {
+        "nothing to cover".to_owned()
+    } else {
+        format!("({}%)", fmt_pct(c.percent))
+    };
     format!(
-        "skillguard coverage of {}: {} of {} skill(s) and agent(s) have evals ({}%): skills {}/{} ({}%), agents {}/{} ({}%)",
+        "skillguard coverage of {}: {} of {} skill(s) and agent(s) have evals {total}: {}, {}",
         target,
         c.skills_covered + c.agents_covered,
-        c.skills + c.agents,
-        fmt_pct(c.percent),
-        c.skills_covered,
-        c.skills,
-        fmt_pct(c.skill_percent),
-        c.agents_covered,
-        c.agents,
-        fmt_pct(c.agent_percent),
+        all,
+        part("skills", c.skills_covered, c.skills, c.skill_percent),
+        part("agents", c.agents_covered, c.agents, c.agent_percent),
     )
 }
 

@@ -198,7 +198,13 @@ fn strings<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
         NodeKind::Seq { items, .. } => items.iter().for_each(|i| strings(i, out)),
         NodeKind::Map { entries, .. } => entries
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), Some("matcher" | "type")))
+            // Settings of a hook, not commands (`timeout: 30` is no command).
+            .filter(|(k, _)| {
+                !matches!(
+                    k.as_str(),
+                    Some("matcher" | "type" | "timeout" | "timeoutSec" | "async" | "once")
+                )
+            })
             .for_each(|(_, v)| strings(v, out)),
     }
 }

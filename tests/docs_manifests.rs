@@ -182,3 +182,34 @@ fn jobs_can_run_and_the_gate_is_not_retried() {
         );
     }
 }
+
+/// The docs are written for users: no pointer to things only the project's developers have
+/// (the notes the implementation was written from, their sections, the seeds, issue numbers).
+#[test]
+fn docs_point_at_nothing_a_reader_does_not_have() {
+    let internal = regex::Regex::new(
+        r"(?i)\bseeds? 0\d\d\b|\breference §|§ ?\d|\bissues? #?\d+\b|\.\./shared/(reference|seeds)",
+    )
+    .unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            files.push(e.path());
+        }
+    }
+    let mut found = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if let Some(m) = internal.find(line) {
+                found.push(format!("{}:{}: {}", f.display(), i + 1, m.as_str()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "internal references:\n{}",
+        found.join("\n")
+    );
+}

@@ -2,18 +2,23 @@
 //! skills (`SKILL.md` folders) and, progressively, custom agents.
 //!
 //! The pipeline flows one way, each stage calling only what is below it (the layer
-//! list is in `docs/design.md`, "Architecture", and `tests/layering.rs` enforces it):
+//! list is in `docs/design.md`, "Architecture", and `tests/layering.rs` enforces it; a test
+//! checks that this list names every module):
 //!
-//! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`], [`disjoint`]; parsers:
-//!   [`parse`];
-//! - model: [`finding`], [`catalog`], [`rules::ids`], [`conventions`], [`inventory`];
-//! - stages: [`discover`] walks the tree → [`read`] reads and hashes each file once →
-//!   [`rules::parsing`] parses the entry file once into a [`rules::SkillDoc`] → the checks:
-//!   compliance ([`rules`]), [`loaders`], [`security`] → [`skill_hashes`]; [`analyze`] runs
-//!   one skill through read, parse and checks, and [`scan`] runs the whole pipeline into a
-//!   [`result::ScanResult`];
-//! - after the scan: [`index`] scores it, [`report`] renders it, [`baseline`] records and
-//!   checks it; [`cli`] on top.
+//! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`], [`disjoint`],
+//!   [`dotnet_json`], [`names`]; parsers: [`parse`]; eval files and grading: [`evals`];
+//! - model: [`finding`], [`catalog`], [`cache`], [`rules::ids`], [`conventions`],
+//!   [`targets`], [`inventory`], [`config`];
+//! - stages: [`discover`] walks the tree ([`shardplan`] splits it across CI jobs) → [`read`]
+//!   reads and hashes each file once → [`rules::parsing`] parses the entry file once into a
+//!   [`rules::SkillDoc`] → the checks: compliance ([`rules`]), [`loaders`], [`security`] →
+//!   [`skill_hashes`]; [`analyze`] runs one skill through read, parse and checks, [`agents`]
+//!   does the same for agent, prompt, instruction and MCP files, [`evalfiles`] checks eval
+//!   files, and [`scan`] runs the whole pipeline into a [`result`] ([`result::ScanResult`]);
+//! - after the scan: [`policy`] applies the operator's configuration, [`index`] scores it,
+//!   [`report`] renders it, [`baseline`] records and checks it, [`merge`] joins the reports
+//!   of shards, and [`pipeline`] runs a scan and all of that in order; [`cli`] on top, and
+//!   `fuzzing` holds the entry points of the fuzz targets.
 #![forbid(unsafe_code)]
 
 pub mod agents;

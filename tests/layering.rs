@@ -429,6 +429,115 @@ fn the_development_guide_lists_every_module() {
     );
 }
 
+/// The first paragraph of a module's own documentation (`//!`), on one line: at most 150
+/// characters, cut at a word with ` …`; `|` escaped for the table.
+fn module_summary(text: &str) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let Some(doc) = line.trim_start().strip_prefix("//!") else {
+            if words.is_empty() && (line.trim().is_empty() || line.trim_start().starts_with("#!")) {
+                continue;
+            }
+            break;
+        };
+        if doc.trim().is_empty() {
+            if words.is_empty() {
+                continue;
+            }
+            break;
+        }
+        words.extend(doc.split_whitespace());
+    }
+    let mut out = String::new();
+    for w in &words {
+        if out.chars().count() + 1 + w.chars().count() > 150 {
+            out.push_str(" …");
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out.replace('|', "\\|")
+}
+
+/// The module table of `docs/development.md` ("Every module") is generated from the modules'
+/// own documentation: a module whose doc changed, or a new module, fails here until
+/// `UPDATE_DOCS=1` rewrites the table.
+#[test]
+fn the_module_map_quotes_each_modules_own_documentation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("docs/development.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = ("<!-- modules:begin -->\n", "<!-- modules:end -->");
+    let a = doc
+        .find(begin)
+        .expect("docs/development.md lacks the module table")
+        + begin.len();
+    let z = a + doc[a..].find(end).expect("the module table is not closed");
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut rows: Vec<(String, String)> = files
+        .iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, module_summary(&std::fs::read_to_string(f).unwrap()))
+        })
+        .collect();
+    rows.sort();
+    let mut want = String::from("| File | What |\n|---|---|\n");
+    for (rel, what) in &rows {
+        want.push_str(&format!("| `{rel}` | {what} |\n"));
+    }
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let mut new = doc.clone();
+        new.replace_range(a..z, &want);
+        std::fs::write(&path, new).unwrap();
+        return;
+    }
+    let missing: Vec<&str> = rows
+        .iter()
+        .filter(|(_, w)| w.is_empty())
+        .map(|(r, _)| r.as_str())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules without a `//!` doc: {missing:?}"
+    );
+    assert_eq!(
+        &doc[a..z],
+        want,
+        "docs/development.md's module table is stale; run `UPDATE_DOCS=1 cargo test --test layering`"
+    );
+}
+
+/// The crate doc of `src/lib.rs` names every top-level module.
+#[test]
+fn the_crate_doc_names_every_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let crate_doc: String = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let missing: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';'))
+        .filter(|m| !crate_doc.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "src/lib.rs's crate doc does not name: {missing:?}"
+    );
+}
+
 /// The phases of the security engine, generated from `security::STEPS`, are the table in
 /// `docs/development.md` ("The security engine's phases"); `UPDATE_DOCS=1` rewrites it.
 #[test]

@@ -1,3 +1,6 @@
+//! Tests of the data-flow family: snippets of real shapes, the flows they report and the
+//! look-alikes they must not.
+
 use super::*;
 
 /// The reported flows of a snippet: (rule, severity, message).

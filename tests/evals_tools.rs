@@ -233,3 +233,27 @@ fn a_name_prefers_the_one_agent_md_as_coverage_does() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// An agent file beside a `SKILL.md` is one Waza ignores (the scan says so with
+/// `agent-ignored-beside-skill`): `--agent NAME` does not resolve to it.
+#[test]
+fn an_agent_waza_ignores_is_not_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/review");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: review\ndescription: Reviews code. Use for reviews.\n---\nReview.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("checker.agent.md"),
+        "---\nname: checker\ndescription: Checks code\ntools: ['read']\n---\nCheck.\n",
+    )
+    .unwrap();
+    let repo = dir.path().to_str().unwrap();
+    let (code, _, err) = run(&["--agent", "checker", "--repo", repo, &t("allowed.json")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("which Waza ignores"), "{err}");
+    assert!(err.contains("skills/review/checker.agent.md"), "{err}");
+}

@@ -48,6 +48,10 @@ pub struct ToolsCmd {
 pub enum EvalsError {
     #[error("no agent named `{name}` among the agent files of {repo}")]
     NoAgent { name: String, repo: String },
+    #[error(
+        "`{name}` names only {paths}, which Waza ignores (an agent file beside a `SKILL.md`: Waza evaluates the skill); move the agent to its own folder or pass the skill"
+    )]
+    IgnoredByWaza { name: String, paths: String },
     #[error("`{name}` is ambiguous: it names {paths}. Pass the file's path instead")]
     Ambiguous { name: String, paths: String },
     #[error("invalid eval file {path}: {reason}")]
@@ -132,6 +136,24 @@ fn resolve(agent: &str, repo: &Path) -> Result<Target, Error> {
         .collect();
     hits.sort_unstable();
     hits.dedup();
+    // The agent files the scan says Waza ignores (`agent-ignored-beside-skill`) are not
+    // candidates: Waza would never run them.
+    let ignored: std::collections::BTreeSet<&str> = result
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == crate::agents::AGENT_IGNORED_BESIDE_SKILL)
+        .map(|f| f.location.path.as_str())
+        .collect();
+    let (skipped, kept): (Vec<&str>, Vec<&str>) =
+        hits.into_iter().partition(|p| ignored.contains(p));
+    if kept.is_empty() && !skipped.is_empty() {
+        return Err(EvalsError::IgnoredByWaza {
+            name: agent.to_owned(),
+            paths: skipped.join(", "),
+        }
+        .into());
+    }
+    let mut hits = kept;
     // Waza runs `.agent.md` files: one of those wins over same-named subagents (the rule
     // `coverage` and the eval files' targets follow too).
     let waza: Vec<&str> = hits

@@ -1348,7 +1348,7 @@ fn check_agent_fields(
                                 .unwrap_or_else(|| {
                                     // A plain name VS Code does not know is most often a
                                     // user-defined tool set.
-                                    if !claude && !t.contains('/') && !t.contains('(') {
+                                    if !t.contains('/') && !t.contains('(') {
                                         format!(" If `{}` is a user-defined tool set: tool sets are deprecated and not supported in Copilot; list its tools instead.", sanitize_line(&t))
                                     } else {
                                         String::new()

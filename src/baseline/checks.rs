@@ -184,16 +184,14 @@ pub fn check_pins(
             }
             continue;
         }
-        {
-            let mut shown = Vec::new();
-            list("not in this scan", &keys, &mut shown);
-            notes.push(format!(
-                "--manifest-baseline {}: {} pinned {what} {}",
-                sanitize_line(shown_path),
-                keys.len(),
-                shown.concat()
-            ));
-        }
+        let mut shown = Vec::new();
+        list("not in this scan", &keys, &mut shown);
+        notes.push(format!(
+            "--manifest-baseline {}: {} pinned {what} {}",
+            sanitize_line(shown_path),
+            keys.len(),
+            shown.concat()
+        ));
     }
     // What the pin file does not hold: only vetted skills and agent files ship.
     if !allow_new {

@@ -144,17 +144,21 @@ fn trim_one_eol(s: &str) -> &str {
 }
 
 /// Reads at most `limit` bytes of a regular file (no final symlink followed).
-fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
+pub(super) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, GradeError> {
     let mut buf =
         crate::fsutil::read_named_bounded(path, limit).map_err(|source| GradeError::Read {
             path: path.display().to_string(),
             source,
         })?;
-    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the JSON.
+    strip_bom(&mut buf);
+    Ok(buf)
+}
+
+/// Drops a UTF-8 byte-order mark (editors on Windows write one): not part of the text.
+pub(super) fn strip_bom(buf: &mut Vec<u8>) {
     if buf.starts_with(b"\xEF\xBB\xBF") {
         buf.drain(..3);
     }
-    Ok(buf)
 }
 
 /// SHA-256 of an evals file's bytes as they are (read bounded, like [`load_evals`]): which

@@ -83,8 +83,10 @@ pub fn wildcard(pattern: &str) -> Result<regex::Regex, String> {
                     ));
                 }
                 re.push('[');
-                for (i, n) in class.chars().enumerate() {
-                    if n == '-' && i > 0 && i + 1 < class.chars().count() {
+                // Linear in the class (an `expect` is up to 4 MiB of hostile text).
+                let members: Vec<char> = class.chars().collect();
+                for (i, &n) in members.iter().enumerate() {
+                    if n == '-' && i > 0 && i + 1 < members.len() {
                         re.push('-');
                     } else {
                         re.push_str(&regex::escape(&n.to_string()));
@@ -113,15 +115,7 @@ pub fn load(path: &Path, opts: &GradeOptions) -> Result<Vec<HarnessCase>, GradeE
         path: shown.clone(),
         msg,
     };
-    let mut bytes = crate::fsutil::read_named_bounded(path, MAX_EVALS_BYTES).map_err(|source| {
-        GradeError::Read {
-            path: shown.clone(),
-            source,
-        }
-    })?;
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
+    let bytes = super::grade::read_bounded(path, MAX_EVALS_BYTES)?;
     let root: serde_json::Value =
         serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
     let Some(items) = root
@@ -259,9 +253,7 @@ fn samples(dir: &Path) -> Result<Option<Vec<(String, String)>>, GradeError> {
                     source,
                 }
             })?;
-        if bytes.starts_with(b"\xEF\xBB\xBF") {
-            bytes.drain(..3);
-        }
+        super::grade::strip_bom(&mut bytes);
         out.push((name, String::from_utf8_lossy(&bytes).into_owned()));
     }
     Ok(Some(out))

@@ -22,10 +22,12 @@ use crate::evals::pattern::Dialect;
 use crate::finding::{Finding, Location};
 use crate::inventory::{Artifact, ArtifactKind, EvalFileInfo};
 use crate::parse::yaml::{self, Node, NodeKind};
+use crate::target_names::{Resolution, TargetNames};
 use crate::text::sanitize_line;
 
 pub const EVAL_FILE_INVALID: &str = "eval-file-invalid";
 pub const EVAL_TARGET_MISSING: &str = "eval-target-missing";
+pub const EVAL_TARGET_AMBIGUOUS: &str = "eval-target-ambiguous";
 pub const SKILL_WITHOUT_EVALS: &str = "skill-without-evals";
 pub const EVAL_TOOL_UNKNOWN: &str = "eval-tool-unknown";
 pub const EVAL_SET_SMALL: &str = "eval-set-small";
@@ -34,6 +36,7 @@ pub const EVAL_K_OUTSIDE_RANGE: &str = "eval-k-outside-range";
 pub const RULES: &[&str] = &[
     EVAL_FILE_INVALID,
     EVAL_TARGET_MISSING,
+    EVAL_TARGET_AMBIGUOUS,
     SKILL_WITHOUT_EVALS,
     EVAL_TOOL_UNKNOWN,
     EVAL_SET_SMALL,
@@ -175,10 +178,9 @@ fn read_once(e: &Entry, preread: Option<&crate::read::Preread>) -> Result<Vec<u8
 /// of skills, agents, repositories or files.
 struct Index<'a> {
     skills_by_path: HashMap<&'a str, &'a Artifact>,
-    /// (repo, name or folder) → the first skill by path.
-    skill_names: HashMap<(Option<&'a str>, &'a str), &'a Artifact>,
-    /// (repo, name or file stem) → the agent Waza would run (an `.agent.md` first).
-    agent_names: HashMap<(Option<&'a str>, &'a str), &'a Artifact>,
+    /// Names and paths → the skill or agent they designate (the resolution `coverage` and
+    /// `evals tools` share).
+    names: TargetNames<'a>,
     /// (repo, folder) → the agents directly in it.
     agents_by_dir: HashMap<(Option<&'a str>, &'a str), Vec<&'a Artifact>>,
     /// Repository roots (relative to the scan base) → repository name.
@@ -207,8 +209,7 @@ impl<'a> Index<'a> {
     fn new(entries: &'a [Entry], t: &Targets<'a>, repos: &'a [(String, Option<String>)]) -> Self {
         let mut ix = Index {
             skills_by_path: HashMap::new(),
-            skill_names: HashMap::new(),
-            agent_names: HashMap::new(),
+            names: TargetNames::new(t.skills, t.agents),
             agents_by_dir: HashMap::new(),
             repos: repos
                 .iter()
@@ -220,21 +221,9 @@ impl<'a> Index<'a> {
         };
         for s in t.skills {
             ix.skills_by_path.insert(s.path.as_str(), s);
-            let repo = s.repo.as_deref();
-            ix.skill_names.entry((repo, s.name.as_str())).or_insert(s);
-            ix.skill_names
-                .entry((repo, s.dir_name.as_str()))
-                .or_insert(s);
         }
         for a in t.agents.iter().filter(|a| a.kind == ArtifactKind::Agent) {
             let repo = a.repo.as_deref();
-            for key in [a.name.as_str(), crate::agents::stem(&a.path)] {
-                let e = ix.agent_names.entry((repo, key)).or_insert(a);
-                // Waza runs `.agent.md` files: one of those wins over a same-named subagent.
-                if !e.path.ends_with(".agent.md") && a.path.ends_with(".agent.md") {
-                    *e = a;
-                }
-            }
             ix.agents_by_dir
                 .entry((repo, parent(&a.path)))
                 .or_default()
@@ -243,10 +232,11 @@ impl<'a> Index<'a> {
         ix
     }
 
-    fn repo_of(&self, rel: &str) -> Option<String> {
+    /// The repository holding `rel`: its root folder (relative to the scan base) and name.
+    fn repo_of(&self, rel: &str) -> (&'a str, Option<String>) {
         ancestors(rel)
-            .find_map(|d| self.repos.get(d))
-            .and_then(|r| r.map(str::to_owned))
+            .find_map(|d| self.repos.get_key_value(d))
+            .map_or(("", None), |(root, r)| (*root, r.map(str::to_owned)))
     }
 
     /// Innermost skill folder holding `rel`.
@@ -254,12 +244,9 @@ impl<'a> Index<'a> {
         ancestors(rel).find_map(|d| self.skills_by_path.get(d).copied())
     }
 
-    /// A target name among the skills and agents of one repository.
-    fn by_name(&self, repo: Option<&str>, name: &str) -> Option<&'a Artifact> {
-        self.skill_names
-            .get(&(repo, name))
-            .or_else(|| self.agent_names.get(&(repo, name)))
-            .copied()
+    /// What a name designates among the skills and agents of one repository.
+    fn resolve(&self, repo: Option<&str>, name: &str, from: &str, root: &str) -> Resolution<'a> {
+        self.names.resolve(repo, name, Some(from), root)
     }
 
     /// The agent an eval file beside agent files evaluates: the only agent in its folder,
@@ -1059,6 +1046,77 @@ fn tool_names(cx: &mut Cx, graders: &[cases::Grader], target: Option<&Artifact>)
     }
 }
 
+/// The skill or agent a resolution found; otherwise the finding that says why not. `pos`:
+/// where the eval writes the name; `None` when its file or folder name gives it, where only
+/// an ambiguous name is reported (a name that matches nothing leaves the folder conventions
+/// to decide).
+fn target_of<'a>(
+    cx: &mut Cx,
+    info: &mut EvalFileInfo,
+    r: Resolution<'a>,
+    name: &str,
+    pos: Option<(usize, usize)>,
+) -> Option<&'a Artifact> {
+    let shown = sanitize_line(name);
+    let (line, col) = pos.unwrap_or((0, 0));
+    match r {
+        Resolution::Found(a) => Some(a),
+        Resolution::Ambiguous(v) => {
+            info.candidates = v.iter().map(|a| a.path.clone()).collect();
+            let given = if pos.is_some() {
+                format!("the eval names `{shown}`")
+            } else {
+                format!("the eval file's name gives its target, `{shown}`")
+            };
+            cx.emit(
+                EVAL_TARGET_AMBIGUOUS,
+                format!(
+                    "{given}, which is the name of {}, so which one it evaluates depends on the harness's search order, and none is counted as covered. Name the target by its path (`skill: {}`) or rename one of them.",
+                    sanitize_line(&Resolution::listing(&v)),
+                    sanitize_line(&v[0].path)
+                ),
+                line,
+                col,
+                "ambiguous",
+            );
+            None
+        }
+        Resolution::IgnoredByWaza(v) if pos.is_some() => {
+            cx.emit(
+                EVAL_TARGET_MISSING,
+                format!(
+                    "the eval names `{shown}`, and only {} has that name, which Waza ignores (an agent file beside a `SKILL.md`: Waza evaluates the folder's skill), so it evaluates nothing here. Move the agent to its own folder or name the skill.",
+                    sanitize_line(&Resolution::listing(&v))
+                ),
+                line,
+                col,
+                "target",
+            );
+            None
+        }
+        Resolution::Missing { near } if pos.is_some() => {
+            let hint = near.map_or(String::new(), |a| {
+                format!(
+                    " Names match exactly: did you mean `{}` ({})?",
+                    sanitize_line(&a.name),
+                    sanitize_line(&a.path)
+                )
+            });
+            cx.emit(
+                EVAL_TARGET_MISSING,
+                format!(
+                    "the eval names `{shown}`, and no skill or agent of that name is in this repository, so it evaluates nothing here.{hint} Fix the name or add the skill or agent."
+                ),
+                line,
+                col,
+                "target",
+            );
+            None
+        }
+        Resolution::IgnoredByWaza(_) | Resolution::Missing { .. } => None,
+    }
+}
+
 /// Finds, reads and validates every eval file; ties each to its target. Returns the files
 /// (sorted by path) and the findings (target names are resolved against `targets`).
 pub fn check(
@@ -1085,7 +1143,7 @@ pub fn check(
             continue;
         };
         let loose = by_name.is_none();
-        let repo = ix.repo_of(&e.rel);
+        let (root, repo) = ix.repo_of(&e.rel);
         let mut cx = Cx {
             rel: e.rel.clone(),
             here: None,
@@ -1184,46 +1242,42 @@ pub fn check(
         let dir = parent(&e.rel);
         let target = match &named {
             Some(n) => {
-                let t = ix.by_name(repo.as_deref(), n);
-                if t.is_none() {
-                    cx.emit(
-                        EVAL_TARGET_MISSING,
-                        format!(
-                            "the eval names `{}`, and no skill or agent of that name is in this repository, so it evaluates nothing here. Fix the name or add the skill or agent.",
-                            sanitize_line(n)
-                        ),
-                        name_pos.0,
-                        name_pos.1,
-                        "target",
-                    );
-                }
                 info.target_name = Some(n.clone());
-                t
+                let r = ix.resolve(repo.as_deref(), n, dir, root);
+                target_of(&mut cx, &mut info, r, n, Some(name_pos))
             }
             None => {
                 // `evals/{name}.yaml` names its target by its file name.
                 let stem = loose
                     .then(|| file_name(&e.rel).rsplit_once('.').map(|(s, _)| s))
                     .flatten();
-                if let Some(t) = stem.and_then(|n| ix.by_name(repo.as_deref(), n)) {
-                    info.target_name = Some(t.name.clone());
-                }
                 // `{root}/evals/{name}/eval.yaml` names its target by its folder.
                 let waza_root = (format == Format::Waza)
                     .then(|| dir.rsplit_once('/'))
                     .flatten()
                     .filter(|(up, _)| file_name(up) == "evals")
                     .map(|(_, name)| name);
-                stem.and_then(|n| ix.by_name(repo.as_deref(), n))
-                    .or_else(|| ix.containing(&e.rel).filter(|s| s.repo == repo))
-                    .or_else(|| waza_root.and_then(|n| ix.by_name(repo.as_deref(), n)))
-                    .or_else(|| ix.agent_beside(repo.as_deref(), dir))
+                let by_convention = |n: Option<&str>, cx: &mut Cx, info: &mut EvalFileInfo| {
+                    let n = n?;
+                    let r = ix.resolve(repo.as_deref(), n, dir, root);
+                    target_of(cx, info, r, n, None)
+                };
+                let by_stem = by_convention(stem, &mut cx, &mut info);
+                if let Some(t) = by_stem {
+                    info.target_name = Some(t.name.clone());
+                }
+                let mut t = by_stem.or_else(|| ix.containing(&e.rel).filter(|s| s.repo == repo));
+                if t.is_none() && info.candidates.is_empty() {
+                    t = by_convention(waza_root, &mut cx, &mut info);
+                }
+                t.or_else(|| ix.agent_beside(repo.as_deref(), dir))
                     .or_else(|| {
                         // `<agent folder>/evals/evals.json`.
                         (file_name(dir) == "evals")
                             .then(|| ix.agent_beside(repo.as_deref(), parent(dir)))
                             .flatten()
                     })
+                    .filter(|_| info.candidates.is_empty())
             }
         };
         tool_names(&mut cx, &graders, target);
@@ -1318,10 +1372,25 @@ pub struct Coverage {
     pub skill_percent: f64,
     pub agent_percent: f64,
     pub rows: Vec<CoverageRow>,
-    /// Eval files no skill or agent could be tied to.
+    /// Eval files no skill or agent could be tied to (the ambiguous ones excepted).
     pub unattached: Vec<String>,
+    /// Eval files whose target name designates several skills or agents; they count for
+    /// none of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ambiguous: Vec<AmbiguousEval>,
     /// Eval files with findings of their own.
     pub invalid: Vec<String>,
+}
+
+/// An eval file whose target name designates several skills or agents.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct AmbiguousEval {
+    pub path: String,
+    /// The name it gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The skill folders or agent files of that name.
+    pub candidates: Vec<String>,
 }
 
 fn pct(a: usize, b: usize) -> f64 {
@@ -1336,9 +1405,15 @@ fn pct(a: usize, b: usize) -> f64 {
 pub fn coverage(skills: &[Artifact], agents: &[Artifact], evals: &[EvalFileInfo]) -> Coverage {
     let mut by_target: BTreeMap<&str, Vec<&EvalFileInfo>> = BTreeMap::new();
     let mut unattached = Vec::new();
+    let mut ambiguous = Vec::new();
     for e in evals {
         match &e.target {
             Some(t) => by_target.entry(t.as_str()).or_default().push(e),
+            None if !e.candidates.is_empty() => ambiguous.push(AmbiguousEval {
+                path: e.path.clone(),
+                name: e.target_name.clone(),
+                candidates: e.candidates.clone(),
+            }),
             None if e.format != Format::Notes.as_str() => unattached.push(e.path.clone()),
             None => {}
         }
@@ -1422,6 +1497,7 @@ pub fn coverage(skills: &[Artifact], agents: &[Artifact], evals: &[EvalFileInfo]
         agent_percent: pct(gc, g),
         rows,
         unattached,
+        ambiguous,
         invalid: evals
             .iter()
             .filter(|e| !e.valid && e.format != Format::Notes.as_str())

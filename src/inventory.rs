@@ -247,6 +247,10 @@ pub struct EvalFileInfo {
     /// The name the file gives (or the target's name).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub target_name: Option<String>,
+    /// The skills or agents its target name designates when it designates more than one
+    /// (`eval-target-ambiguous`); it then has no `target`.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub candidates: Vec<String>,
     /// Cases (agent-evals cases, skill-creator evals, Waza tasks, trigger prompts).
     pub cases: usize,
     pub capability: usize,

@@ -8,7 +8,8 @@
 //! - helpers: [`text`], [`hash`], [`linediff`], [`timing`], [`fsutil`], [`disjoint`],
 //!   [`dotnet_json`], [`names`]; parsers: [`parse`]; eval files and grading: [`evals`];
 //! - model: [`finding`], [`catalog`], [`cache`], [`rules::ids`], [`conventions`],
-//!   [`targets`], [`inventory`], [`config`];
+//!   [`targets`], [`inventory`], [`target_names`] (which skill or agent a name designates),
+//!   [`config`];
 //! - stages: [`discover`] walks the tree ([`shardplan`] splits it across CI jobs) → [`read`]
 //!   reads and hashes each file once → [`rules::parsing`] parses the entry file once into a
 //!   [`rules::SkillDoc`] → the checks: compliance ([`rules`]), [`loaders`], [`security`] →
@@ -56,6 +57,7 @@ pub mod scan;
 pub mod security;
 pub mod shardplan;
 pub mod skill_hashes;
+pub mod target_names;
 pub mod targets;
 pub mod text;
 pub mod timing;

@@ -115,7 +115,7 @@ fn bad_input_exits_two() {
     assert!(err.contains("cannot read transcript"), "{err}");
     let (code, _, err) = run(&["--agent", "nobody", "--repo", REPO, &t("allowed.json")]);
     assert_eq!(code, 2);
-    assert!(err.contains("no agent named `nobody`"), "{err}");
+    assert!(err.contains("no skill or agent named `nobody`"), "{err}");
     let (code, _, err) = run(&[
         "--agent",
         &format!("{F}/absent.agent.md"),

@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "conventions",
             "targets",
             "inventory",
+            "target_names",
             "config",
         ],
     ),

@@ -95,6 +95,9 @@ const GOOD_COMPANIONS: &[(&str, &[&str])] = &[
     ("agent-body-too-long", &["agent-token-budget"]),
     // The valid agent-evals file of the look-alike has two cases: advice to grow the sets.
     ("eval-file-invalid", &["eval-set-small"]),
+    // The look-alike keeps the two different agents of one name (their conflict is a finding
+    // of its own) and names one by its path.
+    ("eval-target-ambiguous", &["agent-identity-conflict"]),
     // The data-flow look-alikes are skills with a script, which a governance review notes.
     (
         "credential-flow-to-network",

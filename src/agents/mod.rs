@@ -261,23 +261,7 @@ pub struct Info {
     pub root: String,
 }
 
-/// The name an agent file gets without a `name` field: the file name without its suffix.
-pub fn stem(rel: &str) -> &str {
-    let n = file_name(rel);
-    for suffix in [
-        ".agent.md",
-        ".chatmode.md",
-        ".prompt.md",
-        ".instructions.md",
-        ".md",
-        ".json",
-    ] {
-        if let Some(s) = n.strip_suffix(suffix) {
-            return s;
-        }
-    }
-    n
-}
+pub use crate::target_names::stem;
 
 /// Analyses one customisation file; `None` for a settings file holding neither hooks nor
 /// MCP servers (not an artefact).

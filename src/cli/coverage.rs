@@ -254,6 +254,15 @@ fn console(
             sanitize_line(&c.unattached.join(", "))
         )?;
     }
+    for a in &c.ambiguous {
+        writeln!(
+            out,
+            "eval file {} names `{}`, which is ambiguous (counted for none): {}",
+            sanitize_line(&a.path),
+            sanitize_line(a.name.as_deref().unwrap_or("")),
+            sanitize_line(&a.candidates.join(", "))
+        )?;
+    }
     if !c.invalid.is_empty() {
         writeln!(
             out,
@@ -303,6 +312,15 @@ fn markdown(
             out,
             "Eval files tied to no skill or agent: {}\n",
             escape_markdown(&c.unattached.join(", "))
+        )?;
+    }
+    for a in &c.ambiguous {
+        writeln!(
+            out,
+            "Eval file {} names {}, which is ambiguous (counted for none): {}\n",
+            escape_markdown(&a.path),
+            escape_markdown(a.name.as_deref().unwrap_or("")),
+            escape_markdown(&a.candidates.join(", "))
         )?;
     }
     if let Some(g) = gate_line(c, gate) {

@@ -46,13 +46,17 @@ pub struct ToolsCmd {
 /// Why `evals` could not run (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum EvalsError {
-    #[error("no agent named `{name}` among the agent files of {repo}")]
-    NoAgent { name: String, repo: String },
+    #[error("no skill or agent named `{name}` in {repo}{hint}")]
+    NoAgent {
+        name: String,
+        repo: String,
+        hint: String,
+    },
     #[error(
         "`{name}` names only {paths}, which Waza ignores (an agent file beside a `SKILL.md`: Waza evaluates the skill); move the agent to its own folder or pass the skill"
     )]
     IgnoredByWaza { name: String, paths: String },
-    #[error("`{name}` is ambiguous: it names {paths}. Pass the file's path instead")]
+    #[error("`{name}` is ambiguous: it is the name of {paths}. Pass the file's path instead")]
     Ambiguous { name: String, paths: String },
     #[error("invalid eval file {path}: {reason}")]
     EvalInvalid { path: String, reason: String },
@@ -88,92 +92,52 @@ enum Target {
 }
 
 /// The target: the path given, or the one skill or agent of that name found by a repository
-/// scan. Skills take precedence over agents (as Waza resolves `skill:`); among agents one
-/// `.agent.md` wins over same-named subagents; more than one candidate left is an error that
-/// lists them.
+/// scan, resolved as the scan resolves an eval's target (`crate::target_names`: skills before
+/// agents, `.agent.md` before other agent files, exact names, copies counted once); an
+/// ambiguous name is an error that lists the candidates, as the scan's
+/// `eval-target-ambiguous` does.
 fn resolve(agent: &str, repo: &Path) -> Result<Target, Error> {
+    use crate::target_names::{Resolution, TargetNames};
     if looks_like_path(agent) {
         return Ok(Target::Agent(PathBuf::from(agent)));
     }
     let result = scan::scan(Mode::Repo, repo, &ScanOptions::default())?;
-    let mut skills: Vec<String> = result
+    let names = TargetNames::new(&result.artifacts, &result.agents);
+    let home = result
         .artifacts
         .iter()
-        .filter(|s| {
-            s.kind == ArtifactKind::Skill
-                && (s.name.eq_ignore_ascii_case(agent) || s.dir_name.eq_ignore_ascii_case(agent))
-        })
-        .map(|s| {
-            if s.path.is_empty() {
-                s.entry.clone()
+        .chain(&result.agents)
+        .find_map(|a| a.repo.as_deref());
+    match names.resolve(home, agent, None, "") {
+        Resolution::Found(a) if a.kind == ArtifactKind::Skill => {
+            let entry = if a.path.is_empty() {
+                a.entry.clone()
             } else {
-                format!("{}/{}", s.path, s.entry)
-            }
-        })
-        .collect();
-    skills.sort_unstable();
-    skills.dedup();
-    match &skills[..] {
-        [] => {}
-        [one] => return Ok(Target::Skill(repo.join(one))),
-        _ => {
-            return Err(EvalsError::Ambiguous {
-                name: agent.to_owned(),
-                paths: format!("{} skills: {}", skills.len(), skills.join(", ")),
-            }
-            .into());
+                format!("{}/{}", a.path, a.entry)
+            };
+            Ok(Target::Skill(repo.join(entry)))
         }
-    }
-    let mut hits: Vec<&str> = result
-        .agents
-        .iter()
-        .filter(|a| {
-            a.kind == ArtifactKind::Agent
-                && (a.name.eq_ignore_ascii_case(agent)
-                    || crate::agents::stem(&a.path).eq_ignore_ascii_case(agent))
-        })
-        .map(|a| a.path.as_str())
-        .collect();
-    hits.sort_unstable();
-    hits.dedup();
-    // The agent files the scan says Waza ignores (`agent-ignored-beside-skill`) are not
-    // candidates: Waza would never run them.
-    let ignored: std::collections::BTreeSet<&str> = result
-        .findings
-        .iter()
-        .filter(|f| f.rule_id == crate::agents::AGENT_IGNORED_BESIDE_SKILL)
-        .map(|f| f.location.path.as_str())
-        .collect();
-    let (skipped, kept): (Vec<&str>, Vec<&str>) =
-        hits.into_iter().partition(|p| ignored.contains(p));
-    if kept.is_empty() && !skipped.is_empty() {
-        return Err(EvalsError::IgnoredByWaza {
-            name: agent.to_owned(),
-            paths: skipped.join(", "),
-        }
-        .into());
-    }
-    let mut hits = kept;
-    // Waza runs `.agent.md` files: one of those wins over same-named subagents (the rule
-    // `coverage` and the eval files' targets follow too).
-    let waza: Vec<&str> = hits
-        .iter()
-        .copied()
-        .filter(|p| p.ends_with(".agent.md"))
-        .collect();
-    if waza.len() == 1 {
-        hits = waza;
-    }
-    match hits[..] {
-        [] => Err(EvalsError::NoAgent {
-            name: agent.to_owned(),
-            repo: repo.display().to_string(),
+        Resolution::Found(a) => Ok(Target::Agent(repo.join(&a.path))),
+        Resolution::Ambiguous(v) => Err(EvalsError::Ambiguous {
+            name: sanitize_line(agent).into_owned(),
+            paths: sanitize_line(&Resolution::listing(&v)).into_owned(),
         }
         .into()),
-        [one] => Ok(Target::Agent(repo.join(one))),
-        _ => Err(EvalsError::Ambiguous {
-            name: agent.to_owned(),
-            paths: format!("{} agents: {}", hits.len(), hits.join(", ")),
+        Resolution::IgnoredByWaza(v) => Err(EvalsError::IgnoredByWaza {
+            name: sanitize_line(agent).into_owned(),
+            paths: sanitize_line(&Resolution::listing(&v)).into_owned(),
+        }
+        .into()),
+        Resolution::Missing { near } => Err(EvalsError::NoAgent {
+            name: sanitize_line(agent).into_owned(),
+            repo: repo.display().to_string(),
+            hint: near.map_or(String::new(), |a| {
+                format!(
+                    "; names match exactly: did you mean `{}` ({})?",
+                    sanitize_line(&a.name).into_owned(),
+                    sanitize_line(&a.path)
+                )
+            }),
         }
         .into()),
     }

@@ -376,6 +376,7 @@ mod tests {
             target: Some(target.into()),
             target_kind: Some("skill".into()),
             target_name: None,
+            candidates: vec![],
             cases: 1,
             capability: 0,
             regression: 0,

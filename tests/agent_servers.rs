@@ -6,7 +6,6 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use common::write_in as write;
 use serde_json::Value;
@@ -26,7 +25,7 @@ fn findings_beside(rel: &str, text: &str, others: &[(&str, &str)]) -> Found {
     for (r, t) in others {
         write(dir.path(), r, t);
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+    let out = common::bin()
         .current_dir(dir.path())
         .args(["scan", "--repo", ".", "--format", "json", "--no-config"])
         .output()

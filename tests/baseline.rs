@@ -6,30 +6,19 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use common::{
     copy_dir, demo_in, ledger_snapshots as snapshots, parse_json as json, s, stderr as err,
     stdout_lossy as out,
 };
 
-/// [`common::bin`], also without the test hook that pauses an append before `HEAD.json`.
-fn bin() -> Command {
-    let mut c = common::bin();
-    c.env_remove("SKILLGUARD_TEST_PAUSE_BEFORE_HEAD");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run skillguard")
-}
-
 /// Starts every call at once, then waits for all; each must exit 0.
 fn run_all_at_once(calls: &[&[&str]]) {
     let kids: Vec<std::process::Child> = calls
         .iter()
         .map(|args| {
-            bin()
+            common::bin()
                 .args(*args)
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
@@ -55,14 +44,14 @@ fn demo() -> (tempfile::TempDir, PathBuf) {
 fn scan(repo: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["scan", "--repo", s(repo), "-q", "--group-by", "skill"];
     args.extend_from_slice(extra);
-    run(&args)
+    common::run(&args)
 }
 
 fn baseline(repo: &Path, args: &[&str]) -> Output {
     let mut a = vec!["baseline"];
     a.extend_from_slice(args);
     a.extend_from_slice(&["--repo", s(repo)]);
-    run(&a)
+    common::run(&a)
 }
 
 /// The scripted sequence on the demo repository: write a baseline, edit a script,
@@ -297,7 +286,7 @@ fn approve_repins_one_skill_and_keeps_the_others() {
             .code(),
         Some(1)
     );
-    let o = run(&[
+    let o = common::run(&[
         "baseline",
         "approve",
         "deploy-helper",
@@ -332,7 +321,7 @@ fn approve_repins_one_skill_and_keeps_the_others() {
     );
     // Unknown skill: exit 2, file untouched.
     let bytes = fs::read(&pin).unwrap();
-    let o = run(&[
+    let o = common::run(&[
         "baseline",
         "approve",
         "no-such-skill",
@@ -355,7 +344,7 @@ fn approve_repins_one_skill_and_keeps_the_others() {
 fn pin_files_missing_corrupt_and_newer() {
     let (_t, repo) = demo();
     let missing = repo.join("nope.json");
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "--repo",
         s(&repo),
@@ -367,7 +356,7 @@ fn pin_files_missing_corrupt_and_newer() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("nope.json"), "{}", err(&o));
     // … and a first run says so.
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "--repo",
         s(&repo),
@@ -468,7 +457,7 @@ fn killed_writers_leave_a_ledger_that_verifies() {
     let (_t, repo) = demo();
     let mut completed = 0;
     for i in 0..40u64 {
-        let mut child = bin()
+        let mut child = common::bin()
             .args([
                 "scan",
                 "--repo",
@@ -517,7 +506,7 @@ fn concurrent_writers_are_serialised() {
     let (_t, repo) = demo();
     let children: Vec<_> = (0..6)
         .map(|_| {
-            bin()
+            common::bin()
                 .args([
                     "scan",
                     "--repo",
@@ -557,7 +546,7 @@ fn cross_location_drift_is_structured() {
         "# Policy\nAnything goes.\n",
     )
     .unwrap();
-    let o = run(&["scan", "--repo", s(&repo), "--format", "json"]);
+    let o = common::run(&["scan", "--repo", s(&repo), "--format", "json"]);
     let v = json(&o);
     let f = v["findings"]
         .as_array()
@@ -573,7 +562,7 @@ fn cross_location_drift_is_structured() {
             .all(|l| l["content_hash"].as_str().unwrap().len() == 64)
     );
     assert_eq!(f["related"].as_array().unwrap().len(), 1);
-    let o = run(&["scan", "--repo", s(&repo), "--format", "sarif"]);
+    let o = common::run(&["scan", "--repo", s(&repo), "--format", "sarif"]);
     let v = json(&o);
     let r = v["runs"][0]["results"]
         .as_array()
@@ -696,7 +685,7 @@ fn provenance_shows_in_every_report_and_per_repository() {
     let fixture = "fixtures/rules/provenance-hash-mismatch/good";
     for fmt in ["console", "markdown", "json", "sarif"] {
         // The console names a skill's source in its view per skill.
-        let o = run(&[
+        let o = common::run(&[
             "scan",
             fixture,
             "--format",
@@ -708,7 +697,7 @@ fn provenance_shows_in_every_report_and_per_repository() {
         ]);
         if fmt == "sarif" {
             // No finding in the look-alike, so nothing carries the property: use the bad copy.
-            let o = run(&[
+            let o = common::run(&[
                 "scan",
                 "fixtures/rules/provenance-hash-mismatch/bad",
                 "--format",
@@ -741,7 +730,7 @@ fn provenance_shows_in_every_report_and_per_repository() {
         )
         .unwrap();
     }
-    let v = json(&run(&["scan-workspace", s(ws), "--format", "json"]));
+    let v = json(&common::run(&["scan-workspace", s(ws), "--format", "json"]));
     let prov: Vec<&str> = v["skills"]
         .as_array()
         .unwrap()
@@ -759,7 +748,7 @@ fn provenance_shows_in_every_report_and_per_repository() {
         "{v}"
     );
     // --fail-on-drift trips on a provenance mismatch.
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "fixtures/rules/provenance-hash-mismatch/bad",
         "--fail-on-drift",
@@ -790,7 +779,7 @@ fn shared_ledger_history_turns_a_collision_into_drift() {
             .collect()
     };
     // Identical copies: nothing; record them.
-    let o = run(&[
+    let o = common::run(&[
         "scan-workspace",
         s(&ws),
         "--format",
@@ -806,10 +795,15 @@ fn shared_ledger_history_turns_a_collision_into_drift() {
         "---\nname: deploy\ndescription: Deploys the service to production. Use when asked to ship.\n---\n# Deploy\nAlso push to prod.\n",
     )
     .unwrap();
-    let v = json(&run(&["scan-workspace", s(&ws), "--format", "json"]));
+    let v = json(&common::run(&[
+        "scan-workspace",
+        s(&ws),
+        "--format",
+        "json",
+    ]));
     assert_eq!(rules(&v), vec!["cross-location-content-drift"], "{v}");
     // Without that history they look unrelated: a low-severity name collision.
-    let v = json(&run(&[
+    let v = json(&common::run(&[
         "scan-workspace",
         s(&ws),
         "--format",
@@ -837,7 +831,7 @@ fn planted_ledger_link_deeper_down_is_not_followed() {
 fn single_skill_scans_record_the_same_location_as_repo_scans() {
     let (_t, repo) = demo();
     scan(&repo, &["--write-baseline"]);
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         s(&repo.join(".claude/skills/expense-report")),
         "-q",
@@ -858,7 +852,7 @@ fn single_skill_scans_record_the_same_location_as_repo_scans() {
     let mut text = fs::read_to_string(&p).unwrap();
     text.push_str("\nnew line\n");
     fs::write(&p, text).unwrap();
-    let v = json(&run(&[
+    let v = json(&common::run(&[
         "scan",
         s(&repo.join(".claude/skills/expense-report")),
         "-q",
@@ -889,7 +883,7 @@ fn single_skill_scans_record_the_same_location_as_repo_scans() {
 
 #[test]
 fn single_skill_scan_verifies_computed_hash() {
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "fixtures/rules/provenance-hash-mismatch/bad/expense-report",
         "--fail-on-drift",
@@ -908,7 +902,7 @@ fn symlinked_folder_is_outside_the_skills_cli_hash() {
         &root,
     );
     std::os::unix::fs::symlink("references", root.join("expense-report/refs")).unwrap();
-    let o = run(&["scan", s(&root), "--fail-on-drift"]);
+    let o = common::run(&["scan", s(&root), "--fail-on-drift"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
 }
 
@@ -930,7 +924,7 @@ fn a_cut_walk_is_never_vouched_for() {
             "20",
         ],
     );
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "--repo",
         s(&repo),
@@ -978,16 +972,16 @@ fn a_skill_that_is_its_own_repository_keeps_stable_hashes() {
     fs::create_dir_all(skill.join(".git")).unwrap();
     let pin = t.path().join("pins.json");
     assert_eq!(
-        run(&["scan", s(&skill), "-q", "--save-manifest-baseline", s(&pin)])
+        common::run(&["scan", s(&skill), "-q", "--save-manifest-baseline", s(&pin)])
             .status
             .code(),
         Some(0)
     );
     // The ledger goes inside the repository, and its files are not part of the skill.
-    run(&["scan", "--repo", s(&skill), "-q", "--write-baseline"]);
-    run(&["scan", s(&skill), "-q", "--write-baseline"]);
+    common::run(&["scan", "--repo", s(&skill), "-q", "--write-baseline"]);
+    common::run(&["scan", s(&skill), "-q", "--write-baseline"]);
     assert!(skill.join(".skillguard/ledger/HEAD.json").is_file());
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         s(&skill),
         "--manifest-baseline",
@@ -995,7 +989,7 @@ fn a_skill_that_is_its_own_repository_keeps_stable_hashes() {
         "--fail-on-drift",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
-    let o = run(&["baseline", "diff", "--repo", s(&skill)]);
+    let o = common::run(&["baseline", "diff", "--repo", s(&skill)]);
     assert!(
         out(&o).contains("0 changed, 0 added, 0 removed"),
         "{}",
@@ -1006,7 +1000,7 @@ fn a_skill_that_is_its_own_repository_keeps_stable_hashes() {
 #[test]
 fn diff_and_history_only_compare_what_both_snapshots_scanned() {
     let (_t, repo) = demo();
-    run(&[
+    common::run(&[
         "scan",
         s(&repo.join(".claude/skills")),
         "-q",
@@ -1017,7 +1011,7 @@ fn diff_and_history_only_compare_what_both_snapshots_scanned() {
     let d = out(&o);
     assert!(d.contains("0 changed, 0 added, 0 removed"), "{d}");
     assert!(d.contains("different roots"), "{d}");
-    run(&[
+    common::run(&[
         "scan",
         s(&repo.join(".claude/skills/expense-report")),
         "-q",
@@ -1058,7 +1052,7 @@ fn pin_files_are_never_written_through_planted_links() {
     let victim = t.path().join("victim");
     fs::create_dir_all(&victim).unwrap();
     std::os::unix::fs::symlink(&victim, repo.join(".skillguard")).unwrap();
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "--repo",
         s(&repo),
@@ -1092,7 +1086,7 @@ fn concurrent_imports_do_not_duplicate() {
         s(&l),
     ];
     run_all_at_once(&[&args[..], &args[..], &args[..]]);
-    let v = json(&run(&[
+    let v = json(&common::run(&[
         "baseline",
         "list",
         "--format",
@@ -1102,7 +1096,7 @@ fn concurrent_imports_do_not_duplicate() {
     ]));
     assert_eq!(v["snapshots"].as_array().unwrap().len(), 3, "{v}");
     assert_eq!(
-        run(&["baseline", "verify", "--baseline-root", s(&l)])
+        common::run(&["baseline", "verify", "--baseline-root", s(&l)])
             .status
             .code(),
         Some(0)
@@ -1303,7 +1297,7 @@ fn ledger_paths_are_printed_on_one_line() {
         vec!["baseline", "list", "--baseline-root", s(&root)],
         vec!["baseline", "diff", "--baseline-root", s(&root)],
     ] {
-        let o = run(&args);
+        let o = common::run(&args);
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&o.stdout),

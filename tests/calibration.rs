@@ -19,7 +19,7 @@ fn fixture(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-fn run(mode: Mode, rel: &str) -> ScanResult {
+fn scan_rel(mode: Mode, rel: &str) -> ScanResult {
     let p = fixture(rel);
     scan(mode, &p, &ScanOptions::default())
         .unwrap_or_else(|e| panic!("scanning {}: {e}", p.display()))
@@ -65,7 +65,7 @@ fn security_at_or_above(r: &ScanResult, s: Severity) -> Vec<&Finding> {
 
 #[test]
 fn a_shell_grant_alone_is_a_low_capability_note() {
-    let r = run(Mode::Path, "calibration/capability/alone");
+    let r = scan_rel(Mode::Path, "calibration/capability/alone");
     let grant = one(&r, "permissions-unrestricted-shell");
     assert_eq!(grant.severity, Severity::Low);
     assert!(
@@ -77,7 +77,7 @@ fn a_shell_grant_alone_is_a_low_capability_note() {
 
 #[test]
 fn a_shell_grant_raises_the_download_and_run_it_enables() {
-    let r = run(Mode::Path, "calibration/capability/raised");
+    let r = scan_rel(Mode::Path, "calibration/capability/raised");
     let f = one(&r, "fetch-then-execute");
     assert_eq!(f.severity, Severity::High, "{f:#?}");
     assert!(
@@ -101,7 +101,7 @@ fn a_shell_grant_raises_the_download_and_run_it_enables() {
 
     // The look-alike grants only `Bash(deploy:*)`: the download-and-run (from a URL the line
     // does not show: medium on its own) stays medium.
-    let r = run(Mode::Path, "calibration/capability/narrow");
+    let r = scan_rel(Mode::Path, "calibration/capability/narrow");
     let f = one(&r, "fetch-then-execute");
     assert_eq!(f.severity, Severity::Medium, "{f:#?}");
     assert!(f.related.is_empty(), "{:#?}", f.related);
@@ -173,7 +173,7 @@ fn an_unknown_key_carries_the_harnesses_that_drop_the_skill() {
 /// Code does not check), are portability: nothing high, and the messages say why.
 #[test]
 fn verdicts_of_harnesses_the_repository_does_not_target_are_portability() {
-    let r = run(Mode::Repo, "calibration/consequences/repo");
+    let r = scan_rel(Mode::Repo, "calibration/consequences/repo");
     let t = &r.targets;
     assert_eq!(t.len(), 1, "{t:#?}");
     assert_eq!(t[0].source, "inferred");
@@ -387,7 +387,7 @@ fn the_index_counts_causes_not_consequences() {
 fn a_consequence_without_a_recognised_cause_stands_on_its_own() {
     // Two levels below `.claude/skills`: Claude Code does not read it, MAF does; nothing
     // in the skill itself is the cause.
-    let r = run(Mode::Repo, "calibration/consequences/deep");
+    let r = scan_rel(Mode::Repo, "calibration/consequences/deep");
     assert!(
         r.findings
             .iter()
@@ -472,7 +472,7 @@ fn consequences_are_rendered_in_every_format() {
 
 #[test]
 fn subprocess_environments_and_local_fetches_are_not_exfiltration() {
-    let r = run(Mode::Path, "rules/credential-exfiltration/good");
+    let r = scan_rel(Mode::Path, "rules/credential-exfiltration/good");
     for rule in ["credential-exfiltration", "environment-dump"] {
         assert!(
             !r.findings.iter().any(|f| f.rule_id == rule),
@@ -487,7 +487,7 @@ fn subprocess_environments_and_local_fetches_are_not_exfiltration() {
     );
     // Real dumps sent out are still caught, each in its own skill (as the data flow when the
     // parser follows the value from the dump to the send, which absorbs the correlation).
-    let r = run(Mode::Path, "rules/credential-exfiltration/bad");
+    let r = scan_rel(Mode::Path, "rules/credential-exfiltration/bad");
     for skill in ["env-reporter", "env-beacon", "expense-report"] {
         assert!(
             r.findings.iter().any(|f| matches!(
@@ -503,7 +503,7 @@ fn subprocess_environments_and_local_fetches_are_not_exfiltration() {
 
 #[test]
 fn a_blocked_metadata_address_is_not_a_credential_read() {
-    let r = run(Mode::Path, "rules/credential-store-access/good");
+    let r = scan_rel(Mode::Path, "rules/credential-store-access/good");
     assert!(
         !r.findings
             .iter()
@@ -511,7 +511,7 @@ fn a_blocked_metadata_address_is_not_a_credential_read() {
         "{:#?}",
         r.findings
     );
-    let r = run(Mode::Path, "rules/credential-store-access/bad");
+    let r = scan_rel(Mode::Path, "rules/credential-store-access/bad");
     assert!(
         r.findings
             .iter()
@@ -525,7 +525,7 @@ fn a_blocked_metadata_address_is_not_a_credential_read() {
 #[test]
 fn an_example_or_a_prohibition_keeps_its_rule_with_lower_confidence() {
     use skillguard::finding::Confidence;
-    let r = run(Mode::Path, "calibration/confidence/forbidden");
+    let r = scan_rel(Mode::Path, "calibration/confidence/forbidden");
     for rule in ["fetch-then-execute", "prompt-injection-override"] {
         let f = one(&r, rule);
         assert_eq!(f.severity, Severity::Info, "{f:#?}");
@@ -550,7 +550,7 @@ fn an_example_or_a_prohibition_keeps_its_rule_with_lower_confidence() {
 
 #[test]
 fn a_reference_document_lowers_confidence_and_says_why() {
-    let r = run(Mode::Path, "calibration/confidence/reference");
+    let r = scan_rel(Mode::Path, "calibration/confidence/reference");
     let f = one(&r, "prompt-injection-override");
     assert_eq!(f.severity, Severity::Medium);
     assert!(
@@ -566,7 +566,7 @@ fn a_reference_document_lowers_confidence_and_says_why() {
 /// names in passing, and every reference of a teaching or security skill, stay at medium.
 #[test]
 fn a_reference_counts_in_full_when_it_gives_a_command_to_run() {
-    let r = run(Mode::Path, "calibration/confidence/reference-runnable");
+    let r = scan_rel(Mode::Path, "calibration/confidence/reference-runnable");
     let mut sev: Vec<(u32, Severity)> = r
         .findings
         .iter()
@@ -579,14 +579,14 @@ fn a_reference_counts_in_full_when_it_gives_a_command_to_run() {
         vec![(6, Severity::High), (9, Severity::Medium)],
         "{r:#?}"
     );
-    let r = run(Mode::Path, "calibration/confidence/reference-teaching");
+    let r = scan_rel(Mode::Path, "calibration/confidence/reference-teaching");
     let f = one(&r, "fetch-then-execute");
     assert_eq!(f.severity, Severity::Medium, "{f:#?}");
 }
 
 #[test]
 fn lowered_confidence_never_silences_a_chain() {
-    let r = run(Mode::Path, "calibration/confidence/chain");
+    let r = scan_rel(Mode::Path, "calibration/confidence/chain");
     let f = one(&r, "prompt-injection-recurring-action");
     assert!(f.confidence_reason.is_some(), "{f:#?}");
     assert!(f.severity >= Severity::High, "{f:#?}");

@@ -8,13 +8,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-}
 
 use common::write_skill as skill;
 
@@ -46,7 +41,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn scan(root: &Path, files: &[&str]) -> Value {
-    let mut c = bin();
+    let mut c = common::bin();
     c.current_dir(root)
         .args(["scan", "--repo", ".", "--format", "json", "--quiet"]);
     if !files.is_empty() {
@@ -153,7 +148,7 @@ fn files_map_to_their_skill_and_the_rest_is_not_scanned() {
 fn the_gate_sees_only_the_changed_skill() {
     let dir = repo();
     let run = |files: &[&str]| {
-        bin()
+        common::bin()
             .current_dir(dir.path())
             .args(["scan", "--repo", ".", "--fail-on", "high", "--"])
             .args(files)
@@ -192,7 +187,7 @@ fn a_changed_policy_file_scans_everything() {
 #[test]
 fn ledger_writes_need_every_skill() {
     let dir = repo();
-    let out = bin()
+    let out = common::bin()
         .current_dir(dir.path())
         .args([
             "scan",
@@ -245,7 +240,7 @@ fn deselected_findings_still_use_their_suppressions() {
         "[[ignore]]\nrule = \"fetch-then-execute\"\npath = \".claude/skills/alpha/**\"\nreason = \"vendored, reviewed\"\n",
     )
     .unwrap();
-    let out = bin()
+    let out = common::bin()
         .current_dir(dir.path())
         .args([
             "scan",
@@ -271,7 +266,7 @@ fn deselected_findings_still_use_their_suppressions() {
 
 /// Fingerprints of a scan of `root` (full, or of the changed `files`).
 fn prints(root: &Path, extra: &[&str], files: &[&str]) -> BTreeSet<String> {
-    let mut c = bin();
+    let mut c = common::bin();
     c.current_dir(root)
         .args(["scan", "--repo", ".", "--format", "json", "--quiet"])
         .args(extra);

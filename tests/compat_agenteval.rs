@@ -5,19 +5,9 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{stderr as err, stdout as out, write};
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("CI")
-        .args(args)
-        .output()
-        .expect("run skillguard")
-}
 
 fn skill(dir: &Path, name: &str, body: &str) {
     write(
@@ -38,7 +28,7 @@ fn repo_json(dir: &Path, extra: &[&str]) -> Output {
         "json",
     ];
     a.extend_from_slice(extra);
-    run(dir, &a)
+    common::run_in(dir, &a)
 }
 
 const GOV: &str = "Skill \\u0027expense-report\\u0027 exposes 1 script(s) reachable via run_skill_script \\u2014 recommend registering SkillScriptExecutionGate/SkillScriptApprovalGate (Phase 3) before allowing this skill in production.";
@@ -52,7 +42,7 @@ fn json_sample_byte_for_byte() {
     skill(&s, "expense-report", "# Expense report");
     write(&s.join("resources/policy.md"), "# Policy\n");
     write(&s.join("scripts/summarize.py"), "print('ok')\n");
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -94,7 +84,7 @@ fn json_sample_byte_for_byte() {
     // Our further findings are left out and counted in one note (the demo holds security
     // findings AgentEval has no rule for).
     let demo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let d = run(
+    let d = common::run_in(
         demo,
         &["scan", "--repo", "fixtures/demo", "--compat", "agenteval"],
     );
@@ -109,7 +99,7 @@ fn json_sample_byte_for_byte() {
         &t.path().join(".skillguard.toml"),
         "compat = \"agenteval\"\n",
     );
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -121,7 +111,7 @@ fn json_sample_byte_for_byte() {
         ],
     );
     assert_eq!(out(&o), want);
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -164,7 +154,7 @@ fn console_and_markdown_samples_byte_for_byte() {
     );
     let gov = GOV.replace("\\u0027", "'").replace("\\u2014", "—");
     let dir = fs::canonicalize(t.path()).unwrap();
-    let o = run(&dir, &["scan", "skills", "--compat", "agenteval"]);
+    let o = common::run_in(&dir, &["scan", "skills", "--compat", "agenteval"]);
     let want = format!(
         "Skill Compliance Report
 ========================
@@ -192,7 +182,7 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
     let source_md = md("chillicream/agent-skills@a1b2c3d");
     assert!(gov_md.contains("script\\(s\\)"), "{gov_md}");
     for fmt in ["markdown", "md", "MD"] {
-        let o = run(
+        let o = common::run_in(
             &dir,
             &["scan", "skills", "--compat", "agenteval", "--format", fmt],
         );
@@ -225,7 +215,7 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
         assert_eq!(out(&o), want, "{fmt}");
     }
     // With a lock file, every JSON finding carries `Provenance`, null when it has none.
-    let o = run(
+    let o = common::run_in(
         &dir,
         &[
             "scan",
@@ -249,7 +239,7 @@ Stage reachability (static — 'advertise' is not a tool call, never counted):
                 && x["Provenance"]["SourceUrl"].is_null())
     );
     // C06: High + --fail-on-noncompliant → 1.
-    let o = run(
+    let o = common::run_in(
         &dir,
         &[
             "scan",
@@ -270,12 +260,12 @@ fn exit_codes_and_formats() {
     skill(&s, "expense-report", "# E");
     write(&s.join("scripts/run.sh"), "echo hi\n");
     // C02: a missing path is AgentEval's runtime error, exit 3, `  Error: …`.
-    let o = run(t.path(), &["scan", "nope", "--compat", "agenteval"]);
+    let o = common::run_in(t.path(), &["scan", "nope", "--compat", "agenteval"]);
     assert_eq!(o.status.code(), Some(3), "{}", err(&o));
     assert!(err(&o).starts_with("  Error: "), "{}", err(&o));
     // C03: an unknown format is exit 3 naming --format (after the scan, as AgentEval);
     // without compat it is refused before the scan with exit 2.
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -292,12 +282,12 @@ fn exit_codes_and_formats() {
         "{}",
         err(&o)
     );
-    let o = run(t.path(), &["scan", "skills", "--format", "yaml"]);
+    let o = common::run_in(t.path(), &["scan", "skills", "--format", "yaml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     // C04: every format to -o, names without regard to case.
     for fmt in ["console", "markdown", "md", "json", "Json"] {
-        let o = run(
+        let o = common::run_in(
             t.path(),
             &[
                 "scan",
@@ -314,7 +304,7 @@ fn exit_codes_and_formats() {
         assert!(fs::metadata(t.path().join("out.txt")).unwrap().len() > 0);
     }
     // C05/C06: Medium only + --fail-on-noncompliant → 0; without the flag → 0.
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -326,10 +316,10 @@ fn exit_codes_and_formats() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     // `--format MD` is an alias outside compat too.
-    let o = run(t.path(), &["scan", "skills", "--format", "MD"]);
+    let o = common::run_in(t.path(), &["scan", "skills", "--format", "MD"]);
     assert!(out(&o).contains("## "), "{}", out(&o));
     // No merge under compat (AgentEval has none): a usage error.
-    let o = run(t.path(), &["merge", "x.json", "--compat", "agenteval"]);
+    let o = common::run_in(t.path(), &["merge", "x.json", "--compat", "agenteval"]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -343,7 +333,7 @@ fn repo_conventions_and_drift() {
     // Not an AgentEval convention: not in its report.
     skill(&r.join(".github/skills/skill-c"), "skill-c", "C");
     let json = |args: &[&str]| -> serde_json::Value {
-        let o = run(r, args);
+        let o = common::run_in(r, args);
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", err(&o)))
     };
     let v = json(&[
@@ -357,14 +347,17 @@ fn repo_conventions_and_drift() {
     ]);
     assert_eq!(v["Coverage"]["SkillCount"], 2);
     // §3.1: the per-convention summary on stderr, in AgentEval's order.
-    let e = err(&run(r, &["scan", "--repo", ".", "--compat", "agenteval"]));
+    let e = err(&common::run_in(
+        r,
+        &["scan", "--repo", ".", "--compat", "agenteval"],
+    ));
     assert!(
         e.contains("  Repo-wide skill directory conventions:\n    .claude/skills: 1 skill(s), 0 finding(s)\n    .agents/skills: 1 skill(s), 0 finding(s)\n    .windsurf/skills: not present\n"),
         "{e}"
     );
     // C14/C15: the same name with different bodies is drift; identical bodies are not.
     skill(&r.join(".cursor/skills/skill-a"), "skill-a", "A, changed");
-    let o = run(
+    let o = common::run_in(
         r,
         &[
             "scan",
@@ -387,7 +380,7 @@ fn repo_conventions_and_drift() {
         "{text}"
     );
     skill(&r.join(".cursor/skills/skill-a"), "skill-a", "A");
-    let text = out(&run(
+    let text = out(&common::run_in(
         r,
         &[
             "scan",
@@ -402,7 +395,7 @@ fn repo_conventions_and_drift() {
     assert!(!text.contains("DIFFERENT content"), "{text}");
     // C13: no convention → exit 0, nothing scanned, an empty histogram.
     let empty = tempfile::tempdir().unwrap();
-    let o = run(
+    let o = common::run_in(
         empty.path(),
         &[
             "scan",
@@ -428,7 +421,7 @@ fn workspaces() {
     skill(&w.join("repo-a/.claude/skills/skill-a"), "skill-a", "A");
     skill(&w.join("repo-b/.claude/skills/skill-b"), "skill-b", "B");
     fs::create_dir_all(w.join(".git")).unwrap();
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan-workspace",
@@ -448,7 +441,7 @@ fn workspaces() {
         "skill-a",
         "A, elsewhere",
     );
-    let text = out(&run(
+    let text = out(&common::run_in(
         t.path(),
         &[
             "scan-workspace",
@@ -464,13 +457,13 @@ fn workspaces() {
         "{text}"
     );
     // C33: a missing workspace is exit 3; an empty one has no skill.
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &["scan-workspace", "missing", "--compat", "agenteval"],
     );
     assert_eq!(o.status.code(), Some(3));
     fs::create_dir_all(t.path().join("empty")).unwrap();
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan-workspace",
@@ -498,7 +491,7 @@ fn a_discovery_failure_is_one_finding_for_the_root() {
             "c".repeat(501)
         ),
     );
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -570,7 +563,7 @@ fn ledger_write_and_check_baseline() {
         "{text}"
     );
     // C09: list shows it.
-    let o = run(r, &["baseline", "list", "--compat", "agenteval"]);
+    let o = common::run_in(r, &["baseline", "list", "--compat", "agenteval"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(out(&o).lines().count() >= 2, "{}", out(&o));
     // C18: after a change, no such text.
@@ -580,7 +573,7 @@ fn ledger_write_and_check_baseline() {
     // C37: scan-workspace has a ledger of its own.
     let w = tempfile::tempdir().unwrap();
     skill(&w.path().join("ws/repo-a/.claude/skills/x"), "x", "X");
-    let o = run(
+    let o = common::run_in(
         w.path(),
         &[
             "scan-workspace",
@@ -621,7 +614,7 @@ fn md_and_any_case_everywhere() {
         &["coverage", "--repo", "fixtures/demo", "--format", "Md"],
         &["scan", "--repo", "fixtures/demo", "--format", " MarkDown "],
     ] {
-        let o = run(root, args);
+        let o = common::run_in(root, args);
         assert!(
             matches!(o.status.code(), Some(0 | 1)),
             "{args:?}: {}",
@@ -755,7 +748,7 @@ fn single_skill_scans_notes_and_missing_paths() {
     let d = t.path().join("bad--hyphen");
     skill(&d, "bad--hyphen", "B");
     let dir = fs::canonicalize(t.path()).unwrap();
-    let o = run(
+    let o = common::run_in(
         &dir,
         &[
             "scan",
@@ -774,9 +767,9 @@ fn single_skill_scans_notes_and_missing_paths() {
     assert!(text.contains(&want), "{text}");
     // Every native finding here has an AgentEval counterpart: no note.
     assert!(!err(&o).contains("not in this report"), "{}", err(&o));
-    let o = run(&dir, &["scan", "--compat", "agenteval"]);
+    let o = common::run_in(&dir, &["scan", "--compat", "agenteval"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = run(&dir, &["scan", "missing", "--compat", "agenteval"]);
+    let o = common::run_in(&dir, &["scan", "missing", "--compat", "agenteval"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
         err(&o).starts_with("  Error: Skills directory not found: "),
@@ -798,7 +791,7 @@ fn provenance_is_null_padded_for_a_non_empty_lock() {
         &root.join("skills-lock.json"),
         r#"{"version": 1, "skills": {"unrelated": {"source": "org/x", "ref": "v1"}}}"#,
     );
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "scan",
@@ -835,7 +828,7 @@ fn hostile_skill_names_are_escaped_in_compat_markdown() {
             &format!("---\nname: \"{name}\"\ndescription: Use it.\n---\nBody.\n"),
         );
     }
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &["scan", "skills", "--compat", "agenteval", "--format", "md"],
     );
@@ -874,7 +867,7 @@ fn a_planted_agenteval_link_is_never_written_through() {
     let compat_scan = |extra: &[&str]| {
         let mut a = vec!["scan", "--repo", ".", "--compat", "agenteval"];
         a.extend_from_slice(extra);
-        run(&repo, &a)
+        common::run_in(&repo, &a)
     };
     let refused = |o: &Output, link: &str| {
         assert_eq!(o.status.code(), Some(3), "{}", err(o));

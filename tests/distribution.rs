@@ -12,17 +12,6 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// [`common::bin`] (run from [`root`]), also without `GITHUB_ACTIONS`.
-fn bin() -> Command {
-    let mut c = common::bin();
-    c.env_remove("GITHUB_ACTIONS");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run skillguard")
-}
-
 #[test]
 fn completions_for_every_shell() {
     // Each script names the binary and offers the subcommands and a scan option.
@@ -33,7 +22,7 @@ fn completions_for_every_shell() {
         ("powershell", "Register-ArgumentCompleter"),
         ("elvish", "set edit:completion:arg-completer[skillguard]"),
     ] {
-        let o = run(&["completions", shell]);
+        let o = common::run(&["completions", shell]);
         assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
         let s = stdout(&o);
         assert!(s.contains(marker), "{shell}: no `{marker}` in the script");
@@ -45,14 +34,14 @@ fn completions_for_every_shell() {
 
 #[test]
 fn completions_reject_an_unknown_shell() {
-    let o = run(&["completions", "tcsh"]);
+    let o = common::run(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
 }
 
 #[test]
 fn man_page_is_roff_from_the_cli_definition() {
-    let o = run(&["man"]);
+    let o = common::run(&["man"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let s = stdout(&o);
     assert!(
@@ -70,12 +59,12 @@ fn man_page_is_roff_from_the_cli_definition() {
         assert!(s.contains(word), "`{word}` missing from the man page");
     }
     // Deterministic: no date, same bytes every run.
-    assert_eq!(run(&["man"]).stdout, o.stdout);
+    assert_eq!(common::run(&["man"]).stdout, o.stdout);
 }
 
 #[test]
 fn man_page_of_a_subcommand() {
-    let o = run(&["man", "scan"]);
+    let o = common::run(&["man", "scan"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let s = stdout(&o);
     assert!(s.starts_with(".TH"));
@@ -86,11 +75,11 @@ fn man_page_of_a_subcommand() {
     );
     assert!(s.contains("\\-\\-fail\\-on"), "scan options listed");
 
-    let o = run(&["man", "baseline", "diff"]);
+    let o = common::run(&["man", "baseline", "diff"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("skillguard\\-baseline\\-diff"));
 
-    let o = run(&["man", "nosuch"]);
+    let o = common::run(&["man", "nosuch"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("no subcommand `nosuch`"),
@@ -127,14 +116,14 @@ fn check_github_lines(out: &str) -> usize {
 fn finding_count(args: &[&str]) -> usize {
     let mut a = args.to_vec();
     a.extend(["--format", "json"]);
-    let o = run(&a);
+    let o = common::run(&a);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json report");
     v["findings"].as_array().expect("findings").len()
 }
 
 #[test]
 fn github_format_on_the_demo() {
-    let o = run(&["scan", "--repo", "fixtures/demo", "--format", "github"]);
+    let o = common::run(&["scan", "--repo", "fixtures/demo", "--format", "github"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let s = stdout(&o);
     let n = check_github_lines(&s);
@@ -156,7 +145,7 @@ fn github_format_on_the_demo() {
         "errors come first"
     );
     // The gate works as in every format.
-    let o = run(&[
+    let o = common::run(&[
         "scan",
         "--repo",
         "fixtures/demo",
@@ -188,7 +177,7 @@ fn github_format_hostile_names_and_text_stay_one_command_each() {
     )
     .unwrap();
     let root = dir.path().to_str().unwrap();
-    let o = run(&["scan", "--repo", root, "--format", "github"]);
+    let o = common::run(&["scan", "--repo", root, "--format", "github"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let s = stdout(&o);
     let n = check_github_lines(&s);

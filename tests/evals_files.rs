@@ -1,17 +1,14 @@
 //! Eval files: every format found and validated at its place, tied
 //! to the skill or agent it evaluates, and `skillguard coverage` over them.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-}
-
 fn json(args: &[&str]) -> (Option<i32>, Value) {
-    let o = bin().args(args).output().unwrap();
+    let o = common::bin().args(args).output().unwrap();
     let v = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
     (o.status.code(), v)
@@ -216,7 +213,7 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
     );
     // The gate.
     for (n, want) in [("20", Some(0)), ("21", Some(1)), ("0", Some(0))] {
-        let o = bin()
+        let o = common::bin()
             .args([
                 "coverage",
                 "--repo",
@@ -229,7 +226,7 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
             .unwrap();
         assert_eq!(o.status.code(), want, "--fail-under-coverage {n}");
     }
-    let o = bin()
+    let o = common::bin()
         .args(["coverage", "--repo", FILES, "--fail-under-coverage", "101"])
         .output()
         .unwrap();
@@ -242,7 +239,7 @@ fn coverage_lists_every_skill_and_agent_with_its_evals() {
         &["--show-suppressed"],
         &["--fail-on", "high"],
     ] {
-        let o = bin()
+        let o = common::bin()
             .args(["coverage", "--repo", FILES])
             .args(opt)
             .output()
@@ -276,7 +273,7 @@ fn the_demo_lists_every_skill_and_agent_with_its_evals() {
         ]
     );
     for fmt in ["console", "markdown"] {
-        let o = bin()
+        let o = common::bin()
             .args(["coverage", "--repo", "fixtures/demo", "--format", fmt])
             .output()
             .unwrap();
@@ -323,7 +320,7 @@ fn the_demo_lists_every_skill_and_agent_with_its_evals() {
         &["--evals", "fixtures/index/pdf-tools-results.json"],
         &["--trace", "fixtures/index/demo-trace.json"],
     ] {
-        let o = bin()
+        let o = common::bin()
             .args(["coverage", "--repo", "fixtures/demo"])
             .args(args)
             .output()

@@ -2,13 +2,14 @@
 //! (c = 0, c = n, k = n, the n > k estimators, missing samples), the gates and their exit
 //! codes, `--compare`, and bad input (exit 2 naming the file).
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 const F: &str = "fixtures/evals/grade";
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+fn grade(args: &[&str]) -> Output {
+    common::bin()
         .args(["evals", "grade", "--strict"])
         .args(args)
         .output()
@@ -26,7 +27,7 @@ fn outputs() -> String {
 fn json(args: &[&str]) -> (serde_json::Value, i32) {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
-    let o = run(&all);
+    let o = grade(&all);
     let v = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stderr)));
     (v, o.status.code().unwrap())
@@ -134,7 +135,7 @@ fn gates_decide_the_exit_code() {
     let code = |extra: &[&str]| {
         let mut a = vec![e.as_str(), "--outputs", o.as_str(), "-k", "3"];
         a.extend(extra);
-        run(&a).status.code().unwrap()
+        grade(&a).status.code().unwrap()
     };
     // The capability gate defaults to 1 (every case solved at least once in k).
     assert_eq!(code(&["--min-regression", "0.7"]), 1);
@@ -159,7 +160,7 @@ fn gates_decide_the_exit_code() {
 
 #[test]
 fn k_above_n_is_bad_input() {
-    let o = run(&[&evals("evals.json"), "--outputs", &outputs(), "-k", "4"]);
+    let o = grade(&[&evals("evals.json"), "--outputs", &outputs(), "-k", "4"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cap-all") && err.contains("k = 4"), "{err}");
@@ -182,7 +183,7 @@ fn bad_input_exits_2_naming_the_file() {
         ("missing-folder.json", "missing outputs folder"),
         ("no-such-file.json", "cannot read"),
     ] {
-        let o = run(&[&evals(file), "--outputs", &outputs()]);
+        let o = grade(&[&evals(file), "--outputs", &outputs()]);
         assert_eq!(o.status.code(), Some(2), "{file}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says), "{file}: {err}");
@@ -194,7 +195,7 @@ fn bad_input_exits_2_naming_the_file() {
         assert!(err.contains(named), "{file}: {err}");
         assert!(o.stdout.is_empty(), "{file}");
     }
-    let o = run(&[
+    let o = grade(&[
         &evals("evals.json"),
         "--outputs",
         "fixtures/evals/grade/nope",
@@ -213,17 +214,17 @@ fn unreadable_or_oversized_sample_is_bad_input() {
     .unwrap();
     let out = d.path().join("out");
     std::fs::create_dir_all(out.join("a/sample-1.txt")).unwrap(); // a folder, not a file
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("sample-1.txt"));
     std::fs::remove_dir(out.join("a/sample-1.txt")).unwrap();
     std::fs::write(out.join("a/sample-1.txt"), vec![b'x'; 1024 * 1024 + 1]).unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("larger than"));
     // No samples at all: n = 0 < k.
     std::fs::remove_file(out.join("a/sample-1.txt")).unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -270,10 +271,10 @@ fn compare_names_dropped_and_disappeared_cases() {
     ];
     let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
     a.extend(["--format", "json", "-o", me.to_str().unwrap()]);
-    assert_eq!(run(&a).status.code(), Some(0));
+    assert_eq!(grade(&a).status.code(), Some(0));
     let mut a: Vec<&str> = base.iter().map(String::as_str).collect();
     a.extend(["--compare", me.to_str().unwrap()]);
-    let o = run(&a);
+    let o = grade(&a);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -284,7 +285,7 @@ fn compare_names_dropped_and_disappeared_cases() {
     // A file that is not a result is bad input.
     a.pop();
     a.push("fixtures/evals/grade/evals.json");
-    assert_eq!(run(&a).status.code(), Some(2));
+    assert_eq!(grade(&a).status.code(), Some(2));
 }
 
 #[test]
@@ -297,11 +298,11 @@ fn json_is_deterministic_and_markdown_and_console_show_the_values() {
         "3".into(),
     ];
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
-    let one = run(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
-    let two = run(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
+    let one = grade(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
+    let two = grade(&[a.clone(), vec!["--format", "json"]].concat()).stdout;
     assert_eq!(one, two);
-    let md =
-        String::from_utf8(run(&[a.clone(), vec!["--format", "markdown"]].concat()).stdout).unwrap();
+    let md = String::from_utf8(grade(&[a.clone(), vec!["--format", "markdown"]].concat()).stdout)
+        .unwrap();
     assert!(
         md.contains("| cap-some | capability | regex | 5 | 2 | 0 | 3 | 0.900 | 0.000 |"),
         "{md}"
@@ -310,7 +311,7 @@ fn json_is_deterministic_and_markdown_and_console_show_the_values() {
         md.contains("| regression | 2 | 8 | 7 | 0 | 1.000 | 0.700 | pass^k ≥ 1 → FAIL |"),
         "{md}"
     );
-    let con = String::from_utf8(run(&a).stdout).unwrap();
+    let con = String::from_utf8(grade(&a).stdout).unwrap();
     assert!(
         con.contains("reg-flaky  n=5 c=4 missing=0 k=3  pass@k=1.000 pass^k=0.400"),
         "{con}"
@@ -327,7 +328,7 @@ fn compare_across_different_k_compares_like_with_like() {
     let o = outputs();
     for (k_prev, k_now) in [("1", "3"), ("3", "1")] {
         let prev = t.path().join(format!("k{k_prev}.json"));
-        let out = run(&[
+        let out = grade(&[
             &e,
             "--outputs",
             &o,
@@ -399,7 +400,7 @@ fn a_previous_result_whose_scores_do_not_add_up_is_refused() {
     prev["cases"][0]["pass_hat_k"] = 0.5.into();
     let p = t.path().join("edited.json");
     std::fs::write(&p, serde_json::to_vec(&prev).unwrap()).unwrap();
-    let out = run(&[
+    let out = grade(&[
         &e,
         "--outputs",
         &o,
@@ -425,7 +426,7 @@ fn a_byte_order_mark_is_read_and_an_empty_case_folder_is_named() {
     std::fs::write(&ev, [b"\xEF\xBB\xBF".as_slice(), body.as_bytes()].concat()).unwrap();
     let out_dir = t.path().join("out");
     std::fs::create_dir_all(out_dir.join("a")).unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -433,7 +434,7 @@ fn a_byte_order_mark_is_read_and_an_empty_case_folder_is_named() {
         "{err}"
     );
     std::fs::write(out_dir.join("a/sample-1.txt"), "x").unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out_dir.to_str().unwrap()]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -456,7 +457,7 @@ fn a_linked_sample_is_refused_not_followed() {
     std::fs::create_dir_all(out.join("a")).unwrap();
     std::fs::write(d.path().join("secret.txt"), "root:x:0:0").unwrap();
     std::os::unix::fs::symlink(d.path().join("secret.txt"), out.join("a/sample-1.txt")).unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -479,7 +480,7 @@ fn a_thousand_ordinary_cases_are_read() {
         std::fs::write(out.join(format!("c{i}/sample-1.txt")), "ok").unwrap();
     }
     std::fs::write(&ev, format!("{{\"cases\":[{}]}}", cases.join(","))).unwrap();
-    let o = run(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
+    let o = grade(&[ev.to_str().unwrap(), "--outputs", out.to_str().unwrap()]);
     assert_eq!(
         o.status.code(),
         Some(0),

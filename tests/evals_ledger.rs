@@ -6,21 +6,13 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::snapshots_in as snapshots;
 use serde_json::Value;
 
 const F: &str = "fixtures/evals/grade";
 const KEY: &str = "skills/pdf/evals/evals.json";
-
-fn bin(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(cwd)
-        .args(args)
-        .output()
-        .expect("run skillguard")
-}
 
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -29,7 +21,7 @@ fn text(o: &Output) -> String {
 fn json(cwd: &Path, args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
-    let o = bin(cwd, &all);
+    let o = common::run_in(cwd, &all);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -84,7 +76,7 @@ fn record(r: &Path, out: &Path, extra: &[&str]) -> Output {
         "--record",
     ];
     args.extend(extra);
-    bin(r, &args)
+    common::run_in(r, &args)
 }
 
 fn ledger(r: &Path) -> PathBuf {
@@ -145,7 +137,7 @@ fn two_results_are_recorded_and_history_shows_both_with_the_dropped_case() {
         assert!(close(&g[0]["previous_pass_hat_k"], 0.4));
         assert!(close(&g[0]["pass_hat_k"], 0.1));
     }
-    let t = text(&bin(&r, &["baseline", "history", "pdf"]));
+    let t = text(&common::run_in(&r, &["baseline", "history", "pdf"]));
     assert!(
         t.contains(&format!("Eval results of {KEY} (skill skills/pdf)")),
         "{t}"
@@ -156,7 +148,10 @@ fn two_results_are_recorded_and_history_shows_both_with_the_dropped_case() {
     );
     assert!(t.contains("k=3"), "{t}");
     // A name that matches nothing still says so.
-    let t = text(&bin(&r, &["baseline", "history", "nothing-here"]));
+    let t = text(&common::run_in(
+        &r,
+        &["baseline", "history", "nothing-here"],
+    ));
     assert!(
         t.contains("does not appear in any of the 2 snapshot(s)"),
         "{t}"
@@ -170,7 +165,7 @@ fn two_results_are_recorded_and_history_shows_both_with_the_dropped_case() {
     assert_eq!(rows[1]["evals"]["key"], KEY);
     assert_eq!(rows[1]["evals"]["cases"], 6);
     assert_eq!(rows[1]["evals"]["passed"], false);
-    let t = text(&bin(&r, &["baseline", "list"]));
+    let t = text(&common::run_in(&r, &["baseline", "list"]));
     assert!(
         t.contains("evals k=3: capability 4 case(s) pass@k 0.662"),
         "{t}"
@@ -178,8 +173,8 @@ fn two_results_are_recorded_and_history_shows_both_with_the_dropped_case() {
 
     // The output is deterministic: the same ledger reads the same twice.
     assert_eq!(
-        bin(&r, &["baseline", "history", "pdf"]).stdout,
-        bin(&r, &["baseline", "history", "pdf"]).stdout
+        common::run_in(&r, &["baseline", "history", "pdf"]).stdout,
+        common::run_in(&r, &["baseline", "history", "pdf"]).stdout
     );
 }
 
@@ -188,7 +183,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
     let (_t, r, out) = repo();
     // The same two runs as `--compare` sees them.
     let first = r.join("first.json");
-    let o = bin(
+    let o = common::run_in(
         &r,
         &[
             "evals",
@@ -210,7 +205,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
     assert!(first.is_file());
     regress(&out);
     fs::write(out.join("cap-some/sample-2.txt"), "## Summary\n").unwrap();
-    let o = bin(
+    let o = common::run_in(
         &r,
         &[
             "evals",
@@ -241,9 +236,9 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
     assert_eq!(e["evals_changed"], false);
     // With no --since/--until and only eval snapshots there is no scan pair to diff; an
     // eval snapshot given to --until is compared with the previous result of its file.
-    let t = text(&bin(&r, &["baseline", "diff"]));
+    let t = text(&common::run_in(&r, &["baseline", "diff"]));
     assert!(t.contains("Need at least 2 scan snapshots"), "{t}");
-    let t = text(&bin(&r, &["baseline", "diff", "--until", "2"]));
+    let t = text(&common::run_in(&r, &["baseline", "diff", "--until", "2"]));
     assert!(
         t.contains(&format!("Diffing eval results of {KEY}: #1")),
         "{t}"
@@ -252,7 +247,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
         t.contains("REGRESSED reg-flaky (regression, dropped): pass^k 0.400 -> 0.100"),
         "{t}"
     );
-    let t = text(&bin(&r, &["baseline", "diff", "--until", "1"]));
+    let t = text(&common::run_in(&r, &["baseline", "diff", "--until", "1"]));
     assert!(t.contains("the first recorded eval result"), "{t}");
 }
 
@@ -260,7 +255,7 @@ fn diff_of_two_eval_snapshots_names_the_dropped_cases_like_compare() {
 fn scan_and_eval_snapshots_share_one_chain_and_each_review_keeps_to_its_kind() {
     let (_t, r, out) = repo();
     // An older ledger: scan snapshots only (no `kind`, no `evals`).
-    let scan = |r: &Path| bin(r, &["scan", "--repo", ".", "--write-baseline"]);
+    let scan = |r: &Path| common::run_in(r, &["scan", "--repo", ".", "--write-baseline"]);
     assert_eq!(scan(&r).status.code(), Some(0));
     fs::write(
         r.join("skills/pdf/SKILL.md"),
@@ -281,7 +276,7 @@ fn scan_and_eval_snapshots_share_one_chain_and_each_review_keeps_to_its_kind() {
     }
     // It still reads, and eval snapshots join its chain.
     assert_eq!(record(&r, &out, &[]).status.code(), Some(1));
-    let v = bin(&r, &["baseline", "verify"]);
+    let v = common::run_in(&r, &["baseline", "verify"]);
     assert_eq!(v.status.code(), Some(0), "{}", text(&v));
     assert!(
         text(&v).contains("3 snapshot(s), chain intact"),
@@ -302,7 +297,7 @@ fn scan_and_eval_snapshots_share_one_chain_and_each_review_keeps_to_its_kind() {
     assert_eq!(d["diff"]["to"]["seq"], 2);
     assert_eq!(d["diff"]["changes"][0]["location"], "skills/pdf");
     // Mixing kinds is refused (exit 2, naming both).
-    let o = bin(&r, &["baseline", "diff", "--since", "2", "--until", "3"]);
+    let o = common::run_in(&r, &["baseline", "diff", "--since", "2", "--until", "3"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -333,7 +328,10 @@ fn scan_and_eval_snapshots_share_one_chain_and_each_review_keeps_to_its_kind() {
     assert_eq!(d["diff"]["from"]["seq"], 2);
     assert_eq!(d["diff"]["to"]["seq"], 4);
     assert_eq!(d["diff"]["unchanged"], 1);
-    assert_eq!(bin(&r, &["baseline", "verify"]).status.code(), Some(0));
+    assert_eq!(
+        common::run_in(&r, &["baseline", "verify"]).status.code(),
+        Some(0)
+    );
 
     // Every snapshot, eval ones included, matches the published schema.
     let schema: Value = serde_json::from_slice(
@@ -392,14 +390,17 @@ fn verify_covers_eval_snapshots_and_names_an_edited_one() {
     );
     assert_ne!(t, edited);
     fs::write(&files[0], edited).unwrap();
-    let o = bin(&r, &["baseline", "verify", "--format", "json"]);
+    let o = common::run_in(&r, &["baseline", "verify", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let p = &v["verification"]["problems"][0];
     assert_eq!(p["kind"], "edited", "{v:#}");
     assert_eq!(p["seq"], 1);
     fs::write(&files[0], t).unwrap();
-    assert_eq!(bin(&r, &["baseline", "verify"]).status.code(), Some(0));
+    assert_eq!(
+        common::run_in(&r, &["baseline", "verify"]).status.code(),
+        Some(0)
+    );
     // The newest one, checked against HEAD.json; an append onto it is refused.
     let t = fs::read_to_string(&files[2]).unwrap();
     fs::write(
@@ -407,7 +408,7 @@ fn verify_covers_eval_snapshots_and_names_an_edited_one() {
         t.replacen("\"passed\":false", "\"passed\":true", 1),
     )
     .unwrap();
-    let o = bin(&r, &["baseline", "verify"]);
+    let o = common::run_in(&r, &["baseline", "verify"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("#3"), "{}", text(&o));
     let o = record(&r, &out, &[]);
@@ -425,7 +426,7 @@ fn nothing_is_recorded_for_bad_input_or_a_failed_output() {
     let (t, r, out) = repo();
     // An evals file that does not parse: exit 2, no ledger.
     fs::write(r.join("skills/pdf/evals/bad.json"), "{").unwrap();
-    let o = bin(
+    let o = common::run_in(
         &r,
         &[
             "evals",
@@ -450,7 +451,7 @@ fn nothing_is_recorded_for_bad_input_or_a_failed_output() {
     );
     assert!(!ledger(&r).join("snapshots").exists() || snapshots(&ledger(&r)).is_empty());
     // The ledger options need --record.
-    let o = bin(
+    let o = common::run_in(
         &r,
         &[
             "evals",
@@ -471,7 +472,7 @@ fn the_key_is_relative_to_the_repository_and_the_ledger_can_be_chosen() {
     let (t, r, out) = repo();
     // From a subfolder, the key is still relative to the git repository.
     let sub = r.join("skills/pdf");
-    let o = bin(
+    let o = common::run_in(
         &sub,
         &[
             "evals",
@@ -508,7 +509,7 @@ fn the_key_is_relative_to_the_repository_and_the_ledger_can_be_chosen() {
     assert_eq!(s["evals"]["key"], "pdf/evals/evals.json");
     assert_eq!(s["evals"]["target"], "pdf");
     // An evals file outside --repo has no key: exit 2, naming it.
-    let o = bin(
+    let o = common::run_in(
         &r,
         &[
             "evals",

@@ -2,19 +2,13 @@
 //! examples (plain, for an agent, with an explicit `tool_constraint`), Waza's coverage layout,
 //! and each negative variant. `scan`, `coverage` and `evals grade` must agree on every file.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
@@ -34,7 +28,7 @@ fn json_of(o: &Output) -> Value {
 
 /// (rule, path, line, column, message) of the eval findings of a repository scan.
 fn eval_findings(root: &Path) -> Vec<(String, String, u64, u64, String)> {
-    let o = run(
+    let o = common::run_in(
         root,
         &["scan", "--repo", ".", "--no-config", "--format", "json"],
     );
@@ -98,7 +92,7 @@ fn grade(root: &Path, extra: &[&str]) -> Output {
         "json",
     ];
     args.extend_from_slice(extra);
-    run(root, &args)
+    common::run_in(root, &args)
 }
 
 #[test]
@@ -111,7 +105,7 @@ fn the_reference_case_file_is_valid_in_scan_coverage_and_grade() {
         [("eval-set-small", "skills/pdf/evals.json", 2, 10)]
     );
     assert!(f[0].4.contains("1 capability, 1 regression"), "{}", f[0].4);
-    let cov = json_of(&run(
+    let cov = json_of(&common::run_in(
         t.path(),
         &["coverage", "--repo", ".", "--no-config", "--format", "json"],
     ));
@@ -163,7 +157,7 @@ fn a_numeric_id_or_expect_is_refused_alike_by_scan_coverage_and_grade() {
             .contains("`id` of case 1 must be a non-empty string, not an integer")
     );
     // Coverage does not count the file.
-    let cov = json_of(&run(
+    let cov = json_of(&common::run_in(
         t.path(),
         &["coverage", "--repo", ".", "--no-config", "--format", "json"],
     ));
@@ -390,7 +384,7 @@ fn the_reference_waza_evals_scan_clean_but_for_one_trial_per_task() {
     );
     let t = agent_repo(OVERRIDE_EVAL);
     assert_eq!(eval_findings(t.path()), []);
-    let cov = json_of(&run(
+    let cov = json_of(&common::run_in(
         t.path(),
         &["coverage", "--repo", ".", "--no-config", "--format", "json"],
     ));
@@ -430,7 +424,7 @@ fn grader_types_regexes_and_tools_are_validated() {
     assert!(f[2].4.contains("Did you mean `codeSearch`?"), "{}", f[2].4);
     assert!(f[3].4.contains("`nosuchtool`"), "{}", f[3].4);
     // An invalid eval covers nothing.
-    let cov = json_of(&run(
+    let cov = json_of(&common::run_in(
         t.path(),
         &["coverage", "--repo", ".", "--no-config", "--format", "json"],
     ));
@@ -446,7 +440,7 @@ fn reject_tools_is_graded_and_replaces_the_implicit_grader() {
         r#"[{"tool": "codeSearch"}, {"tool": "fileRead"}, {"tool": "runCommand"}, {"tool": "fileWrite"}]"#,
     );
     // The agent's own `tools:` allow runCommand and deny fileWrite.
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "evals",
@@ -469,7 +463,7 @@ fn reject_tools_is_graded_and_replaces_the_implicit_grader() {
         .collect();
     assert_eq!(reasons, [("fileWrite", "not-declared")]);
     // The eval's tool_constraint: runCommand is rejected, fileWrite is outside allow_only.
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "evals",
@@ -516,7 +510,7 @@ fn a_skill_wins_over_a_same_named_agent_and_ambiguity_lists_the_candidates() {
         "---\nname: reviewer\ndescription: Reviews code.\ntools: [read]\n---\nReview.\n",
     );
     write(t.path(), "run.json", r#"[{"tool": "bash"}]"#);
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "evals", "tools", "--agent", "reviewer", "run.json", "--format", "json",
@@ -547,7 +541,7 @@ fn a_skill_wins_over_a_same_named_agent_and_ambiguity_lists_the_candidates() {
         ".github/agents/assistant.agent.md",
         "---\nname: helper\ndescription: Helps too.\n---\nHelp.\n",
     );
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &["evals", "tools", "--agent", "helper", "run.json"],
     );
@@ -598,7 +592,7 @@ fn waza_layout(with_all: bool) -> tempfile::TempDir {
 fn waza_evals_layout_is_counted_by_coverage() {
     let t = waza_layout(true);
     assert_eq!(eval_findings(t.path()), []);
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "coverage",
@@ -626,7 +620,7 @@ fn waza_evals_layout_is_counted_by_coverage() {
 #[test]
 fn waza_layout_without_one_eval_fails_the_coverage_gate() {
     let t = waza_layout(false);
-    let o = run(
+    let o = common::run_in(
         t.path(),
         &[
             "coverage",

@@ -1,14 +1,14 @@
 //! `skillguard evals tools`: the tool policy of transcripts (Waza's `tool_constraint`)
 //! over `fixtures/evals/tools`.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 const F: &str = "fixtures/evals/tools";
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+fn tools(args: &[&str]) -> (i32, String, String) {
+    let out = common::bin()
         .arg("evals")
         .arg("tools")
         .args(args)
@@ -29,7 +29,7 @@ const REPO: &str = "fixtures/evals/tools/repo";
 
 #[test]
 fn planted_out_of_policy_calls_are_listed() {
-    let (code, out, _) = run(&[
+    let (code, out, _) = tools(&[
         "--agent",
         "reviewer",
         "--repo",
@@ -56,11 +56,11 @@ fn planted_out_of_policy_calls_are_listed() {
 
 #[test]
 fn allowed_transcript_exits_zero() {
-    let (code, out, _) = run(&["--agent", "reviewer", "--repo", REPO, &t("allowed.json")]);
+    let (code, out, _) = tools(&["--agent", "reviewer", "--repo", REPO, &t("allowed.json")]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 call(s) outside the policy, of 5 call(s)"));
     // By path too.
-    let (code, _, _) = run(&[
+    let (code, _, _) = tools(&[
         "--agent",
         &format!("{REPO}/.github/agents/reviewer.agent.md"),
         &t("allowed.json"),
@@ -70,7 +70,7 @@ fn allowed_transcript_exits_zero() {
 
 #[test]
 fn empty_tools_denies_all_and_omitted_tools_allows_all() {
-    let (code, out, _) = run(&[
+    let (code, out, _) = tools(&[
         "--agent",
         "silent",
         "--repo",
@@ -87,14 +87,14 @@ fn empty_tools_denies_all_and_omitted_tools_allows_all() {
     assert!(vs.iter().all(|x| x["reason"] == "deny-all"));
     assert_eq!(vs[0]["tool"], "readFile");
     assert_eq!(vs[0]["call"], 1);
-    let (code, out, _) = run(&["--agent", "open", "--repo", REPO, &t("planted.json")]);
+    let (code, out, _) = tools(&["--agent", "open", "--repo", REPO, &t("planted.json")]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("unrestricted"));
 }
 
 #[test]
 fn bad_input_exits_two() {
-    let (code, _, err) = run(&[
+    let (code, _, err) = tools(&[
         "--agent",
         &format!("{F}/malformed.agent.md"),
         &t("allowed.json"),
@@ -104,19 +104,19 @@ fn bad_input_exits_two() {
         err.contains("malformed agent") && err.contains("malformed.agent.md"),
         "{err}"
     );
-    let (code, _, err) = run(&["--agent", "reviewer", "--repo", REPO, &t("corrupt.json")]);
+    let (code, _, err) = tools(&["--agent", "reviewer", "--repo", REPO, &t("corrupt.json")]);
     assert_eq!(code, 2);
     assert!(
         err.contains("invalid transcript") && err.contains("corrupt.json"),
         "{err}"
     );
-    let (code, _, err) = run(&["--agent", "reviewer", "--repo", REPO, &t("missing.json")]);
+    let (code, _, err) = tools(&["--agent", "reviewer", "--repo", REPO, &t("missing.json")]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read transcript"), "{err}");
-    let (code, _, err) = run(&["--agent", "nobody", "--repo", REPO, &t("allowed.json")]);
+    let (code, _, err) = tools(&["--agent", "nobody", "--repo", REPO, &t("allowed.json")]);
     assert_eq!(code, 2);
     assert!(err.contains("no skill or agent named `nobody`"), "{err}");
-    let (code, _, err) = run(&[
+    let (code, _, err) = tools(&[
         "--agent",
         &format!("{F}/absent.agent.md"),
         &t("allowed.json"),
@@ -128,7 +128,7 @@ fn bad_input_exits_two() {
 
 #[test]
 fn output_is_deterministic() {
-    let a = run(&[
+    let a = tools(&[
         "--agent",
         "reviewer",
         "--repo",
@@ -137,7 +137,7 @@ fn output_is_deterministic() {
         "json",
         &t("planted.json"),
     ]);
-    let b = run(&[
+    let b = tools(&[
         "--agent",
         "reviewer",
         "--repo",
@@ -151,7 +151,7 @@ fn output_is_deterministic() {
 
 #[test]
 fn violations_are_placed_at_the_line_and_column_of_the_tool_name() {
-    let (code, out, _) = run(&[
+    let (code, out, _) = tools(&[
         "--agent",
         "reviewer",
         "--repo",
@@ -213,8 +213,7 @@ fn violations_are_placed_at_the_line_and_column_of_the_tool_name() {
 /// Like `coverage`, a name resolves to the one `.agent.md` among same-named agent files.
 #[test]
 fn a_name_prefers_the_one_agent_md_as_coverage_does() {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let o = common::bin()
         .args([
             "evals",
             "tools",
@@ -252,7 +251,7 @@ fn an_agent_waza_ignores_is_not_resolved() {
     )
     .unwrap();
     let repo = dir.path().to_str().unwrap();
-    let (code, _, err) = run(&["--agent", "checker", "--repo", repo, &t("allowed.json")]);
+    let (code, _, err) = tools(&["--agent", "checker", "--repo", repo, &t("allowed.json")]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("which Waza ignores"), "{err}");
     assert!(err.contains("skills/review/checker.agent.md"), "{err}");

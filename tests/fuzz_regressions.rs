@@ -3,6 +3,8 @@
 //! failed before its fix. They run the same body as the fuzz target
 //! (`skillguard::fuzzing`) and, where it says more, the entry point itself.
 
+mod common;
+
 use skillguard::fuzzing;
 use skillguard::security::families::packaging::archive;
 
@@ -154,7 +156,6 @@ fn ledger_finding_counts_saturate() {
 /// two such snapshots exit 0 (they panicked with exit 101 in debug builds).
 #[test]
 fn ledger_finding_counts_saturate_in_history_and_diff() {
-    use std::process::Command;
     let tmp = tempfile::tempdir().unwrap();
     let snaps = tmp.path().join("ledger/snapshots");
     std::fs::create_dir_all(&snaps).unwrap();
@@ -172,7 +173,7 @@ fn ledger_finding_counts_saturate_in_history_and_diff() {
     let second = snapshot_with_counts(2, &b, &prev, u32::MAX - 1);
     std::fs::write(snaps.join(format!("00000002-{b}.json")), second).unwrap();
     for args in [&["history", "a"][..], &["diff"][..]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        let out = common::bin()
             .arg("baseline")
             .args(args)
             .arg("--baseline-root")

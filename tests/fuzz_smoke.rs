@@ -8,10 +8,11 @@
 //! Any panic is a failure; the message names the target, the seed and the mutation, and
 //! the failing input is written under `target/fuzz-smoke/` for `cargo fuzz run TARGET FILE`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use skillguard::fuzzing::TARGETS;
 
@@ -163,7 +164,7 @@ fn cli_seeds(tmp: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut pins = Vec::new();
     for i in 1..=2 {
         let pin = tmp.join(format!("pin-{i}.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        let out = common::bin()
             .current_dir(root)
             .args([
                 "scan",
@@ -194,11 +195,7 @@ fn cli_seeds(tmp: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 
 /// Runs the skillguard binary from the crate's folder; exit 0 or 1 (findings) is success.
 fn cli(args: &[&std::ffi::OsStr]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("run skillguard");
+    let out = common::bin().args(args).output().expect("run skillguard");
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
         "seed command {args:?} failed: {}",

@@ -145,13 +145,9 @@ fn repo_with_skill() -> tempfile::TempDir {
     tmp
 }
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    common::run_in(dir, args)
-}
-
 /// `scan --repo . --format json` in `repo`, with `more` arguments.
 fn scan_repo(repo: &Path, more: &[&str]) -> Output {
-    run(
+    common::run_in(
         repo,
         &[&["scan", "--repo", ".", "--format", "json"][..], more].concat(),
     )
@@ -201,7 +197,7 @@ fn a_padded_archive_gives_the_same_report_on_every_run() {
     let root = tmp.path().to_str().unwrap();
     let mut outs = Vec::new();
     for j in ["-j1", "-j2", "-j1", "-j2"] {
-        let o = run(
+        let o = common::run_in(
             tmp.path(),
             &["scan", root, "--format", "json", "--fail-on", "high", j],
         );
@@ -211,7 +207,7 @@ fn a_padded_archive_gives_the_same_report_on_every_run() {
     for (i, o) in outs.iter().enumerate().skip(1) {
         assert!(o == &outs[0], "run {i} printed other bytes than run 0");
     }
-    let o = run(tmp.path(), &["scan", root, "--format", "json", "-j1"]);
+    let o = common::run_in(tmp.path(), &["scan", root, "--format", "json", "-j1"]);
     let fs = findings(&o);
     for (rule, sev) in [
         ("archive-unsafe-member", "high"),
@@ -282,7 +278,7 @@ fn a_text_tar_gz_past_the_inflate_bound_is_high() {
     fs::create_dir_all(s.join("assets")).unwrap();
     fs::write(s.join("assets/corpus.tar.gz"), &tgz).unwrap();
     let root = tmp.path().to_str().unwrap();
-    let o = run(
+    let o = common::run_in(
         tmp.path(),
         &["scan", root, "--format", "json", "--fail-on", "high"],
     );
@@ -319,7 +315,7 @@ fn a_file_over_the_size_limit_is_high() {
     fs::write(s.join("notes.md"), &big).unwrap();
     let root = tmp.path().to_str().unwrap();
     let args = [&["scan", root, "--format", "json"][..], &SMALL_FILES].concat();
-    let o = run(tmp.path(), &args);
+    let o = common::run_in(tmp.path(), &args);
     let fs = failing(&o);
     let hit = with_rule(&fs, "content-not-inspected");
     assert_eq!(hit.len(), 1, "{fs:#?}");
@@ -335,7 +331,7 @@ fn a_file_over_the_size_limit_is_high() {
         "reported twice"
     );
     // Within the limit, the same file is read, and what it holds is found.
-    let o = run(tmp.path(), &["scan", root, "--format", "json"]);
+    let o = common::run_in(tmp.path(), &["scan", root, "--format", "json"]);
     let fs = findings(&o);
     assert!(with_rule(&fs, "content-not-inspected").is_empty());
     assert!(!with_rule(&fs, "fetch-then-execute").is_empty(), "{fs:#?}");
@@ -412,7 +408,7 @@ fn a_non_utf8_file_name_is_scanned_hashed_and_drifts() {
         1,
         "{fs:#?}"
     );
-    let o = run(repo, &["baseline", "diff"]);
+    let o = common::run_in(repo, &["baseline", "diff"]);
     let out = common::stdout(&o);
     assert!(
         out.contains("1 changed, 0 added, 0 removed, 0 moved, 0 unchanged")
@@ -456,7 +452,7 @@ fn a_non_utf8_skill_folder_stays_in_the_inventory() {
         "its content is scanned: {fs:#?}"
     );
     // Printed escaped on the console too.
-    let o = run(repo, &["scan", "--repo", ".", "--group-by", "skill"]);
+    let o = common::run_in(repo, &["scan", "--repo", ".", "--group-by", "skill"]);
     assert!(
         common::stdout(&o).contains("caf\\xE9"),
         "{}",
@@ -502,19 +498,23 @@ fn an_incomplete_skill_is_never_unchanged() {
         with_rule(&fs, "matches-previously-vetted-copy").is_empty(),
         "{fs:#?}"
     );
-    let out = common::stdout(&run(repo, &["baseline", "diff"]));
+    let out = common::stdout(&common::run_in(repo, &["baseline", "diff"]));
     assert!(
         out.contains("[not comparable] .claude/skills/expense-report")
             && out
                 .contains("0 changed, 0 added, 0 removed, 0 moved, 1 not comparable, 0 unchanged"),
         "{out}"
     );
-    let v: Value =
-        serde_json::from_slice(&run(repo, &["baseline", "diff", "--format", "json"]).stdout)
-            .unwrap();
+    let v: Value = serde_json::from_slice(
+        &common::run_in(repo, &["baseline", "diff", "--format", "json"]).stdout,
+    )
+    .unwrap();
     assert_eq!(v["diff"]["changes"][0]["status"], "not-comparable", "{v:#}");
     assert_eq!(v["diff"]["unchanged"], 0);
-    let out = common::stdout(&run(repo, &["baseline", "history", "expense-report"]));
+    let out = common::stdout(&common::run_in(
+        repo,
+        &["baseline", "history", "expense-report"],
+    ));
     assert!(
         out.contains("not comparable") && !out.contains("no content changes recorded"),
         "{out}"
@@ -674,7 +674,7 @@ fn a_lowering_needs_the_operator_a_path_and_a_reason() {
         &SMALL_FILES,
     ]
     .concat();
-    let o = run(&ws, &args);
+    let o = common::run_in(&ws, &args);
     assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
     assert_eq!(
         with_rule(&findings(&o), "content-not-inspected")[0]["severity"],

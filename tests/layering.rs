@@ -670,3 +670,36 @@ fn only_the_severity_module_writes_a_security_severity() {
         bad.join("\n")
     );
 }
+
+/// The integration tests run the binary through one helper module (`tests/common`): no other
+/// test file builds its own command for it, nor defines its own `bin` or `run`.
+#[test]
+fn tests_run_the_binary_through_the_shared_helpers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut own = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if text.contains(concat!(
+            "Command::new(env!(\"CARGO_BIN_",
+            "EXE_skillguard\"))"
+        )) {
+            own.push(format!("{name}: builds its own command for the binary"));
+        }
+        for line in text.lines() {
+            let l = line.trim_start();
+            if l.starts_with("fn bin(") || l.starts_with("fn run(") {
+                own.push(format!("{name}: defines `{}`", l.trim_end_matches(" {")));
+            }
+        }
+    }
+    assert!(
+        own.is_empty(),
+        "use `mod common;` (`common::bin`, `run`, `run_in`, ...) instead:\n{}",
+        own.join("\n")
+    );
+}

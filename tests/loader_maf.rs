@@ -18,7 +18,7 @@ fn ok_skill(name: &str) -> String {
     format!("---\nname: {name}\ndescription: Does {name} things.\n---\nBody.\n")
 }
 
-fn run(root: &Path) -> ScanResult {
+fn scan_root(root: &Path) -> ScanResult {
     scan(Mode::Path, root, &ScanOptions::default()).unwrap()
 }
 
@@ -75,7 +75,7 @@ fn m06_to_m12_single_skill_exclusions_name_their_cause() {
         &ok_skill("Invalid_Chars"),
     );
     write(&root.join("-lead/SKILL.md"), &ok_skill("-lead"));
-    let r = run(root);
+    let r = scan_root(root);
     assert!(loaded(&r, "valid-sibling"));
     let (s, c) = maf(&r, "bad--hyphen", "maf");
     assert_eq!(s, LoadStatus::Excluded);
@@ -121,7 +121,7 @@ fn m13_compatibility_over_500_takes_the_whole_root_down() {
         ),
     );
     write(&root.join("innocent/SKILL.md"), &ok_skill("innocent"));
-    let r = run(root);
+    let r = scan_root(root);
     for p in ["too-compatible", "innocent"] {
         let (s, c) = maf(&r, p, "maf");
         assert_eq!(s, LoadStatus::Excluded, "{p}");
@@ -151,7 +151,7 @@ fn d_rows_depth_single_skill_mode_nesting_and_case() {
     );
     write(&root.join("skill-x/SKILL.md"), &ok_skill("skill-x"));
     write(&root.join("skill-x/skill-y/SKILL.md"), &ok_skill("skill-y"));
-    let r = run(root);
+    let r = scan_root(root);
     // D04 / F11: depth 1 and 2 only.
     assert!(loaded(&r, "direct-skill"));
     assert!(loaded(&r, "group/nested-skill-l2"));
@@ -200,7 +200,7 @@ fn f10_duplicate_names_keep_the_first() {
         &root.join("subdir/dupe/SKILL.md"),
         "---\nname: dupe\ndescription: another\n---\n",
     );
-    let r = run(root);
+    let r = scan_root(root);
     assert!(loaded(&r, "dupe"));
     let (s, c) = maf(&r, "subdir/dupe", "maf");
     assert_eq!(s, LoadStatus::Shadowed);
@@ -289,7 +289,7 @@ fn edge_case_matrix_maf_column() {
         write(&t.path().join(label).join("s/SKILL.md"), content);
     }
     for (label, _, loads) in cases {
-        let r = run(&t.path().join(label));
+        let r = scan_root(&t.path().join(label));
         let (s, c) = maf(&r, "s", "maf");
         assert_eq!(s == LoadStatus::Loaded, *loads, "{label}: {s:?} {c}");
     }
@@ -371,7 +371,7 @@ fn maf_inventory_reports_what_is_exposed_and_what_is_not() {
     ] {
         write(&root.join(p), c);
     }
-    let r = run(root);
+    let r = scan_root(root);
     let a = r.artifacts.iter().find(|a| a.path == "tool").unwrap();
     let e = a
         .loaders
@@ -404,7 +404,7 @@ fn fields_read_differently_are_reported_even_when_everyone_loads() {
         "---\nname: commented\ndescription: Summarise reports. # owner: finance\n---\nBody.\n",
     );
     write(&root.join("plain/SKILL.md"), &ok_skill("plain"));
-    let r = run(root);
+    let r = scan_root(root);
     let diffs: Vec<(&str, &str)> = r
         .findings
         .iter()

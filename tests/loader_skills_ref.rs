@@ -39,7 +39,7 @@ fn entry_files(row: &Row) -> (Option<Vec<u8>>, Option<Vec<u8>>) {
     (file("SKILL.md"), file("skill.md"))
 }
 
-fn run(row: &Row) -> Vec<String> {
+fn verdicts_of(row: &Row) -> Vec<String> {
     let (upper, lower) = entry_files(row);
     validate(&decode_str(row.dir), upper.as_deref(), lower.as_deref())
 }
@@ -98,7 +98,7 @@ fn every_table_row_reproduces_skills_ref() {
     assert_eq!(ROWS.len(), 102, "§2.6 has 102 rows");
     let mut problems = Vec::new();
     for row in ROWS {
-        let actual = run(row);
+        let actual = verdicts_of(row);
         if let Err(e) = check_row(row, &actual) {
             problems.push(format!(
                 "{} ({}): {e}\n    skills-ref: {:?}\n    ours:       {actual:?}",
@@ -135,12 +135,12 @@ const PARSE_ERRORS: &[(&str, &str)] = &[
 fn parse_errors_are_strictyamls_exact_texts() {
     for (id, want) in PARSE_ERRORS {
         let row = ROWS.iter().find(|r| r.id == *id).unwrap();
-        assert_eq!(run(row), [*want], "{id} ({})", row.what);
+        assert_eq!(verdicts_of(row), [*want], "{id} ({})", row.what);
     }
     // The crash: the exception Python prints, with the byte and its position.
     let p18 = ROWS.iter().find(|r| r.id == "P18").unwrap();
     assert_eq!(
-        run(p18),
+        verdicts_of(p18),
         [
             "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 32: invalid start byte"
         ]
@@ -152,7 +152,7 @@ fn parse_errors_are_strictyamls_exact_texts() {
 fn filename_rows_x01_to_x03() {
     assert_eq!(X_ROWS.len(), 3);
     for row in X_ROWS {
-        let actual = run(row);
+        let actual = verdicts_of(row);
         assert_eq!(actual, row.skills_ref, "{} ({})", row.id, row.what);
     }
     // X01 the other way round: an invalid SKILL.md is read even beside a

@@ -2,19 +2,13 @@
 //! edited copy is named with its location and the files that changed; a copy added since the
 //! pin is reported as new, not as changed.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
-        c.env_remove(v);
-    }
-    c.current_dir(dir).args(args).output().unwrap()
-}
 
 fn write(p: &Path, s: &str) {
     fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -52,7 +46,7 @@ fn every_copy_is_pinned_and_checked_on_its_own() {
         &r.join(".agents/skills/code-review/SKILL.md"),
         &skill("Read the diff and the tests."),
     );
-    let save = run(
+    let save = common::run_in(
         r,
         &[
             "scan",
@@ -86,7 +80,7 @@ fn every_copy_is_pinned_and_checked_on_its_own() {
             "claude-code",
         ];
         a.extend_from_slice(extra);
-        run(r, &a)
+        common::run_in(r, &a)
     };
     let o = check(&[]);
     assert!(drift(&o).is_empty(), "{:#?}", drift(&o));
@@ -143,7 +137,7 @@ fn a_moved_skill_is_compared_with_its_pin() {
         &r.join(".claude/skills/code-review/SKILL.md"),
         &skill("Read the diff."),
     );
-    run(
+    common::run_in(
         r,
         &[
             "scan",
@@ -159,7 +153,7 @@ fn a_moved_skill_is_compared_with_its_pin() {
         r.join(".claude/skills/review"),
     )
     .unwrap();
-    let o = run(
+    let o = common::run_in(
         r,
         &[
             "scan",

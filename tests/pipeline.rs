@@ -3,7 +3,6 @@
 //! findings; the inventory depth stops before them; the gates judge the outcome.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use skillguard::discover::Mode;
 use skillguard::finding::Severity;
@@ -92,7 +91,7 @@ fn shard_reports_give_the_findings_of_the_tree() {
     let mut reports: Vec<PathBuf> = Vec::new();
     for k in 1..=2 {
         let path = out.path().join(format!("s{k}.json"));
-        let o = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        let o = common::bin()
             .args(["scan-workspace", "--format", "json", "--shard"])
             .arg(format!("{k}/2"))
             .arg(t.path())

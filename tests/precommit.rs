@@ -282,7 +282,7 @@ fn skill(dir: &Path, name: &str, body: &str) {
 fn run_hook(h: &Hook, cwd: &Path, files: &[&str]) -> std::process::Output {
     let mut words = h.entry.split_whitespace();
     assert_eq!(words.next(), Some(WRAPPER));
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
+    let mut c = common::bin();
     c.current_dir(cwd).args(words);
     c.args(h.args.iter().flatten());
     if h.pass_filenames.unwrap_or(true) {
@@ -372,7 +372,7 @@ fn adoption_from_init_to_a_green_hook() {
     let repo = t.path();
     copy_tree(&root().join("fixtures/demo"), repo);
     fs::create_dir_all(repo.join(".git")).unwrap();
-    let bin = || Command::new(env!("CARGO_BIN_EXE_skillguard"));
+    let bin = || common::bin();
     let o = bin().current_dir(repo).arg("init").output().unwrap();
     assert_eq!(
         o.status.code(),

@@ -9,7 +9,6 @@ mod common;
 mod round_trip;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -20,11 +19,7 @@ fn schema() -> jsonschema::Validator {
 }
 
 fn report(args: &[&str]) -> Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_skillguard"))
-        .args(args)
-        .env_remove("CI")
-        .output()
-        .unwrap();
+    let o = common::bin().args(args).env_remove("CI").output().unwrap();
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
 }

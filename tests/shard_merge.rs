@@ -9,13 +9,9 @@ mod round_trip;
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_skillguard"))
-}
 
 use common::{run_ok as run, write_skill as skill};
 
@@ -197,7 +193,7 @@ fn shards_are_stable_and_checked() {
         "{before:?} {after:?}"
     );
     for bad in ["0/3", "4/3", "x/2", "3"] {
-        let o = bin()
+        let o = common::bin()
             .args(["scan-workspace", ws, "--shard", bad])
             .output()
             .unwrap();
@@ -216,7 +212,7 @@ fn shards_are_stable_and_checked() {
         "-o",
         a.to_str().unwrap(),
     ]);
-    let o = bin()
+    let o = common::bin()
         .args(["merge", a.to_str().unwrap(), a.to_str().unwrap()])
         .output()
         .unwrap();
@@ -224,14 +220,14 @@ fn shards_are_stable_and_checked() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("overlap"));
     let bad = out.path().join("bad.json");
     fs::write(&bad, "{\"version\": 1, \"tool\": {\"name\": \"other\"}}").unwrap();
-    let o = bin()
+    let o = common::bin()
         .args(["merge", bad.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
     fs::write(&bad, "{not json").unwrap();
-    let o = bin()
+    let o = common::bin()
         .args(["merge", bad.to_str().unwrap()])
         .output()
         .unwrap();
@@ -326,11 +322,11 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
         p.to_str().unwrap().to_owned()
     };
     let (a, b) = (shard(1, 3, &[]), shard(2, 3, &[]));
-    let o = bin().args(["merge", &a, &b]).output().unwrap();
+    let o = common::bin().args(["merge", &a, &b]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("shard 3/3 missing"));
     let other = shard(2, 2, &[]);
-    let o = bin().args(["merge", &a, &other]).output().unwrap();
+    let o = common::bin().args(["merge", &a, &other]).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "shards of different N");
     // Options of a walk are refused by a merge (clap's own error, exit 2), never silently
     // ignored (`--no-ignores` applies to a merge: `merge_no_ignores_…` below).
@@ -343,7 +339,7 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
         &["--accepted", "a.json"],
         &["--config", "c.toml"],
     ] {
-        let o = bin()
+        let o = common::bin()
             .args(["merge", &a, &b, &c])
             .args(opt)
             .output()
@@ -355,7 +351,7 @@ fn incomplete_shards_are_refused_and_selection_is_kept() {
             "{opt:?}: {err}"
         );
     }
-    let o = bin().args(["merge", &a, &b, &c]).output().unwrap();
+    let o = common::bin().args(["merge", &a, &b, &c]).output().unwrap();
     assert_ne!(
         o.status.code(),
         Some(2),
@@ -408,7 +404,7 @@ fn a_report_the_model_cannot_read_is_refused_naming_the_file() {
         edit(&mut v);
         let bad = out.path().join("edited.json");
         fs::write(&bad, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
-        bin()
+        common::bin()
             .args(["merge", "--format", "json", bad.to_str().unwrap()])
             .output()
             .unwrap()
@@ -482,7 +478,7 @@ fn shard_to(ws: &str, dir: &std::path::Path, k: u32, n: u32, extra: &[&str]) -> 
 }
 
 fn merge_of(reports: &[&str], extra: &[&str]) -> Output {
-    bin()
+    common::bin()
         .arg("merge")
         .args(extra)
         .args(reports)
@@ -767,7 +763,7 @@ fn signed_shards_verify_and_a_tampered_one_is_refused() {
     let signed_shard = |k: u32, key: &str| {
         let p = out.path().join(format!("signed-{k}-{}.json", key.len()));
         let spec = format!("{k}/2");
-        let o = bin()
+        let o = common::bin()
             .env(KEY, key)
             .args([
                 "scan-workspace",
@@ -789,7 +785,7 @@ fn signed_shards_verify_and_a_tampered_one_is_refused() {
         p.to_str().unwrap().to_owned()
     };
     let merge_with = |key: Option<&str>, reports: &[&str], extra: &[&str]| {
-        let mut c = bin();
+        let mut c = common::bin();
         c.env_remove(KEY);
         if let Some(k) = key {
             c.env(KEY, k);
@@ -840,7 +836,7 @@ fn signed_shards_verify_and_a_tampered_one_is_refused() {
     exits(&o, 0);
     assert!(String::from_utf8_lossy(&o.stderr).contains("not verified"));
     // An empty key is refused before anything is scanned.
-    let o = bin()
+    let o = common::bin()
         .env(KEY, "")
         .args(["scan-workspace", ws, "--shard", "1/2", "--format", "json"])
         .output()

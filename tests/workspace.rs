@@ -5,14 +5,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
 use common::write_skill as skill;
 
 fn scan(ws: &Path, extra: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+    let out = common::bin()
         .arg("scan-workspace")
         .arg(ws)
         .args(["--format", "json", "--quiet"])
@@ -158,7 +157,7 @@ fn a_repositorys_counts_do_not_change_with_its_neighbours() {
     assert_eq!(cross, 1);
     assert_eq!(both["across_repositories"]["findings"], 1);
     let console = |extra: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_skillguard"))
+        let o = common::bin()
             .arg("scan-workspace")
             .arg(ws)
             .args(extra)

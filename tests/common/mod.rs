@@ -9,11 +9,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The skillguard binary, run from the crate's folder, with the variables that change its
-/// output (`NO_COLOR`, `CI`, `CLICOLOR_FORCE`) removed from its environment.
+/// output (`NO_COLOR`, `CI`, `CLICOLOR_FORCE`, `GITHUB_ACTIONS`) or its timing (the test
+/// pause of the ledger's writer) removed from its environment. Every test runs the binary
+/// through this (a test of `tests/layering.rs` checks it).
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillguard"));
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    for v in ["NO_COLOR", "CI", "CLICOLOR_FORCE"] {
+    for v in [
+        "NO_COLOR",
+        "CI",
+        "CLICOLOR_FORCE",
+        "GITHUB_ACTIONS",
+        "SKILLGUARD_TEST_PAUSE_BEFORE_HEAD",
+    ] {
         c.env_remove(v);
     }
     c

@@ -13,6 +13,20 @@ fn agent(tools: &str) -> String {
     )
 }
 
+/// A repository with two `review` agents (their `tools`) and an eval naming `target`.
+fn two_reviewers(first: &str, second: &str, target: &str) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    write_in(root, ".github/agents/review.agent.md", &agent(first));
+    write_in(root, "agents/review.agent.md", &agent(second));
+    write_in(
+        root,
+        "evals/review/eval.yaml",
+        &EVAL.replace("NAME", target),
+    );
+    t
+}
+
 fn transcript(root: &std::path::Path) -> String {
     write_in(root, "t.json", r#"[{"tool": "read"}]"#);
     s(&root.join("t.json")).to_owned()
@@ -52,15 +66,8 @@ fn covered(cov: &serde_json::Value, path: &str) -> bool {
 
 #[test]
 fn an_ambiguous_name_is_reported_alike_by_scan_coverage_and_evals_tools() {
-    let t = tempfile::tempdir().unwrap();
+    let t = two_reviewers("'read'", "'bash'", "review");
     let root = t.path();
-    write_in(root, ".github/agents/review.agent.md", &agent("'read'"));
-    write_in(root, "agents/review.agent.md", &agent("'bash'"));
-    write_in(
-        root,
-        "evals/review/eval.yaml",
-        &EVAL.replace("NAME", "review"),
-    );
     let repo = s(root);
     let listed = "2 agents: .github/agents/review.agent.md, agents/review.agent.md";
 
@@ -101,15 +108,8 @@ fn an_ambiguous_name_is_reported_alike_by_scan_coverage_and_evals_tools() {
 #[test]
 fn copies_a_path_or_the_enclosing_folder_settle_the_name_everywhere() {
     // Two copies of one agent (same front matter): one agent, the first by path.
-    let t = tempfile::tempdir().unwrap();
+    let t = two_reviewers("'read'", "'read'", "review");
     let root = t.path();
-    write_in(root, ".github/agents/review.agent.md", &agent("'read'"));
-    write_in(root, "agents/review.agent.md", &agent("'read'"));
-    write_in(
-        root,
-        "evals/review/eval.yaml",
-        &EVAL.replace("NAME", "review"),
-    );
     let repo = s(root);
     assert!(findings(repo, "eval-target-ambiguous").is_empty());
     let cov = coverage(repo);
@@ -124,15 +124,8 @@ fn copies_a_path_or_the_enclosing_folder_settle_the_name_everywhere() {
     );
 
     // Different agents, and the eval names one by its path (Waza's `skill:` takes a path).
-    let t = tempfile::tempdir().unwrap();
+    let t = two_reviewers("'read'", "'bash'", "agents/review.agent.md");
     let root = t.path();
-    write_in(root, ".github/agents/review.agent.md", &agent("'read'"));
-    write_in(root, "agents/review.agent.md", &agent("'bash'"));
-    write_in(
-        root,
-        "evals/review/eval.yaml",
-        &EVAL.replace("NAME", "agents/review.agent.md"),
-    );
     let repo = s(root);
     assert!(findings(repo, "eval-target-ambiguous").is_empty());
     assert!(findings(repo, "eval-target-missing").is_empty());

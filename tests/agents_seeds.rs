@@ -168,7 +168,7 @@ fn skills_are_a_copilot_field() {
     );
     let (_, shown) = scan_files(&[(AGENT, &agent(front, "Review."))]);
     assert!(
-        shown.contains("so GitHub Copilot starts the agent without it"),
+        shown.contains("so GitHub Copilot starts the agent without it unless each user has installed it (`~/.copilot/skills`"),
         "{shown}"
     );
     expect(

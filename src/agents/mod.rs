@@ -1850,17 +1850,17 @@ pub fn check_references(
                 findings.push(f);
             }
         }
-        let harness = if a.info.format == Some(Format::CopilotAgent) {
-            "GitHub Copilot"
+        let (harness, user_level) = if a.info.format == Some(Format::CopilotAgent) {
+            ("GitHub Copilot", "~/.copilot/skills")
         } else {
-            "Claude Code"
+            ("Claude Code", "~/.claude/skills")
         };
         for (skill, l, c) in &a.info.skills {
             if !skill_names.contains(skill) {
                 let f = Finding::new(
                     AGENT_REFERENCE_BROKEN,
                     format!(
-                        "`skills` loads `{}`, and no skill of that name is in this repository, so {harness} starts the agent without it. Fix the name or add the skill.",
+                        "`skills` loads `{}`, and no skill of that name is in this repository, so {harness} starts the agent without it unless each user has installed it (`{user_level}`, a plugin). Fix the name, add the skill to the repository, or say in the agent's documentation what to install.",
                         sanitize_line(skill)
                     ),
                     Location::at(rel.clone(), *l, *c),

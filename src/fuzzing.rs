@@ -605,7 +605,7 @@ pub fn json_config(data: &[u8]) {
         }
     }
     if let Some(o) = crate::agents::commands::overlay(&t) {
-        assert_eq!(line_count(&o), lines, "the overlay keeps the lines");
+        assert_eq!(line_count(&o.text), lines, "the overlay keeps the lines");
     }
 }
 

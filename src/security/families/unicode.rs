@@ -1112,12 +1112,29 @@ fn confusables(src: &Source<'_>, start: usize, line: &str, out: &mut Capped) {
         let Some((confusable, sk)) = judge(token) else {
             continue;
         };
-        let (rule, sev) = if confusable {
+        // Letters of a Latin-script language that the confusables table maps to ASCII
+        // (Turkish `ı` in `Fırtınası`): in code they are most often words of that language in
+        // a string or a comment, and a command, package or path cannot use them to pass for
+        // another (registries and commands are ASCII; hosts are judged above). Kept, as low.
+        let latin_word = confusable
+            && in_code
+            && token
+                .chars()
+                .filter(|c| !c.is_ascii() && !is_invisible(*c))
+                .all(|c| c.script() == Script::Latin);
+        let (rule, sev) = if latin_word {
+            (CONFUSABLE_TOKEN, Some(Severity::Low))
+        } else if confusable {
             (CONFUSABLE_TOKEN, None)
         } else {
             (MIXED_SCRIPT_TOKEN, None)
         };
-        let what = if confusable {
+        let what = if latin_word {
+            format!(
+                "reads as the ASCII `{}` but holds a letter of a Latin-script language (likely a word of that language, not a disguise)",
+                sanitize_line(&truncate(&sk, 60))
+            )
+        } else if confusable {
             format!(
                 "looks exactly like the ASCII `{}` but is not ASCII",
                 sanitize_line(&truncate(&sk, 60))
@@ -1450,6 +1467,15 @@ mod tests {
             vec![(CONFUSABLE_TOKEN, None)]
         );
         assert!(run("curl https://münchen.de/ https://пример.рф/\n", Lang::Shell).is_empty());
+        // A Turkish word in code (dotless `ı`, a Latin letter the table maps to `i`): kept,
+        // as low; a Cyrillic look-alike in the same place stays high.
+        let v = run(
+            "x = \"Beyin f\u{0131}rt\u{0131}nas\u{0131}\"\n",
+            Lang::Python,
+        );
+        assert_eq!(rules(&v), vec![(CONFUSABLE_TOKEN, Some(Severity::Low))]);
+        let v = run("x = \"p\u{0430}ssword\"\n", Lang::Python);
+        assert_eq!(rules(&v), vec![(CONFUSABLE_TOKEN, None)]);
     }
 
     #[test]

@@ -275,6 +275,27 @@ static BROWSER_PATH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A keychain read's service name (`security find-generic-password -s NAME`).
+static KEYCHAIN_SERVICE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::security::model::datarules::re(
+        r"(?:(?:^|[\s\x22',\[])(?:-s|--service)|\blookup[\x22',\s]+service)[\x22',\s]+([A-Za-z0-9][\w.-]{1,63})",
+    )
+});
+
+/// How an origin's `what` names a keychain item by its service.
+const KEYCHAIN_ITEM: &str = "the item ";
+
+/// Does a URL of `text` name a host the keychain service `service` belongs to (the
+/// skill's own API, whose address a variable holds at the send)? At most 64 URLs are read.
+fn names_own_host(service: &str, text: &str) -> bool {
+    static URL_HOST: LazyLock<Regex> =
+        LazyLock::new(|| crate::security::model::datarules::re(r"https?://([A-Za-z0-9.-]+)"));
+    URL_HOST
+        .captures_iter(text)
+        .take(64)
+        .any(|c| !drop_host(&c[1]) && own_host(service, &c[1]) == Some(true))
+}
+
 static KEYCHAIN_CMD: LazyLock<Regex> = LazyLock::new(|| {
     crate::security::model::datarules::re(
         r"(?i)find-(generic|internet)-password|dump-keychain|secret-tool\s+(lookup|search)|\bkwallet|cmdkey\s+/list|vaultcmd",
@@ -1707,12 +1728,12 @@ impl<'s> Analyzer<'s> {
         }
         if is_exec_call || lcallee == "keyring.get_password" || lname == "get_password" {
             if KEYCHAIN_CMD.is_match(&args_lit) || lname == "get_password" {
-                out.add(&self.source(
-                    Kind::Keychain,
-                    offset,
-                    &callee_text.chars().take(60).collect::<String>(),
-                    "",
-                ));
+                // The item's service (`-s codealive-api-key`) says whose secret it is.
+                let what = match KEYCHAIN_SERVICE.captures(&args_lit) {
+                    Some(c) => format!("{KEYCHAIN_ITEM}{}", &c[1]),
+                    None => callee_text.chars().take(60).collect::<String>(),
+                };
+                out.add(&self.source(Kind::Keychain, offset, &what, ""));
             } else if let Some(m) = CRED_PATH.find(&args_lit) {
                 let what = m.as_str().to_owned();
                 out.add(&self.source(Kind::CredFile, offset, &what, ""));
@@ -2586,17 +2607,36 @@ fn judge(
                 Some(h) => format!("sent to {h} (`{}`)", flow.sink.call),
                 None => format!("sent out by `{}`", flow.sink.call),
             };
+            let mut verdict = "credential theft";
             let (rule, sev, source) = match o.kind {
                 Kind::CredFile => (
                     CREDENTIAL_FLOW,
                     Severity::Critical,
                     format!("the credential file `{}`", o.what),
                 ),
-                Kind::Keychain => (
-                    CREDENTIAL_FLOW,
-                    Severity::Critical,
-                    format!("a keychain secret (`{}`)", o.what),
-                ),
+                Kind::Keychain => {
+                    // A named item sent to its own service is its use; to an address only a
+                    // variable holds, in a file whose URLs are that service's, it is likely
+                    // its use (medium, for a look); anything else is theft.
+                    let service = o.what.strip_prefix(KEYCHAIN_ITEM);
+                    let sev = match (service, host) {
+                        (Some(svc), Some(h)) if !drop_host(h) && own_host(svc, h) == Some(true) => {
+                            return None;
+                        }
+                        (Some(svc), None)
+                            if !flow.sink.raw_channel && names_own_host(svc, text) =>
+                        {
+                            verdict = "likely the item's own service (a URL of this file is its), but the address is only known at run time: check that it is";
+                            Severity::Medium
+                        }
+                        _ => Severity::Critical,
+                    };
+                    (
+                        CREDENTIAL_FLOW,
+                        sev,
+                        format!("a keychain secret (`{}`)", o.what),
+                    )
+                }
                 Kind::Browser => (
                     CREDENTIAL_FLOW,
                     Severity::Critical,
@@ -2633,7 +2673,7 @@ fn judge(
                 _ => return None,
             };
             let msg = format!(
-                "{source}, read at line {src_line}{path}, is {to} at line {sink_line}: credential theft. Remove the read or the send; a skill sends a credential only to the service it belongs to, and only the one credential its documentation names."
+                "{source}, read at line {src_line}{path}, is {to} at line {sink_line}: {verdict}. Remove the read or the send; a skill sends a credential only to the service it belongs to, and only the one credential its documentation names."
             );
             Some((rule, sev, msg))
         }

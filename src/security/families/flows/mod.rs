@@ -2649,6 +2649,11 @@ fn judge(
                 ),
                 Kind::EnvVar => {
                     let sev = match host {
+                        // A drop host's own credential (`TELEGRAM_BOT_TOKEN` to
+                        // api.telegram.org) is its use; any other credential there is theft.
+                        Some(h) if drop_host(h) && own_host_any(&o.what, h) == Some(true) => {
+                            return None;
+                        }
                         Some(h) if drop_host(h) => Severity::High,
                         Some(h) => match own_host_any(&o.what, h) {
                             Some(true) | None => return None,

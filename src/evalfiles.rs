@@ -177,7 +177,6 @@ fn read_once(e: &Entry, preread: Option<&crate::read::Preread>) -> Result<Vec<u8
 /// Lookups built once per scan, so that every eval file costs its own depth, not the number
 /// of skills, agents, repositories or files.
 struct Index<'a> {
-    skills_by_path: HashMap<&'a str, &'a Artifact>,
     /// Names and paths → the skill or agent they designate (the resolution `coverage` and
     /// `evals tools` share).
     names: TargetNames<'a>,
@@ -208,7 +207,6 @@ fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
 impl<'a> Index<'a> {
     fn new(entries: &'a [Entry], t: &Targets<'a>, repos: &'a [(String, Option<String>)]) -> Self {
         let mut ix = Index {
-            skills_by_path: HashMap::new(),
             names: TargetNames::new(t.skills, t.agents),
             agents_by_dir: HashMap::new(),
             repos: repos
@@ -219,9 +217,6 @@ impl<'a> Index<'a> {
             files: std::sync::OnceLock::new(),
             by_rel: std::sync::OnceLock::new(),
         };
-        for s in t.skills {
-            ix.skills_by_path.insert(s.path.as_str(), s);
-        }
         for a in t.agents.iter().filter(|a| a.kind == ArtifactKind::Agent) {
             let repo = a.repo.as_deref();
             ix.agents_by_dir
@@ -241,7 +236,7 @@ impl<'a> Index<'a> {
 
     /// Innermost skill folder holding `rel`.
     fn containing(&self, rel: &str) -> Option<&'a Artifact> {
-        ancestors(rel).find_map(|d| self.skills_by_path.get(d).copied())
+        ancestors(rel).find_map(|d| self.names.skill_at(d))
     }
 
     /// What a name designates among the skills and agents of one repository.

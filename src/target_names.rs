@@ -154,6 +154,14 @@ impl<'a> TargetNames<'a> {
         t
     }
 
+    /// The skill whose folder is `dir` (relative to the scan base).
+    pub fn skill_at(&self, dir: &str) -> Option<&'a Artifact> {
+        self.by_path
+            .get(dir)
+            .copied()
+            .filter(|a| a.kind == ArtifactKind::Skill)
+    }
+
     /// What `name` designates among the skills and agents of `repo`. `from`: the folder
     /// (relative to the scan base) a relative path is read from first, if any; `root`: the
     /// repository's root folder (relative to the scan base, `""` for the base).

@@ -1233,6 +1233,19 @@ fn baseline_scan(repo: &Path, args: &baseline::ScanBaseline) -> ScanResult {
     r
 }
 
+/// Pins the skills of `repo` into `pin`; returns the options that check a scan against it.
+fn pin_skills(repo: &Path, pin: &Path) -> baseline::ScanBaseline {
+    let save = baseline::ScanBaseline {
+        save_pin: Some(pin.to_path_buf()),
+        ..Default::default()
+    };
+    baseline_scan(repo, &save);
+    baseline::ScanBaseline {
+        check_pin: Some(pin.to_path_buf()),
+        ..Default::default()
+    }
+}
+
 /// The pin gate sees added and removed skills: `unpinned-skill` and `pinned-skill-missing`
 /// are findings (in `DRIFT_RULES`, so `--fail-on-drift` trips on them) unless `--allow-new`.
 #[test]
@@ -1241,16 +1254,7 @@ fn pin_gate_sees_added_and_removed_skills() {
     let repo = t.path().join("repo");
     baseline_skill(&repo, "expense-report", "# Expenses");
     let other = baseline_skill(&repo, "other", "# Other");
-    let pin = t.path().join("pins.json");
-    let save = baseline::ScanBaseline {
-        save_pin: Some(pin.clone()),
-        ..Default::default()
-    };
-    baseline_scan(&repo, &save);
-    let check = baseline::ScanBaseline {
-        check_pin: Some(pin.clone()),
-        ..Default::default()
-    };
+    let check = pin_skills(&repo, &t.path().join("pins.json"));
     let allow = baseline::ScanBaseline {
         allow_new: true,
         ..check.clone()
@@ -1294,17 +1298,8 @@ fn manifest_changed_since_baseline() {
     let repo = t.path().join("repo");
     let skill = baseline_skill(&repo, "expense-report", "# Expenses");
     baseline_skill(&repo, "other", "# Other");
-    let pin = t.path().join("pins.json");
-    let save = baseline::ScanBaseline {
-        save_pin: Some(pin.clone()),
-        ..Default::default()
-    };
-    baseline_scan(&repo, &save);
-    let check = baseline::ScanBaseline {
-        check_pin: Some(pin.clone()),
-        ..Default::default()
-    };
-    // Look-alike: nothing changed (a new, unpinned skill is not reported).
+    let check = pin_skills(&repo, &t.path().join("pins.json"));
+    // Look-alike: no pinned skill changed (a new skill is `unpinned-skill`'s, not this rule's).
     baseline_skill(&repo, "brand-new", "# New");
     let r = baseline_scan(&repo, &check);
     assert!(

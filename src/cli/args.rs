@@ -759,7 +759,7 @@ pub fn scan_options(
     for t in &target_names {
         let t = t.trim();
         // `waza`: Waza evaluates the repository's agents (its own rules then apply in full).
-        if t != "all" && t != "waza" && crate::loaders::profile(t).is_none() {
+        if t != "all" && t != crate::targets::WAZA && crate::loaders::profile(t).is_none() {
             let known: Vec<&str> = crate::loaders::profiles().iter().map(|x| x.id).collect();
             return Err(Error::Usage(format!(
                 "unknown target `{t}`; give `all`, `waza` or profile ids: {}",

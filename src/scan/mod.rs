@@ -253,7 +253,7 @@ pub fn scan(mode: Mode, target: &Path, opts: &ScanOptions) -> Result<ScanResult,
     });
     let targets_waza = match &opts.targets {
         crate::targets::Choice::All => true,
-        crate::targets::Choice::Only(set) => set.contains("waza"),
+        crate::targets::Choice::Only(set) => set.contains(crate::targets::WAZA),
         crate::targets::Choice::Infer => false,
     };
     waza_scope::apply(&mut findings, &groups, &entries, &evals, targets_waza);

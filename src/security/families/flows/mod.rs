@@ -69,8 +69,11 @@ const MAX_EVENTS: usize = 256;
 enum Kind {
     /// A credential file (`~/.aws/credentials`, `~/.ssh/id_*`, `.env` found by glob…).
     CredFile,
-    /// A keychain or keyring read.
+    /// A keychain or keyring read (`what`: the call).
     Keychain,
+    /// A keychain item read by its service name (`what`: the service, which says whose
+    /// secret it is, as an environment variable's name does).
+    KeychainItem,
     /// A browser profile's saved logins or cookies.
     Browser,
     /// The whole environment.
@@ -91,7 +94,12 @@ impl Kind {
     fn is_credential(self) -> bool {
         matches!(
             self,
-            Kind::CredFile | Kind::Keychain | Kind::Browser | Kind::EnvDump | Kind::EnvVar
+            Kind::CredFile
+                | Kind::Keychain
+                | Kind::KeychainItem
+                | Kind::Browser
+                | Kind::EnvDump
+                | Kind::EnvVar
         )
     }
 }
@@ -281,9 +289,6 @@ static KEYCHAIN_SERVICE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:(?:^|[\s\x22',\[])(?:-s|--service)|\blookup[\x22',\s]+service)[\x22',\s]+([A-Za-z0-9][\w.-]{1,63})",
     )
 });
-
-/// How an origin's `what` names a keychain item by its service.
-const KEYCHAIN_ITEM: &str = "the item ";
 
 /// Does a URL of `text` name a host the keychain service `service` belongs to (the
 /// skill's own API, whose address a variable holds at the send)? At most 64 URLs are read.
@@ -1729,11 +1734,14 @@ impl<'s> Analyzer<'s> {
         if is_exec_call || lcallee == "keyring.get_password" || lname == "get_password" {
             if KEYCHAIN_CMD.is_match(&args_lit) || lname == "get_password" {
                 // The item's service (`-s codealive-api-key`) says whose secret it is.
-                let what = match KEYCHAIN_SERVICE.captures(&args_lit) {
-                    Some(c) => format!("{KEYCHAIN_ITEM}{}", &c[1]),
-                    None => callee_text.chars().take(60).collect::<String>(),
+                let read = match KEYCHAIN_SERVICE.captures(&args_lit) {
+                    Some(c) => self.source(Kind::KeychainItem, offset, &c[1], ""),
+                    None => {
+                        let call = callee_text.chars().take(60).collect::<String>();
+                        self.source(Kind::Keychain, offset, &call, "")
+                    }
                 };
-                out.add(&self.source(Kind::Keychain, offset, &what, ""));
+                out.add(&read);
             } else if let Some(m) = CRED_PATH.find(&args_lit) {
                 let what = m.as_str().to_owned();
                 out.add(&self.source(Kind::CredFile, offset, &what, ""));
@@ -2614,18 +2622,20 @@ fn judge(
                     Severity::Critical,
                     format!("the credential file `{}`", o.what),
                 ),
-                Kind::Keychain => {
-                    // A named item sent to its own service is its use; to an address only a
-                    // variable holds, in a file whose URLs are that service's, it is likely
-                    // its use (medium, for a look); anything else is theft.
-                    let service = o.what.strip_prefix(KEYCHAIN_ITEM);
-                    let sev = match (service, host) {
-                        (Some(svc), Some(h)) if !drop_host(h) && own_host(svc, h) == Some(true) => {
+                Kind::Keychain => (
+                    CREDENTIAL_FLOW,
+                    Severity::Critical,
+                    format!("a keychain secret (`{}`)", o.what),
+                ),
+                Kind::KeychainItem => {
+                    // Sent to its own service it is its use; to an address only a variable
+                    // holds, in a file whose URLs are that service's, it is likely its use
+                    // (medium, for a look); anything else is theft.
+                    let sev = match host {
+                        Some(h) if !drop_host(h) && own_host(&o.what, h) == Some(true) => {
                             return None;
                         }
-                        (Some(svc), None)
-                            if !flow.sink.raw_channel && names_own_host(svc, text) =>
-                        {
+                        None if !flow.sink.raw_channel && names_own_host(&o.what, text) => {
                             verdict = "likely the item's own service (a URL of this file is its), but the address is only known at run time: check that it is";
                             Severity::Medium
                         }
@@ -2634,7 +2644,7 @@ fn judge(
                     (
                         CREDENTIAL_FLOW,
                         sev,
-                        format!("a keychain secret (`{}`)", o.what),
+                        format!("the keychain item `{}`", o.what),
                     )
                 }
                 Kind::Browser => (
